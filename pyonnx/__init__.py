@@ -1,0 +1,23 @@
+"""pyonnx: compile plain numpy-style Python into one ONNX model by reading its source.
+
+``import pyonnx`` stays light: the converter (onnx-ir, which imports sympy) loads on the first
+conversion, and onnxruntime on the first session.
+"""
+
+from __future__ import annotations
+
+from pyonnx.api import CompiledFunction, compile, spec
+from pyonnx.errors import ConversionError, ExecutionError, PyonnxError, RuntimeFallbackError
+from pyonnx.loc import SourceLoc
+
+__all__ = [
+    "CompiledFunction",
+    "ConversionError",
+    "ExecutionError",
+    "PyonnxError",
+    "RuntimeFallbackError",
+    "SourceLoc",
+    "compile",
+    "spec",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,328 @@
+"""The public API: ``@pyonnx.compile`` and ``CompiledFunction``.
+
+The only place that wires frontend → passes → runtime. The pipeline, in order:
+
+1. the frontend lowers the function for one input signature (parse, syntax check,
+   canonicalize, lower) into an onnx-ir model;
+2. IR passes optimize it (fold constants, remove dead code, CSE, fix names);
+3. it is serialized and checked;
+4. the runtime opens (or reuses) a session for those bytes.
+
+A signature is each array's dtype and rank, the type of each Python int/float/bool (passed as a
+weak 0-d input), and the value of every static argument (strings, tuples, None,
+``static_argnames``, and Python scalars whose value the conversion needed). Shapes stay
+symbolic, so one model serves every size.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import time
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from pyonnx.errors import ConversionError
+from pyonnx.specs import TensorSpec, spec
+
+__all__ = ["compile", "CompiledFunction", "spec", "DEFAULT_OPSET"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_OPSET = 21
+_SCALAR_TYPES = (bool, int, float)
+_SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
+# Log a warning when a function has been converted this many times (a recompile storm).
+_STORM_THRESHOLDS = (16, 64, 256, 1024)
+
+
+class _Compiled:
+    """One converted signature: its model and session, and how to feed and unpack it."""
+
+    __slots__ = ("model", "session", "run", "feed_plan", "out_names", "structure", "scalars",
+                 "input_names", "conversion_seconds")
+
+    def __init__(self, model_bytes: bytes, session, feed_plan, structure: str,
+                 scalars: tuple[bool, ...], conversion_seconds: float):
+        self.model = model_bytes
+        self.session = session
+        self.run = session._run
+        self.out_names = session.output_names
+        self.feed_plan = feed_plan  # [(input name, arg index, dtype for Python scalars or None)]
+        self.structure = structure
+        self.scalars = scalars
+        self.conversion_seconds = conversion_seconds
+
+    def __call__(self, args: Sequence[Any]) -> Any:
+        feeds = {}
+        for name, i, dtype in self.feed_plan:
+            a = args[i]
+            feeds[name] = a if dtype is None else np.asarray(a, dtype)
+        try:
+            outs = self.run(self.out_names, feeds, None)
+        except Exception as e:
+            outs = self.session._run_failed(e, feeds)
+            self.run = self.session._run
+        if self.structure == "single":
+            out = outs[0]
+            return out[()] if self.scalars[0] else out
+        return tuple(o[()] if s else o for o, s in zip(outs, self.scalars))
+
+
+class CompiledFunction:
+    """A Python function compiled to ONNX per input signature; call it like the function.
+
+    Attributes:
+        fn: the original Python function.
+        opset: the ONNX opset emitted.
+        static_argnames: arguments whose value is part of the signature (given, plus Python
+            scalar arguments whose value the conversion turned out to need).
+    """
+
+    def __init__(self, fn: Callable[..., Any], *, providers: Sequence[str] | str | None = None,
+                 static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
+                 cache_size: int = 64):
+        if not isinstance(fn, types.FunctionType):
+            raise TypeError(f"pyonnx.compile needs a Python function, got {type(fn).__name__}")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.opset = opset
+        self._providers_arg = providers
+        self._providers: tuple[str, ...] | None = None
+        self._signature = inspect.signature(fn)
+        self._params = list(self._signature.parameters)
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        unknown = set(static_argnames) - set(self._params)
+        if unknown:
+            raise ValueError(f"static_argnames {sorted(unknown)} are not parameters of "
+                             f"{fn.__qualname__}")
+        self.static_argnames: set[str] = set(static_argnames)
+        self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
+        self._cache: dict[tuple, _Compiled] = {}
+        self._cache_size = cache_size
+        self.conversions = 0
+        self._last: _Compiled | None = None
+
+    # ------------------------------------------------------------------ calls
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != len(self._params):
+            args = self._bind(args, kwargs)
+        key = self._key(args)
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._miss(args)
+        return compiled(args)
+
+    def _bind(self, args: tuple, kwargs: dict) -> tuple:
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.arguments[p] for p in self._params)
+
+    def _key(self, args: Sequence[Any]) -> tuple:
+        key: list[Any] = []
+        static_idx = self._static_idx
+        for i, a in enumerate(args):
+            t = type(a)
+            if t is np.ndarray:
+                key.append(a.dtype)
+                key.append(a.ndim)
+            elif i in static_idx:
+                key.append(_hashable(a))
+            elif t is float or t is int or t is bool:
+                key.append(t)
+            elif isinstance(a, np.generic):
+                key.append(a.dtype)
+                key.append(0)
+            else:
+                key.append(_hashable(a))
+        return tuple(key)
+
+    def _miss(self, args: Sequence[Any]) -> _Compiled:
+        from pyonnx.frontend.lower.context import NeedStatic
+
+        while True:
+            try:
+                compiled = self._convert(args)
+                break
+            except NeedStatic as e:
+                new = set(e.argnames) - self.static_argnames
+                if not new:  # pragma: no cover - a frontend bug: the value was already static
+                    raise
+                logger.info("%s: argument(s) %s are needed at conversion time; their values "
+                            "become part of the signature", self.fn.__qualname__, sorted(new))
+                self.static_argnames |= new
+                self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
+                # Keys made before this change mean something else now.
+                self._cache.clear()
+        key = self._key(args)
+        if len(self._cache) >= self._cache_size:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = compiled
+        self._last = compiled
+        return compiled
+
+    def _convert(self, args: Sequence[Any]) -> _Compiled:
+        params = self._params_for(args, symbolic=True)
+        start = time.perf_counter()
+        model_bytes, structure, scalars = _build_model(self.fn, params, self.opset)
+        elapsed = time.perf_counter() - start
+        self.conversions += 1
+        if self.conversions in _STORM_THRESHOLDS:
+            logger.warning(
+                "%s has been converted %d times (one per new input signature); static "
+                "arguments %s take many values. Pass values that change as arrays, not Python "
+                "numbers, to reuse one model.", self.fn.__qualname__, self.conversions,
+                sorted(self.static_argnames) or "none")
+        session = _SESSIONS.get(model_bytes, self.providers_to_try)
+        feed_plan = []
+        for i, p in enumerate(params):
+            if p.kind == "static":
+                continue
+            dtype = p.spec.dtype if (p.kind == "scalar" or not isinstance(args[i], np.ndarray)) \
+                else None
+            feed_plan.append((p.name, i, dtype))
+        return _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
+
+    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
+        from pyonnx.frontend.convert import Param
+
+        params = []
+        for i, (name, a) in enumerate(zip(self._params, args)):
+            if name in self.static_argnames:
+                params.append(Param(name, "static", value=a))
+            elif isinstance(a, TensorSpec):
+                params.append(Param(name, "tensor", spec=a))
+            elif isinstance(a, np.ndarray) or isinstance(a, np.generic):
+                arr = np.asarray(a)
+                if arr.dtype.kind not in "biuf":
+                    raise ConversionError(f"argument '{name}' has dtype {arr.dtype}, which pyonnx "
+                                          "does not support (bool, ints, floats)")
+                dims = tuple(f"{name}_{d}" for d in range(arr.ndim)) if symbolic else arr.shape
+                params.append(Param(name, "tensor", spec=spec(arr.dtype, dims)))
+            elif type(a) in _SCALAR_TYPES:
+                params.append(Param(name, "scalar", spec=spec(_SCALAR_DTYPES[type(a)], ())))
+            elif isinstance(a, (list,)) and _is_numeric_list(a):
+                raise ConversionError(
+                    f"argument '{name}' is a list; pass a numpy array (np.asarray(...)) so its "
+                    "values can change without a new conversion, or a tuple to make it static")
+            else:
+                params.append(Param(name, "static", value=a))
+        return params
+
+    # ------------------------------------------------------------ inspection
+    @property
+    def providers(self) -> tuple[str, ...]:
+        """The providers running the last compiled signature (or those that would be tried)."""
+        if self._last is not None:
+            return self._last.session.providers
+        return self.providers_to_try
+
+    @property
+    def providers_to_try(self) -> tuple[str, ...]:
+        if self._providers is None:
+            from pyonnx.runtime.providers import resolve_providers
+
+            self._providers = resolve_providers(self._providers_arg)
+        return self._providers
+
+    def to_onnx(self, *args: Any, **kwargs: Any):
+        """The ``onnx.ModelProto`` for example arguments or :func:`pyonnx.spec` specs.
+
+        Arrays give symbolic dimensions (the model serves every size); specs keep their named
+        and fixed dimensions.
+        """
+        import onnx
+
+        if kwargs or len(args) != len(self._params):
+            args = self._bind(args, kwargs)
+        from pyonnx.frontend.lower.context import NeedStatic
+
+        while True:
+            try:
+                params = self._params_for(args, symbolic=True)
+                model_bytes, _, _ = _build_model(self.fn, params, self.opset)
+                return onnx.load_from_string(model_bytes)
+            except NeedStatic as e:
+                self.static_argnames |= set(e.argnames)
+                self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
+                self._cache.clear()
+
+    def __repr__(self) -> str:
+        return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
+
+
+def _is_numeric_list(a: list) -> bool:
+    return bool(a) and all(isinstance(v, (int, float, bool)) for v in a)
+
+
+def _hashable(a: Any) -> Any:
+    try:
+        hash(a)
+        return (type(a), a)
+    except TypeError:
+        if isinstance(a, list):
+            return (list, tuple(_hashable(v) for v in a))
+        if isinstance(a, dict):
+            return (dict, tuple(sorted((k, _hashable(v)) for k, v in a.items())))
+        return (type(a), id(a))
+
+
+def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
+    """Frontend → passes → serialized bytes (deterministic)."""
+    from pyonnx.frontend.convert import convert
+    from pyonnx.passes.pipeline import optimize, serialize
+
+    converted = convert(fn, params, opset)
+    model = optimize(converted.model)
+    proto = serialize(model)
+    return (proto.SerializeToString(deterministic=True), converted.structure,
+            converted.output_is_scalar)
+
+
+class _LazySessions:
+    def __init__(self):
+        self._cache = None
+
+    def get(self, model: bytes, providers):
+        if self._cache is None:
+            from pyonnx.runtime import SessionCache
+
+            self._cache = SessionCache()
+        return self._cache.get(model, providers)
+
+
+_SESSIONS = _LazySessions()
+
+
+def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | str | None = None,
+            static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
+            cache_size: int = 64) -> Any:
+    """Compiles a numpy-style Python function to ONNX, run by onnxruntime.
+
+    Use as ``@pyonnx.compile`` or ``@pyonnx.compile(providers=["CUDA", "CPU"])``.
+
+    Args:
+        fn: the function (omit it to get a decorator with options).
+        providers: onnxruntime execution providers to try in order (names with or without the
+            ``ExecutionProvider`` suffix); default: ``PYONNX_PROVIDERS`` or the best available.
+        static_argnames: arguments whose values are fixed at conversion time (part of the
+            signature), like ``jax.jit``'s. Python scalars are found automatically when needed.
+        opset: the ONNX opset to emit.
+        cache_size: converted signatures kept per function.
+
+    Returns:
+        A :class:`CompiledFunction` (or a decorator making one).
+
+    Raises:
+        ConversionError: at the first call with a signature whose conversion fails.
+    """
+    if fn is None:
+        return lambda f: CompiledFunction(f, providers=providers, static_argnames=static_argnames,
+                                          opset=opset, cache_size=cache_size)
+    return CompiledFunction(fn, providers=providers, static_argnames=static_argnames, opset=opset,
+                            cache_size=cache_size)

@@ -1,0 +1,158 @@
+"""Frontend entry point: a Python function and its input signature → an ``onnx_ir.Model``.
+
+Input: the function, one :class:`Param` per parameter, the opset. Output: a
+:class:`Converted` with the model (not yet run through the IR passes) and how to pack its
+outputs back into Python values. Runs: parse → syntax check → canonicalize → lower.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import types
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.lower.context import Lowering
+from pyonnx.frontend.lower.function import FunctionLowering, prepare
+from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.specs import TensorSpec
+
+__all__ = ["Param", "Converted", "convert", "IR_VERSION"]
+
+IR_VERSION = 10
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """How one parameter enters the model.
+
+    Attributes:
+        name: the parameter name.
+        kind: "tensor" (a model input described by ``spec``), "scalar" (a Python int/float/bool
+            passed as a weak 0-d input of ``spec.dtype``) or "static" (``value`` is used at
+            conversion time and is not an input).
+        spec: the tensor spec for "tensor" and "scalar".
+        value: the static value for "static".
+    """
+
+    name: str
+    kind: str
+    spec: TensorSpec | None = None
+    value: Any = None
+
+
+@dataclasses.dataclass
+class Converted:
+    """A lowered model and the structure of its result.
+
+    Attributes:
+        model: the onnx-ir model before IR passes.
+        structure: "single" (one output), "tuple" (a tuple of outputs), "none".
+        output_is_scalar: per output, True if it is 0-d (returned as a numpy scalar).
+    """
+
+    model: ir.Model
+    structure: str
+    output_is_scalar: tuple[bool, ...]
+
+
+def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converted:
+    """Lowers ``fn`` for the given parameter kinds.
+
+    Raises:
+        ConversionError: the source cannot be converted (located at the user's line).
+        NeedStatic: a Python-scalar parameter's value is needed at conversion time.
+    """
+    src, tree, _ = prepare(fn)
+    ctx = Lowering(fn.__name__, opset)
+    inputs: list[ir.Value] = []
+    bound: dict[str, Any] = {}
+    for p in params:
+        if p.kind == "static":
+            bound[p.name] = p.value
+            continue
+        spec = p.spec
+        assert spec is not None
+        if spec.dtype not in dtypes.SUPPORTED_DTYPES:
+            raise ConversionError(f"parameter '{p.name}': dtype {spec.dtype} is not supported")
+        value = ir.Value(name=p.name, shape=ir.Shape(spec.shape),
+                         type=ir.TensorType(dtypes.to_ir(spec.dtype)))
+        inputs.append(value)
+        static_shape = tuple(d if isinstance(d, int) else None for d in spec.shape)
+        if p.kind == "scalar":
+            ctx.mark_argument_scalar(value, p.name)
+        bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
+    result = FunctionLowering(ctx, fn).run(bound)
+    ctx.loc = None
+    outputs, structure = _outputs(ctx, fn, tree, result)
+    graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
+                     initializers=ctx.initializers,
+                     opset_imports={"": opset, **ctx.custom_domains}, name=fn.__name__)
+    doc = inspect.getdoc(fn)
+    model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
+                     producer_version=_version(), doc_string=doc)
+    model.metadata_props["pyonnx.function"] = f"{src.filename}:{src.tree.lineno}:{fn.__qualname__}"
+    return Converted(model, structure, tuple(a.ndim == 0 for a in outputs))
+
+
+def _version() -> str:
+    from pyonnx import __version__
+    return __version__
+
+
+def _return_names(tree, count: int) -> list[str | None]:
+    """Output names from the returned expressions (``return mean, std`` → mean, std)."""
+    import ast
+
+    returns = [n for n in ast.walk(tree) if isinstance(n, ast.Return) and n.value is not None]
+    if len(returns) != 1:
+        return [None] * count
+    value = returns[0].value
+    elts = value.elts if isinstance(value, ast.Tuple) else [value]
+    if len(elts) != count:
+        return [None] * count
+    return [e.id if isinstance(e, ast.Name) else None for e in elts]
+
+
+def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
+    if result is None:
+        raise ConversionError(f"{fn.__qualname__} returns None; a compiled function must return "
+                              "an array or a tuple of arrays")
+    structure = "tuple" if isinstance(result, tuple) else "single"
+    items = list(result) if structure == "tuple" else [result]
+    if not items:
+        raise ConversionError(f"{fn.__qualname__} returns an empty tuple")
+    arrays: list[Array] = []
+    names = _return_names(tree, len(items))
+    taken: set[str] = {v.name for v in ctx.initializers}
+    for i, item in enumerate(items):
+        if isinstance(item, (list, tuple)) or is_static(item):
+            if isinstance(item, (str, type(None))) or callable(item):
+                raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
+                                      "arrays and numbers can be model outputs")
+            item = ctx.asarray(item)
+        if not isinstance(item, Array):
+            raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
+        if item.weak:
+            item = Array(item.value, item.dtype, item.shape)
+        # A graph output must be produced by a node of this graph, once, under its own name.
+        value = item.value
+        if value.producer() is None or any(value is a.value for a in arrays):
+            value = ctx.op("Identity", value)
+        arrays.append(Array(value, item.dtype, item.shape))
+    for i, (a, name) in enumerate(zip(arrays, names)):
+        base = name or (fn.__name__ if len(arrays) == 1 else f"output_{i}")
+        if base in taken or base in {p for p in inspect.signature(fn).parameters}:
+            base = f"{base}_out"
+        while base in taken:
+            base += "_"
+        taken.add(base)
+        a.value.name = base
+        a.value.type = ir.TensorType(dtypes.to_ir(a.dtype))
+        a.value.shape = ir.Shape([d if d is not None else None for d in a.shape])
+    return arrays, structure

@@ -1,0 +1,1 @@
+"""AST → onnx-ir lowering: environment, builder, expressions, statements, indexing."""

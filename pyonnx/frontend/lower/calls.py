@@ -1,0 +1,144 @@
+"""Lowering of calls: numpy/builtin/math registry entries, dtype casts, and inlined user functions.
+
+Input: the callee (a frontend value) and the evaluated arguments. Output: a frontend value.
+Dispatch order: array methods (``x.sum``), registry entries (evaluated in numpy when every
+argument is static), numpy scalar types used as casts (``np.float32(x)``), a few pure Python
+builtins on static values (``isinstance``, ``tuple``), then user Python functions, which are
+inlined with their defaults and keywords bound as Python binds them. Anything else is refused
+with the callee's name: pyonnx converts numpy, math and the user's own Python code only.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import types
+from typing import Any
+
+import numpy as np
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
+
+__all__ = ["call"]
+
+# Pure builtins that may run on static arguments at conversion time.
+_PURE_BUILTINS = {builtins.tuple, builtins.list, builtins.isinstance, builtins.enumerate,
+                  builtins.zip, builtins.reversed, builtins.sorted, builtins.str,
+                  builtins.type, builtins.dict, builtins.any, builtins.all, builtins.divmod,
+                  builtins.pow, builtins.hasattr, builtins.getattr, builtins.callable,
+                  builtins.repr, builtins.slice}
+# Containers whose items may be Arrays: Python semantics still apply to the container itself.
+_CONTAINER_BUILTINS = {builtins.tuple, builtins.list, builtins.enumerate, builtins.zip,
+                       builtins.reversed}
+
+_IO_HINT = {
+    builtins.print: "print() cannot run inside an ONNX model; return the value and print it "
+                    "outside the compiled function",
+    builtins.open: "open() cannot run inside an ONNX model; read the file outside and pass the "
+                   "array in",
+    builtins.input: "input() cannot run inside an ONNX model",
+}
+
+
+def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """Lowers ``func(*args, **kwargs)``; see the module docstring for the dispatch order."""
+    ctx = lowering.ctx
+    if isinstance(func, ArrayMethod):
+        entry = lookup_method(func.name)
+        return _invoke(ctx, entry, [func.array, *args], kwargs)
+    entry = lookup(func)
+    if entry is not None:
+        if entry.static_eval and is_static(args) and is_static(list(kwargs.values())):
+            try:
+                return entry.target(*args, **kwargs)
+            except Exception as e:
+                raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
+        return _invoke(ctx, entry, args, kwargs)
+    if isinstance(func, type) and issubclass(func, np.generic):
+        return _scalar_type_call(ctx, func, args, kwargs)
+    if isinstance(func, np.dtype):
+        raise ctx.error(f"a dtype object is not callable; use np.{func.name}(x) or "
+                        f"x.astype(np.{func.name})")
+    if func in _IO_HINT if _hashable(func) else False:
+        raise ctx.error(_IO_HINT[func])
+    if _hashable(func) and func in _PURE_BUILTINS:
+        if func is builtins.isinstance and args and isinstance(args[0], Array):
+            return _isinstance_array(args[0], args[1])
+        if is_static(args) or func in _CONTAINER_BUILTINS:
+            try:
+                return func(*args, **kwargs)
+            except Exception as e:
+                raise ctx.error(f"{type(e).__name__}: {e}") from None
+        raise ctx.error(f"{func.__name__}() of array values is not supported")
+    if isinstance(func, types.FunctionType):
+        return lowering.inline(func, args, kwargs)
+    if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
+        return lowering.inline(func.__func__, [func.__self__, *args], kwargs)
+    raise ctx.error(_unsupported_call_message(func))
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
+
+
+def _invoke(ctx, entry: CallEntry, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    try:
+        return entry.fn(ctx, *args, **kwargs)
+    except TypeError as e:
+        # A TypeError raised by the binding itself (the traceback has no deeper frame) is the
+        # user's wrong arguments; deeper ones are pyonnx bugs and propagate.
+        tb = e.__traceback__
+        if tb is not None and tb.tb_next is None:
+            raise ctx.error(f"{entry.name}(): {e}".replace(f"{entry.fn.__name__}()", "")) from None
+        raise
+
+
+def _scalar_type_call(ctx, scalar_type: type, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``np.float32(x)``: a cast (a 0-d strong value for scalars, an array for arrays)."""
+    if kwargs or len(args) > 1:
+        raise ctx.error(f"np.{scalar_type.__name__}() takes one argument here")
+    value = args[0] if args else 0
+    if is_static(value):
+        try:
+            return scalar_type(value)
+        except Exception as e:
+            raise ctx.error(f"np.{scalar_type.__name__}: {type(e).__name__}: {e}") from None
+    out = ctx.asarray(value)
+    return ctx.cast(Array(out.value, out.dtype, out.shape), np.dtype(scalar_type))
+
+
+def _isinstance_array(array: Array, classinfo: Any) -> bool:
+    classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    for c in classes:
+        if c is np.ndarray or c is object:
+            return True
+        if array.weak and array.ndim == 0 and c in (int, float, bool, complex):
+            return {"b": bool, "i": int, "u": int, "f": float}.get(array.dtype.kind) in (c,) or (
+                c is int and array.dtype.kind == "b")
+    return False
+
+
+def _unsupported_call_message(func: Any) -> str:
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
+    full = f"{module}.{name}" if module and module != "builtins" else name
+    if module.startswith("numpy"):
+        return (f"{full} is not supported by pyonnx yet; the supported numpy functions are "
+                "listed in the README")
+    if module in ("time", "os", "sys", "io", "pathlib", "random", "logging", "pickle"):
+        return (f"{full} cannot run inside an ONNX model ({module} is I/O or state); call it "
+                "outside the compiled function and pass the result in")
+    if module == "builtins":
+        return f"the builtin {name}() is not supported inside a compiled function"
+    if inspect.isclass(func):
+        return f"creating {full} objects is not supported inside a compiled function"
+    return (f"call to {full} is not supported: pyonnx converts numpy, math and your own Python "
+            "functions; compute it outside the compiled function and pass the result in")
+
+

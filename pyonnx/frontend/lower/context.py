@@ -1,0 +1,263 @@
+"""The lowering context: builds onnx-ir nodes with source locations for one conversion.
+
+Every lowering function (statements, expressions, the numpy and indexing registries) receives a
+:class:`Lowering` and uses it to emit nodes (:meth:`Lowering.op`), make constants
+(:meth:`Lowering.const`), turn any value into an :class:`Array` (:meth:`Lowering.asarray`),
+demand a conversion-time value (:meth:`Lowering.static`) and raise located errors
+(:meth:`Lowering.error`).
+
+Constants are initializers of the main graph (subgraphs capture them by name), deduplicated by
+value. Node names carry the source line (``f_L12_Mul_3``), and each node's ``doc_string`` holds
+``file:line: source`` so the runtime can name the Python line of a failing node without
+importing the frontend.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.lower.values import Array, Dim, is_static
+from pyonnx.loc import SourceLoc
+
+__all__ = ["Lowering", "NeedStatic"]
+
+# Constants up to this many elements are deduplicated by value.
+_DEDUP_LIMIT = 4096
+
+
+class NeedStatic(Exception):
+    """A Python-scalar argument's value is needed at conversion time.
+
+    The API catches this, makes the named arguments part of the signature (their values become
+    static) and converts again, so ``f(x, axis)`` works with ``axis`` a plain argument.
+    """
+
+    def __init__(self, argnames: frozenset[str]):
+        super().__init__(", ".join(sorted(argnames)))
+        self.argnames = argnames
+
+
+class Lowering:
+    """State of one conversion: the graph under construction and where in the source we are.
+
+    Attributes:
+        opset: the default-domain opset version to emit.
+        loc: the source location of the construct being lowered; set by the statement and
+            expression visitors before they emit nodes.
+        function_name: name of the converted function, the prefix of node names.
+        initializers: constants of the main graph.
+    """
+
+    def __init__(self, function_name: str, opset: int):
+        self.opset = opset
+        self.function_name = function_name
+        self.loc: SourceLoc | None = None
+        self.initializers: list[ir.Value] = []
+        self._scopes: list[list[ir.Node]] = [[]]
+        self._const_cache: dict[tuple, ir.Value] = {}
+        self._counter = 0
+        # value → names of the Python-scalar arguments it was computed from (see NeedStatic).
+        self._deps: dict[ir.Value, frozenset[str]] = {}
+        self.custom_domains: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ nodes
+    @property
+    def nodes(self) -> list[ir.Node]:
+        """The nodes of the (sub)graph being built."""
+        return self._scopes[-1]
+
+    @contextlib.contextmanager
+    def subgraph(self) -> Iterator[list[ir.Node]]:
+        """Collects the nodes emitted inside the block into a fresh list (an If/Loop body)."""
+        self._scopes.append([])
+        try:
+            yield self._scopes[-1]
+        finally:
+            self._scopes.pop()
+
+    def op(self, op_type: str, *inputs: ir.Value | Array | None, domain: str = "",
+           outputs: int = 1, **attributes: Any) -> Any:
+        """Emits one node into the current (sub)graph.
+
+        Args:
+            op_type: the ONNX operator.
+            inputs: ``ir.Value``, :class:`Array` (its value is used) or None for an omitted
+                optional input.
+            domain: operator domain ("" is the ONNX default domain).
+            outputs: number of outputs.
+            attributes: node attributes (Python values; None values are dropped).
+
+        Returns:
+            The output ``ir.Value``, or a tuple of them when ``outputs != 1``.
+        """
+        values = [i.value if isinstance(i, Array) else i for i in inputs]
+        attrs = ir.convenience.convert_attributes(
+            {k: v for k, v in attributes.items() if v is not None}) if attributes else ()
+        self._counter += 1
+        loc = self.loc
+        line = loc.lineno if loc else 0
+        node = ir.Node(domain, op_type, values, attrs, num_outputs=outputs,
+                       name=f"{self.function_name}_L{line}_{op_type}_{self._counter}")
+        if loc is not None:
+            node.meta["pyonnx.loc"] = loc
+            node.doc_string = f"{loc}: {loc.source_line.strip()}"
+        self._scopes[-1].append(node)
+        if self._deps:
+            deps = frozenset().union(*(self._deps.get(v, frozenset()) for v in values if v is not None))
+            if deps:
+                for out in node.outputs:
+                    self._deps[out] = deps
+        if outputs == 1:
+            return node.outputs[0]
+        return tuple(node.outputs)
+
+    def mark_argument_scalar(self, value: ir.Value, argname: str) -> None:
+        """Records that ``value`` is the Python-scalar argument ``argname`` (see NeedStatic)."""
+        self._deps[value] = frozenset([argname])
+
+    # ------------------------------------------------------------ constants
+    def const(self, value: Any, dtype: Any = None) -> ir.Value:
+        """A constant as a main-graph initializer, converted to ``dtype`` as numpy would.
+
+        Raises:
+            ConversionError: a Python int does not fit ``dtype`` (numpy 2 raises OverflowError).
+        """
+        try:
+            arr = np.asarray(value, dtype=dtype) if dtype is not None else np.asarray(value)
+        except OverflowError as e:
+            raise self.error(f"{e} (numpy raises OverflowError here)") from None
+        if arr.dtype.kind in "OUS":
+            raise self.error(f"cannot use {value!r} as an array value")
+        key = None
+        if arr.size <= _DEDUP_LIMIT:
+            key = (arr.dtype.str, arr.shape, arr.tobytes())
+            hit = self._const_cache.get(key)
+            if hit is not None:
+                return hit
+        name = f"const_{len(self.initializers)}"
+        # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+        tensor = ir.tensor(np.array(arr, order="C", copy=True), name=name)
+        v = ir.Value(name=name, shape=ir.Shape(arr.shape), type=ir.TensorType(tensor.dtype),
+                     const_value=tensor)
+        self.initializers.append(v)
+        if key is not None:
+            self._const_cache[key] = v
+        return v
+
+    def const_array(self, value: Any, dtype: Any = None, weak: bool = False) -> Array:
+        """:meth:`const` wrapped as an :class:`Array` with its static shape."""
+        arr = np.asarray(value, dtype=dtype) if dtype is not None else np.asarray(value)
+        return Array(self.const(arr), arr.dtype, arr.shape, weak)
+
+    # ---------------------------------------------------------------- values
+    def asarray(self, value: Any, dtype: Any = None) -> Array:
+        """Any frontend value as an Array: Arrays pass through (cast to ``dtype`` if given);
+        Python scalars become weak 0-d constants; nested lists and tuples are stacked as
+        ``np.array`` does.
+        """
+        if isinstance(value, Array):
+            return self.cast(value, dtype) if dtype is not None else value
+        if isinstance(value, (list, tuple)) and not is_static(value):
+            from pyonnx.frontend.numpy_calls import lookup  # registry depends on this module
+            return lookup(np.array).fn(self, value, dtype=dtype)
+        if isinstance(value, bool | int | float) and not isinstance(value, np.generic):
+            dt = np.dtype(dtype) if dtype is not None else dtypes.default_dtype_of_scalar(value)
+            return Array(self.const(value, dt), dt, (), weak=dtype is None)
+        if value is None or isinstance(value, (str, slice, type(Ellipsis))) or callable(value):
+            raise self.error(f"cannot use {_describe(value)} as an array")
+        try:
+            arr = np.asarray(value, dtype=dtype)
+        except (TypeError, ValueError) as e:
+            raise self.error(f"cannot use {_describe(value)} as an array: {e}") from None
+        if arr.dtype not in dtypes.SUPPORTED_DTYPES:
+            raise self.error(f"arrays of dtype {arr.dtype} are not supported")
+        return Array(self.const(arr), arr.dtype, arr.shape)
+
+    def cast(self, array: Array, dtype: Any) -> Array:
+        """``array.astype(dtype)`` (numpy's unsafe casting, as ``astype`` does)."""
+        dtype = np.dtype(dtype)
+        if array.dtype == dtype:
+            return array if not array.weak else Array(array.value, dtype, array.shape)
+        if dtype not in dtypes.SUPPORTED_DTYPES:
+            raise self.error(f"dtype {dtype} is not supported")
+        if array.value.const_value is not None and array.ndim == 0:
+            # Casting a scalar constant is cheaper folded here than as a node.
+            raw = array.value.const_value.numpy()
+            with np.errstate(all="ignore"):
+                return Array(self.const(raw.astype(dtype)), dtype, array.shape)
+        out = self.op("Cast", array, to=dtypes.to_ir(dtype))
+        return Array(out, dtype, array.shape)
+
+    def static(self, value: Any, what: str) -> Any:
+        """The conversion-time value of ``value``.
+
+        Args:
+            value: a frontend value.
+            what: what the value is used as, for the error ("axis", "the shape").
+
+        Raises:
+            NeedStatic: it is computed from Python-scalar arguments (the API then converts again
+                with their values fixed).
+            ConversionError: it depends on array data.
+        """
+        if is_static(value):
+            return value
+        if isinstance(value, Array):
+            deps = self._deps.get(value.value)
+            if deps:
+                raise NeedStatic(deps)
+            const = value.value.const_value
+            if const is not None:
+                arr = const.numpy()
+                return arr[()] if arr.ndim == 0 else arr
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.static(v, what) for v in value)
+        if isinstance(value, slice):
+            return slice(self.static(value.start, what), self.static(value.stop, what),
+                         self.static(value.step, what))
+        raise self.error(
+            f"{what} must be known at conversion time, but here it depends on array values; "
+            "pass it as a Python value (a literal, a module constant, or an argument)")
+
+    def new_array(self, value: ir.Value, dtype: Any, shape: Sequence[Dim], weak: bool = False) -> Array:
+        return Array(value, np.dtype(dtype), tuple(shape), weak)
+
+    # ---------------------------------------------------------------- shapes
+    def shape_of(self, array: Array) -> ir.Value:
+        """The int64 shape vector of ``array``; a constant when every dimension is known."""
+        if all(d is not None for d in array.shape):
+            return self.const(np.array(array.shape, dtype=np.int64))
+        return self.op("Shape", array)
+
+    def dim(self, array: Array, axis: int) -> int | Array:
+        """Dimension ``axis`` of ``array``: an int when known, else a weak int64 0-d Array."""
+        d = array.shape[axis]
+        if d is not None:
+            return d
+        axis = axis % array.ndim
+        out = self.op("Shape", array, start=axis, end=axis + 1)
+        out = self.op("Squeeze", out, self.const(np.array([0], dtype=np.int64)))
+        return Array(out, np.dtype(np.int64), (), weak=True)
+
+    # ---------------------------------------------------------------- errors
+    def error(self, message: str, loc: SourceLoc | None = None) -> ConversionError:
+        """A ConversionError at ``loc`` (default: the construct being lowered)."""
+        return ConversionError(message, loc or self.loc)
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    if name:
+        return f"{type(value).__name__} {name!r}"
+    return f"a value of type {type(value).__name__}"

@@ -1,0 +1,318 @@
+"""Lowering of Python expressions to frontend values.
+
+Input: canonical expression ASTs. Output: static Python values or Arrays. Operators on static
+values run in Python; an operator with an Array operand is the numpy ufunc of the same meaning
+(``a + b`` → ``np.add``), so numpy's promotion applies. Calls are dispatched in
+:mod:`pyonnx.frontend.lower.calls`, subscripts in :mod:`pyonnx.frontend.lower.indexing`.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Any
+
+import numpy as np
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
+
+__all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
+
+BINOP_UFUNCS: dict[type, Any] = {
+    ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide,
+    ast.FloorDiv: np.floor_divide, ast.Mod: np.remainder, ast.Pow: np.power,
+    ast.MatMult: np.matmul, ast.BitAnd: np.bitwise_and, ast.BitOr: np.bitwise_or,
+    ast.BitXor: np.bitwise_xor, ast.LShift: np.left_shift, ast.RShift: np.right_shift,
+}
+_PY_BINOPS: dict[type, Any] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.MatMult: operator.matmul, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+_CMP_UFUNCS: dict[type, Any] = {
+    ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+    ast.Gt: np.greater, ast.GtE: np.greater_equal,
+}
+_PY_CMPS: dict[type, Any] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+
+
+def static_truth(ctx, value: Any) -> bool | None:
+    """Python's ``bool(value)`` when known at conversion time, else None (run-time condition).
+
+    Raises:
+        NeedStatic: the condition depends on a Python-scalar argument (which then becomes static).
+        ConversionError: numpy refuses the truth value (an array of more than one element).
+    """
+    if isinstance(value, Array):
+        if value.static_size not in (None, 1):
+            raise ctx.error("the truth value of an array with more than one element is ambiguous "
+                            "(numpy raises ValueError); use a.any() or a.all()")
+        try:
+            v = ctx.static(value, "condition")
+        except ConversionError:
+            return None
+        return bool(np.asarray(v).reshape(-1)[0]) if np.size(v) == 1 else bool(v)
+    try:
+        return bool(value)
+    except ValueError as e:  # a static numpy array of several elements
+        raise ctx.error(f"{e} (numpy raises ValueError)") from None
+
+
+class ExprLowering:
+    """Mixin of :class:`~pyonnx.frontend.lower.function.FunctionLowering`: ``expr(node)``."""
+
+    ctx: Any
+
+    def expr(self, node: ast.expr) -> Any:
+        """Lowers an expression; ConversionErrors without a location get this node's."""
+        ctx = self.ctx
+        prev = ctx.loc
+        ctx.loc = self.loc_of(node)
+        try:
+            visitor = getattr(self, f"expr_{type(node).__name__}", None)
+            if visitor is None:
+                raise ctx.error(f"{type(node).__name__} expressions are not supported")
+            return visitor(node)
+        except ConversionError as e:
+            raise e.with_loc(ctx.loc) from None
+        finally:
+            ctx.loc = prev
+
+    # ---------------------------------------------------------------- leaves
+    def expr_Constant(self, node: ast.Constant) -> Any:
+        if isinstance(node.value, complex):
+            raise self.ctx.error("complex numbers are not supported yet")
+        return node.value
+
+    def expr_Name(self, node: ast.Name) -> Any:
+        found, value, why = self.env.lookup(node.id)
+        if not found:
+            raise self.ctx.error(why)
+        return value
+
+    def expr_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.expr(e) for e in node.elts)
+
+    def expr_List(self, node: ast.List) -> list:
+        return [self.expr(e) for e in node.elts]
+
+    def expr_Slice(self, node: ast.Slice) -> slice:
+        part = lambda e: None if e is None else self.expr(e)  # noqa: E731
+        return slice(part(node.lower), part(node.upper), part(node.step))
+
+    def expr_JoinedStr(self, node: ast.JoinedStr) -> str:
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(str(v.value))
+                continue
+            value = self.expr(v.value)
+            if not is_static(value):
+                raise self.ctx.error(
+                    "string formatting of array values is not supported: an ONNX model computes "
+                    "arrays, not text; return the array and format it outside")
+            spec = self.expr(v.format_spec) if v.format_spec is not None else ""
+            conv = {-1: lambda x: x, 115: str, 114: repr, 97: ascii}[v.conversion]
+            parts.append(format(conv(value), spec))
+        return "".join(parts)
+
+    # ------------------------------------------------------------- operators
+    def binary(self, op: type, left: Any, right: Any, inplace: bool = False) -> Any:
+        """``left <op> right`` with Python's meaning on static values and numpy's on arrays."""
+        if not isinstance(left, Array) and not isinstance(right, Array):
+            try:
+                return _PY_BINOPS[op](left, right)
+            except Exception as e:
+                raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+        ufunc = BINOP_UFUNCS[op]
+        entry = lookup(ufunc)
+        if entry is None:
+            raise self.ctx.error(f"the operator for np.{ufunc.__name__} is not supported yet")
+        result = entry.fn(self.ctx, left, right)
+        if inplace and isinstance(left, Array) and not left.weak and result.dtype != left.dtype:
+            # numpy's in-place operators cast the result back under same_kind casting.
+            if not np.can_cast(result.dtype, left.dtype, casting="same_kind"):
+                raise self.ctx.error(
+                    f"Cannot cast ufunc '{ufunc.__name__}' output from dtype('{result.dtype}') to "
+                    f"dtype('{left.dtype}') with casting rule 'same_kind' (numpy raises "
+                    f"UFuncTypeError for 'x {_OP_TEXT.get(op, '?')}= ...'); write "
+                    f"x = x {_OP_TEXT.get(op, '?')} ... to get a {result.dtype} result")
+            result = self.ctx.cast(result, left.dtype)
+        return result
+
+    def expr_BinOp(self, node: ast.BinOp) -> Any:
+        left = self.expr(node.left)
+        right = self.expr(node.right)
+        return self.binary(type(node.op), left, right, getattr(node, "pyonnx_inplace", False))
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        operand = self.expr(node.operand)
+        op = type(node.op)
+        if op is ast.Not:
+            truth = static_truth(self.ctx, operand)
+            if truth is not None:
+                return not truth
+            b = self.ctx.cast(operand, np.bool_)
+            if b.ndim:
+                b = Array(self.ctx.op("Reshape", b, self.ctx.const(np.array([], np.int64))),
+                          b.dtype, ())
+            return Array(self.ctx.op("Not", b), np.dtype(np.bool_), (), weak=True)
+        if not isinstance(operand, Array):
+            try:
+                return {ast.USub: operator.neg, ast.UAdd: operator.pos,
+                        ast.Invert: operator.invert}[op](operand)
+            except Exception as e:
+                raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+        ufunc = {ast.USub: np.negative, ast.UAdd: np.positive, ast.Invert: np.invert}[op]
+        entry = lookup(ufunc)
+        if entry is None:
+            raise self.ctx.error(f"np.{ufunc.__name__} is not supported yet")
+        return entry.fn(self.ctx, operand)
+
+    def expr_Compare(self, node: ast.Compare) -> Any:
+        left = self.expr(node.left)
+        result: Any = True
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.expr(comparator)
+            if isinstance(left, Array) or isinstance(right, Array):
+                if type(op) not in _CMP_UFUNCS:
+                    raise self.ctx.error(
+                        f"'{_CMP_TEXT[type(op)]}' needs values known at conversion time; "
+                        "it cannot test array values")
+                value = lookup(_CMP_UFUNCS[type(op)]).fn(self.ctx, left, right)
+            else:
+                try:
+                    value = _PY_CMPS[type(op)](left, right)
+                except Exception as e:
+                    raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+            if len(node.ops) == 1:
+                return value
+            truth = static_truth(self.ctx, value)
+            if truth is None:
+                raise self.ctx.error(
+                    "a chained comparison on array values needs run-time control flow "
+                    "(comes with data-dependent if support); write (a < b) & (b < c)")
+            if not truth:
+                return value
+            result = value
+            left = right
+        return result
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        value: Any = None
+        for operand in node.values:
+            value = self.expr(operand)
+            truth = static_truth(self.ctx, value)
+            if truth is None:
+                raise self.ctx.error(
+                    f"'{'and' if is_and else 'or'}' on array values needs run-time control flow "
+                    "(comes with data-dependent if support); use np.logical_and / "
+                    "np.logical_or (or & and |) for elementwise logic")
+            if truth != is_and:  # and: stop at the first false; or: at the first true
+                return value
+        return value
+
+    def expr_IfExp(self, node: ast.IfExp) -> Any:
+        cond = self.expr(node.test)
+        truth = static_truth(self.ctx, cond)
+        if truth is None:
+            raise self.ctx.error(
+                "'a if cond else b' with a condition on array values needs run-time control "
+                "flow (comes with data-dependent if support); np.where(cond, a, b) computes "
+                "both sides elementwise")
+        return self.expr(node.body if truth else node.orelse)
+
+    # ------------------------------------------------------------ attributes
+    def expr_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.expr(node.value)
+        name = node.attr
+        if isinstance(base, Array):
+            attr = lookup_attribute(name)
+            if attr is not None:
+                return attr(self.ctx, base)
+            if lookup_method(name) is not None:
+                return ArrayMethod(base, name)
+            if hasattr(np.ndarray, name):
+                raise self.ctx.error(
+                    f"the array attribute or method '.{name}' is not supported"
+                    + (": it leaves numpy (bytes, lists, files); convert outside the compiled "
+                       "function" if name in _LEAVES_NUMPY else ""))
+            raise self.ctx.error(f"'numpy.ndarray' object has no attribute '{name}'")
+        if isinstance(base, (list, tuple)) and not is_static(base):
+            raise self.ctx.error(f"'{type(base).__name__}.{name}' on a container of arrays is not "
+                                 "supported here")
+        try:
+            return getattr(base, name)
+        except AttributeError as e:
+            raise self.ctx.error(str(e)) from None
+
+    # ---------------------------------------------------------- subscripts
+    def expr_Subscript(self, node: ast.Subscript) -> Any:
+        base = self.expr(node.value)
+        index = self.expr(node.slice)
+        if isinstance(base, Array):
+            from pyonnx.frontend.lower.indexing import getitem
+            return getitem(self.ctx, base, index)
+        if isinstance(index, Array):
+            if isinstance(base, (tuple, list)) and index.ndim == 0:
+                try:
+                    return base[int(self.ctx.static(index, "a tuple index"))]
+                except IndexError as e:
+                    raise self.ctx.error(f"IndexError: {e}") from None
+            if isinstance(base, np.ndarray):
+                from pyonnx.frontend.lower.indexing import getitem
+                return getitem(self.ctx, self.ctx.asarray(base), index)
+            raise self.ctx.error("indexing a Python container with an array value is not "
+                                 "supported; index an array instead")
+        if isinstance(base, np.ndarray) and not is_static(index):
+            from pyonnx.frontend.lower.indexing import getitem
+            return getitem(self.ctx, self.ctx.asarray(base), index)
+        try:
+            return base[index]
+        except Exception as e:
+            raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+
+    # ---------------------------------------------------------- comprehensions
+    def expr_ListComp(self, node: ast.ListComp) -> list:
+        out: list = []
+        saved = dict(self.env.locals)
+        try:
+            self._comprehension(node.generators, 0, node.elt, out)
+        finally:
+            # Comprehension variables do not leak, as in Python 3.
+            self.env.locals = saved
+        return out
+
+    def _comprehension(self, gens: list[ast.comprehension], i: int, elt: ast.expr, out: list) -> None:
+        if i == len(gens):
+            out.append(self.expr(elt))
+            return
+        gen = gens[i]
+        for item in self.static_iter(self.expr(gen.iter), gen.iter):
+            self.assign(gen.target, item)
+            if all(self._comp_cond(c) for c in gen.ifs):
+                self._comprehension(gens, i + 1, elt, out)
+
+    def _comp_cond(self, test: ast.expr) -> bool:
+        truth = static_truth(self.ctx, self.expr(test))
+        if truth is None:
+            raise self.ctx.error("a comprehension filter on array values is not supported; "
+                                 "use a boolean mask")
+        return truth
+
+
+_OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+            ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
+            ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+_CMP_TEXT = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+_LEAVES_NUMPY = {"tobytes", "tolist", "tofile", "dump", "dumps", "tostring", "ctypes", "data",
+                 "__array_interface__"}

@@ -1,0 +1,106 @@
+"""Lowering of one function body, and inlining of the user functions it calls.
+
+Input: a :class:`~pyonnx.frontend.source.FunctionSource` whose AST has been checked and
+canonicalized, and the frontend values of its arguments. Output: the frontend value it returns,
+with the nodes it needs emitted into the :class:`~pyonnx.frontend.lower.context.Lowering`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import linecache
+import types
+from typing import Any
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.canonicalize import canonicalize
+from pyonnx.frontend.lower.calls import call
+from pyonnx.frontend.lower.env import Env, assigned_names
+from pyonnx.frontend.lower.expr import ExprLowering
+from pyonnx.frontend.lower.stmt import ReturnSignal, StmtLowering, _Break, _Continue
+from pyonnx.frontend.source import FunctionSource, parse_function
+from pyonnx.frontend.syntax_check import check_syntax
+from pyonnx.loc import SourceLoc
+
+__all__ = ["FunctionLowering", "prepare"]
+
+
+@functools.cache
+def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
+    src = parse_function(fn)
+    check_syntax(src)
+    tree = canonicalize(src.tree)
+    return src, tree, assigned_names(tree)
+
+
+def prepare(fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
+    """Parses, checks and canonicalizes ``fn`` once per function object (cached)."""
+    return _prepared(fn.__code__, fn)
+
+
+class FunctionLowering(ExprLowering, StmtLowering):
+    """Lowers the body of one Python function.
+
+    Attributes:
+        ctx: the Lowering shared by the whole conversion.
+        src: the function being lowered.
+        env: its names.
+        stack: code objects of the functions being inlined (for recursion detection).
+    """
+
+    def __init__(self, ctx, fn: types.FunctionType, stack: tuple[types.CodeType, ...] = ()):
+        self.ctx = ctx
+        self.src, self.tree, local_names = prepare(fn)
+        self.env = Env(self.src, local_names)
+        self.stack = stack + (fn.__code__,)
+        self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
+
+    def loc_of(self, node: ast.AST) -> SourceLoc:
+        lineno = getattr(node, "lineno", self.tree.lineno)
+        col = getattr(node, "col_offset", 0)
+        key = (lineno, col)
+        loc = self._loc_cache.get(key)
+        if loc is None:
+            loc = SourceLoc(self.src.filename, lineno, col, self.src.name,
+                            linecache.getline(self.src.filename, lineno))
+            self._loc_cache[key] = loc
+        return loc
+
+    def run(self, bound: dict[str, Any]) -> Any:
+        """Binds the parameters and lowers the body; returns the returned value."""
+        for name, value in bound.items():
+            self.env.bind(name, value)
+        try:
+            self.block(self.tree.body)
+        except ReturnSignal as r:
+            return r.value
+        except (_Break, _Continue):  # pragma: no cover - Python rejects these at parse time
+            raise self.ctx.error("'break' or 'continue' outside a loop") from None
+        return None
+
+    # ------------------------------------------------------------ calls
+    def expr_Call(self, node: ast.Call) -> Any:
+        func = self.expr(node.func)
+        args = [self.expr(a) for a in node.args]
+        kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}
+        return call(self, func, args, kwargs)
+
+    def inline(self, fn: types.FunctionType, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """Inlines a call to the user function ``fn`` (Python's argument binding)."""
+        if fn.__code__ in self.stack:
+            raise self.ctx.error(
+                f"recursive call to {fn.__qualname__}: an ONNX graph cannot recurse; rewrite it "
+                "as a loop")
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.ctx.error(f"{fn.__qualname__}(): {e}") from None
+        bound.apply_defaults()
+        callee = FunctionLowering(self.ctx, fn, self.stack)
+        prev = self.ctx.loc
+        try:
+            return callee.run(dict(bound.arguments))
+        finally:
+            self.ctx.loc = prev

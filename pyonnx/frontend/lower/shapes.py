@@ -1,0 +1,60 @@
+"""Static shape arithmetic with unknown dimensions (None), following numpy's rules.
+
+Input: static shapes (tuples of int or None). Output: static shapes, or a ValueError carrying
+numpy's message when the known dimensions cannot broadcast.
+"""
+
+from __future__ import annotations
+
+from pyonnx.frontend.lower.values import Dim
+
+__all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes"]
+
+
+def broadcast_shapes(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
+    """numpy broadcasting of shapes whose dimensions may be unknown.
+
+    A dimension is known in the result when some operand has it > 1 (any other operand then
+    must be 1, unknown or equal), or when every operand knows it.
+
+    Raises:
+        ValueError: two known dimensions > 1 differ.
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    out: list[Dim] = []
+    for i in range(-ndim, 0):
+        dims = [s[i] for s in shapes if len(s) >= -i]
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            raise ValueError("operands could not be broadcast together with shapes "
+                             + " ".join(str(tuple('?' if d is None else d for d in s))
+                                        for s in shapes))
+        if known:
+            out.append(known.pop())
+        elif all(d == 1 for d in dims):
+            out.append(1)
+        else:
+            out.append(None)
+    return tuple(out)
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    """``axis`` in ``[0, ndim)``; raises numpy's AxisError message as ValueError."""
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise ValueError(f"axis must be an integer, got {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def normalize_axes(axis: None | int | tuple[int, ...] | list[int], ndim: int) -> tuple[int, ...]:
+    """Sorted, normalized axes; None means all. Raises ValueError on repeats or bad values."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim) for a in axis)
+    else:
+        axes = (normalize_axis(axis, ndim),)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    return tuple(sorted(axes))

@@ -1,0 +1,231 @@
+"""Lowering of statements.
+
+Input: canonical statement ASTs (no ``AugAssign``). Output: bindings in the environment and
+nodes in the graph. Control flow whose condition or iterable is known at conversion time runs
+at conversion time: only the taken branch is lowered, a static ``for`` is unrolled, ``break``,
+``continue`` and ``return`` act immediately. Run-time control flow (If/Loop) belongs to the
+control-flow lowering; until it exists, such statements raise a ConversionError at their line.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower.expr import static_truth
+from pyonnx.frontend.lower.values import Array, is_static
+
+__all__ = ["StmtLowering", "ReturnSignal"]
+
+# A static loop is unrolled at most this many times; past it the graph grows too large.
+MAX_UNROLL = 1000
+
+
+class ReturnSignal(Exception):
+    """``return value`` reached on a conversion-time path."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class StmtLowering:
+    """Mixin of :class:`~pyonnx.frontend.lower.function.FunctionLowering`: ``block(stmts)``."""
+
+    ctx: Any
+
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, node: ast.stmt) -> None:
+        ctx = self.ctx
+        prev = ctx.loc
+        ctx.loc = self.loc_of(node)
+        try:
+            visitor = getattr(self, f"stmt_{type(node).__name__}", None)
+            if visitor is None:
+                raise ctx.error(f"{type(node).__name__} statements are not supported")
+            visitor(node)
+        except ConversionError as e:
+            raise e.with_loc(ctx.loc) from None
+        finally:
+            ctx.loc = prev
+
+    # ----------------------------------------------------------- assignment
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant):  # docstrings and bare literals
+            return
+        self.expr(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.expr(node.value))
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        """Binds ``value`` to an assignment target (a name or a tuple/list to unpack)."""
+        if isinstance(target, ast.Name):
+            self.env.bind(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = self._unpack(target, value, len(target.elts))
+            for t, v in zip(target.elts, items):
+                self.assign(t, v)
+        elif isinstance(target, ast.Subscript):
+            raise self.ctx.error(
+                "item assignment (x[...] = v) is not supported yet; build the array with "
+                "np.where, np.concatenate or arithmetic instead", self.loc_of(target))
+        elif isinstance(target, ast.Attribute):
+            raise self.ctx.error("assigning to an attribute is not supported in a compiled "
+                                 "function; use a local variable", self.loc_of(target))
+        else:
+            raise self.ctx.error(f"cannot assign to {type(target).__name__}", self.loc_of(target))
+
+    def _unpack(self, target: ast.expr, value: Any, n: int) -> list[Any]:
+        if isinstance(value, Array):
+            if value.ndim == 0:
+                raise self.ctx.error("cannot unpack a 0-d array", self.loc_of(target))
+            if value.shape[0] is None:
+                raise self.ctx.error(
+                    f"unpacking an array into {n} names needs its first dimension known at "
+                    "conversion time; index it instead (a, b = x[0], x[1])", self.loc_of(target))
+            if value.shape[0] != n:
+                raise self.ctx.error(f"cannot unpack an array of length {value.shape[0]} into "
+                                     f"{n} names", self.loc_of(target))
+            from pyonnx.frontend.lower.indexing import getitem
+            return [getitem(self.ctx, value, i) for i in range(n)]
+        try:
+            items = list(value)
+        except TypeError as e:
+            raise self.ctx.error(f"cannot unpack: {e}", self.loc_of(target)) from None
+        if len(items) != n:
+            raise self.ctx.error(f"cannot unpack {len(items)} values into {n} names",
+                                 self.loc_of(target))
+        return items
+
+    # --------------------------------------------------------- control flow
+    def stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        raise ReturnSignal(None if node.value is None else self.expr(node.value))
+
+    def stmt_If(self, node: ast.If) -> None:
+        truth = static_truth(self.ctx, self.expr(node.test))
+        if truth is None:
+            raise self.ctx.error(
+                "an 'if' whose condition depends on array values needs run-time control flow, "
+                "which is not supported yet; use np.where(cond, a, b) for elementwise choices",
+                self.loc_of(node.test))
+        self.block(node.body if truth else node.orelse)
+
+    def static_iter(self, iterable: Any, node: ast.expr) -> list[Any]:
+        """The items of an iterable known at conversion time (for unrolling)."""
+        from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
+
+        if isinstance(iterable, DynamicRange):
+            try:
+                iterable = range(*(self.ctx.static(v, "a range bound")
+                                   for v in (iterable.start, iterable.stop, iterable.step)))
+            except ConversionError:
+                raise self.ctx.error(
+                    "a loop over range() with bounds that depend on array values needs "
+                    "run-time control flow, which is not supported yet", self.loc_of(node)) from None
+        if isinstance(iterable, Array):
+            n = iterable.shape[0] if iterable.ndim else None
+            if iterable.ndim == 0:
+                raise self.ctx.error("iteration over a 0-d array", self.loc_of(node))
+            if n is None:
+                raise self.ctx.error(
+                    "a loop over the rows of an array whose length is only known at run time "
+                    "needs run-time control flow, which is not supported yet", self.loc_of(node))
+            from pyonnx.frontend.lower.indexing import getitem
+            return [getitem(self.ctx, iterable, i) for i in range(n)]
+        if isinstance(iterable, np.ndarray):
+            return list(iterable)
+        try:
+            items = list(iterable)
+        except TypeError as e:
+            raise self.ctx.error(f"cannot iterate: {e}", self.loc_of(node)) from None
+        return items
+
+    def stmt_For(self, node: ast.For) -> None:
+        items = self.static_iter(self.expr(node.iter), node.iter)
+        if len(items) > MAX_UNROLL:
+            raise self.ctx.error(f"this loop runs {len(items)} times at conversion time, more "
+                                 f"than the {MAX_UNROLL} pyonnx unrolls")
+        for item in items:
+            self.assign(node.target, item)
+            try:
+                self.block(node.body)
+            except _Break:
+                return
+            except _Continue:
+                continue
+        self.block(node.orelse)
+
+    def stmt_While(self, node: ast.While) -> None:
+        count = 0
+        while True:
+            truth = static_truth(self.ctx, self.expr(node.test))
+            if truth is None:
+                raise self.ctx.error(
+                    "a 'while' whose condition depends on array values needs run-time control "
+                    "flow, which is not supported yet", self.loc_of(node.test))
+            if not truth:
+                break
+            count += 1
+            if count > MAX_UNROLL:
+                raise self.ctx.error(f"this loop runs more than {MAX_UNROLL} times at "
+                                     "conversion time")
+            try:
+                self.block(node.body)
+            except _Break:
+                return
+            except _Continue:
+                continue
+        self.block(node.orelse)
+
+    def stmt_Break(self, node: ast.Break) -> None:
+        raise _Break()
+
+    def stmt_Continue(self, node: ast.Continue) -> None:
+        raise _Continue()
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        truth = static_truth(self.ctx, self.expr(node.test))
+        if truth is None:
+            raise self.ctx.error(
+                "an 'assert' on array values cannot be checked inside the model yet; check it "
+                "before calling, or remove it", self.loc_of(node.test))
+        if not truth:
+            msg = self.expr(node.msg) if node.msg is not None else ""
+            raise self.ctx.error(f"the assertion fails for inputs of this signature"
+                                 f"{': ' + str(msg) if is_static(msg) and msg != '' else ''}")
+
+    def stmt_Raise(self, node: ast.Raise) -> None:
+        exc: Any = None
+        if isinstance(node.exc, ast.Call):
+            func = self.expr(node.exc.func)
+            if isinstance(func, type) and issubclass(func, BaseException):
+                args = [self.expr(a) for a in node.exc.args]
+                exc = func(*(a if is_static(a) else "<array>" for a in args))
+        if exc is None and node.exc is not None:
+            exc = self.expr(node.exc)
+        text = (f"{type(exc).__name__}: {exc}" if isinstance(exc, BaseException)
+                else getattr(exc, "__name__", "an exception"))
+        raise self.ctx.error(f"the function raises {text} for inputs of this signature")

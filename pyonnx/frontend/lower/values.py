@@ -1,0 +1,85 @@
+"""The two kinds of values the lowering works with.
+
+* **Static** values are plain Python objects known at conversion time: ints, floats, bools,
+  strings, None, slices, tuples and lists (which may hold Arrays), numpy dtypes, numpy arrays
+  (constants), modules and functions. Arithmetic on them runs in Python, at conversion time.
+* **Dynamic** values are :class:`Array`: an ``ir.Value`` in the graph with its numpy dtype and
+  static rank. ``weak`` marks a value that came from a Python scalar, which numpy 2 (NEP 50)
+  treats as a weak type in promotion.
+
+Input: nothing. Output: the value classes the lowering, the registries and the API share.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Array", "ArrayMethod", "is_static", "Dim"]
+
+# A static dimension: a known int, or None when only the run time knows it.
+Dim = int | None
+
+
+class Array:
+    """A graph value with the numpy type information pyonnx tracks for it.
+
+    Attributes:
+        value: the ``onnx_ir.Value`` holding the data.
+        dtype: its numpy dtype.
+        shape: one entry per dimension, an int when known at conversion time, else None.
+            The rank is always static.
+        weak: True for values from Python scalars (0-d), which promote as NEP 50 says.
+    """
+
+    __slots__ = ("value", "dtype", "shape", "weak")
+
+    def __init__(self, value: Any, dtype: np.dtype, shape: tuple[Dim, ...], weak: bool = False):
+        self.value = value
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(shape)
+        self.weak = weak
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def static_size(self) -> int | None:
+        """The element count when every dimension is known, else None."""
+        size = 1
+        for d in self.shape:
+            if d is None:
+                return None
+            size *= d
+        return size
+
+    def __repr__(self) -> str:
+        dims = ",".join("?" if d is None else str(d) for d in self.shape)
+        return f"Array({self.dtype}[{dims}]{' weak' if self.weak else ''})"
+
+    def __bool__(self) -> bool:
+        # Guard: a Python truth test on a graph value is a lowering bug, never a silent True.
+        raise TypeError("the truth value of a graph Array is only known at run time")
+
+
+class ArrayMethod:
+    """``x.name`` for an array method, before it is called (``x.sum`` in ``x.sum(axis=0)``)."""
+
+    __slots__ = ("array", "name")
+
+    def __init__(self, array: Array, name: str):
+        self.array = array
+        self.name = name
+
+
+def is_static(value: Any) -> bool:
+    """True when ``value`` holds no Array anywhere (containers are searched)."""
+    if isinstance(value, Array):
+        return False
+    if isinstance(value, (tuple, list)):
+        return all(is_static(v) for v in value)
+    if isinstance(value, slice):
+        return is_static(value.start) and is_static(value.stop) and is_static(value.step)
+    return True

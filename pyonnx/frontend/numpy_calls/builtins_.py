@@ -1,0 +1,197 @@
+"""Python builtins inside compiled functions: ``len abs min max round float int bool sum range``.
+
+On static values they run in Python. On Arrays they follow Python's meaning on numpy arrays:
+``len(x)`` is the first dimension, ``float(x)``/``int(x)``/``bool(x)`` need a size-1 array and
+give a weak scalar, ``abs`` is ``np.abs``, ``min``/``max`` of two values compare them (``max(a,
+b)`` is ``b if b > a else a``, elementwise only for 0-d values), ``sum(x)`` sums over axis 0.
+``range`` with static bounds is a Python range; with Array bounds it is a :class:`DynamicRange`
+that the control-flow lowering turns into a Loop.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.numpy_calls import lookup, register
+
+
+@dataclasses.dataclass
+class DynamicRange:
+    """``range(start, stop, step)`` where some bound is only known at run time."""
+
+    start: Any
+    stop: Any
+    step: Any
+
+
+@register(builtins.range, static_eval=True)
+def range_(ctx, *args):
+    if not 1 <= len(args) <= 3:
+        raise ctx.error(f"range expected 1 to 3 arguments, got {len(args)}")
+    for a in args:
+        if isinstance(a, Array) and (a.ndim != 0 or a.dtype.kind not in "iu"):
+            raise ctx.error(f"range() needs integer scalars, got an array of {a.dtype} with "
+                            f"{a.ndim} dimensions")
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (
+        args[0], args[1], args[2] if len(args) == 3 else 1)
+    return DynamicRange(start, stop, step)
+
+
+@register(builtins.len)
+def len_(ctx, x):
+    if isinstance(x, Array):
+        if x.ndim == 0:
+            raise ctx.error("len() of unsized object (a 0-d array)")
+        return ctx.dim(x, 0)
+    if isinstance(x, (tuple, list)):
+        return builtins.len(x)
+    raise ctx.error(f"len() of {type(x).__name__} is not supported")
+
+
+def _to_scalar(ctx, x: Array, py_type: type, name: str) -> Array:
+    if x.static_size not in (1, None):
+        raise ctx.error(f"only size-1 arrays can be converted to Python scalars ({name}(x) on an "
+                        f"array of shape {x.shape})")
+    if x.static_size is None:
+        raise ctx.error(f"{name}(x) needs x to have size 1, which its shape {tuple('?' if d is None else d for d in x.shape)} "
+                        "does not show at conversion time; index it first, e.g. x[0]")
+    flat = x if x.ndim == 0 else Array(ctx.op("Reshape", x, ctx.const(np.array([], np.int64))),
+                                       x.dtype, ())
+    target = {float: np.float64, int: np.int64, bool: np.bool_}[py_type]
+    if py_type is int and x.dtype.kind == "f":
+        flat = Array(ctx.op("Cast", flat, to=7), np.dtype(np.int64), ())  # truncation, as int()
+    out = ctx.cast(flat, target)
+    return Array(out.value, out.dtype, (), weak=True)
+
+
+@register(builtins.float)
+def float_(ctx, x=0.0):
+    return _to_scalar(ctx, x, float, "float") if isinstance(x, Array) else builtins.float(x)
+
+
+@register(builtins.int)
+def int_(ctx, x=0):
+    return _to_scalar(ctx, x, int, "int") if isinstance(x, Array) else builtins.int(x)
+
+
+@register(builtins.bool)
+def bool_(ctx, x=False):
+    if isinstance(x, Array):
+        return _to_scalar(ctx, x, bool, "bool")
+    return builtins.bool(x)
+
+
+@register(builtins.abs)
+def abs_(ctx, x):
+    return lookup(np.absolute).fn(ctx, x)
+
+
+def _minmax(ctx, args, pick_greater: bool, name: str):
+    if len(args) == 1:
+        (seq,) = args
+        if isinstance(seq, Array):
+            reducer = np.max if pick_greater else np.min
+            return lookup(reducer).fn(ctx, seq, axis=0)
+        args = tuple(seq)
+    if not args:
+        raise ctx.error(f"{name}() arg is an empty sequence")
+    best = args[0]
+    for v in args[1:]:
+        if is_static(best) and is_static(v):
+            best = builtins.max(best, v) if pick_greater else builtins.min(best, v)
+            continue
+        for a in (best, v):
+            if isinstance(a, Array) and a.ndim != 0:
+                raise ctx.error(f"{name}() of arrays compares them with Python's truth test, "
+                                "which numpy refuses for arrays; use "
+                                f"np.{'maximum' if pick_greater else 'minimum'}")
+        # Python keeps the first of equal values and never propagates a NaN the way
+        # np.maximum does: b if b > a else a.
+        cmp = lookup(np.greater if pick_greater else np.less).fn(ctx, v, best)
+        best = lookup(np.where).fn(ctx, cmp, v, best)
+        best.weak = all(not isinstance(a, Array) or a.weak for a in (v, args[0]))
+    return best
+
+
+@register(builtins.max)
+def max_(ctx, *args):
+    return _minmax(ctx, args, True, "max")
+
+
+@register(builtins.min)
+def min_(ctx, *args):
+    return _minmax(ctx, args, False, "min")
+
+
+@register(builtins.round)
+def round_(ctx, x, ndigits=None):
+    if isinstance(x, Array):
+        if ndigits is None:
+            if x.ndim != 0:
+                raise ctx.error("round(x) of a non-0-d array: use np.round(x)")
+            r = lookup(np.round).fn(ctx, x)
+            return _to_scalar(ctx, r, int, "int") if x.weak else r
+        return lookup(np.round).fn(ctx, x, ctx.static(ndigits, "ndigits"))
+    return builtins.round(x, ndigits) if ndigits is not None else builtins.round(x)
+
+
+@register(builtins.sum)
+def sum_(ctx, seq, start=0):
+    if isinstance(seq, Array):
+        total = lookup(np.sum).fn(ctx, seq, axis=0)
+        return total if (is_static(start) and start == 0) else lookup(np.add).fn(ctx, start, total)
+    total = start
+    for v in seq:
+        if is_static(total) and is_static(v):
+            total = total + v
+        else:
+            total = lookup(np.add).fn(ctx, total, v)
+    return total
+
+
+# math-module functions on static values run in Python (static_eval); on Arrays they are the
+# numpy ufunc of the same meaning, made weak when the input is (math returns Python floats).
+_MATH_TO_NUMPY = {
+    math.sqrt: np.sqrt, math.exp: np.exp, math.log: np.log, math.log10: np.log10,
+    math.log2: np.log2, math.log1p: np.log1p, math.expm1: np.expm1, math.sin: np.sin,
+    math.cos: np.cos, math.tan: np.tan, math.asin: np.arcsin, math.acos: np.arccos,
+    math.atan: np.arctan, math.atan2: np.arctan2, math.sinh: np.sinh, math.cosh: np.cosh,
+    math.tanh: np.tanh, math.asinh: np.arcsinh, math.acosh: np.arccosh, math.atanh: np.arctanh,
+    math.fabs: np.fabs, math.hypot: np.hypot, math.erf: None, math.floor: np.floor,
+    math.ceil: np.ceil, math.trunc: np.trunc, math.isnan: np.isnan, math.isinf: np.isinf,
+    math.isfinite: np.isfinite, math.pow: np.power, math.copysign: np.copysign,
+    math.degrees: np.degrees, math.radians: np.radians, math.fmod: np.fmod,
+}
+
+
+def _math_entry(mfn, npfn):
+    def lower(ctx, *args):
+        if npfn is None:
+            raise ctx.error(f"math.{mfn.__name__} on array values is not supported")
+        for a in args:
+            if isinstance(a, Array) and a.ndim != 0:
+                raise ctx.error(f"math.{mfn.__name__} takes scalars; use np.{npfn.__name__} for "
+                                "arrays")
+        entry = lookup(npfn)
+        if entry is None:
+            raise ctx.error(f"math.{mfn.__name__} on array values is not supported yet")
+        out = entry.fn(ctx, *(ctx.cast(a, np.float64) if isinstance(a, Array) and
+                              mfn not in (math.floor, math.ceil, math.trunc, math.isnan,
+                                          math.isinf, math.isfinite) else a for a in args))
+        if mfn in (math.floor, math.ceil, math.trunc):
+            out = ctx.cast(out, np.int64)  # math.floor returns an int
+        out.weak = True
+        return out
+
+    lower.__name__ = f"math_{mfn.__name__}"
+    return lower
+
+
+for _m, _n in _MATH_TO_NUMPY.items():
+    register(_m)(_math_entry(_m, _n))

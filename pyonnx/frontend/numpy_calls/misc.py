@@ -1,0 +1,1 @@
+"""numpy misc functions (filled in by their own change)."""

@@ -1,0 +1,1 @@
+"""numpy shape functions (filled in by their own change)."""

@@ -1,0 +1,96 @@
+"""Refuse unsupported Python syntax up front, at the construct's own line.
+
+Input: a function's AST (absolute locations). Output: nothing, or a ConversionError naming the
+first unsupported construct and what to write instead (as pythran's ``check_syntax`` and
+AutoGraph's ``unsupported_features_checker`` do). Calls that cannot be converted (I/O, other
+libraries) are refused during lowering, where names are resolved.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pyonnx.errors import ConversionError
+from pyonnx.frontend.source import FunctionSource, loc_of
+
+__all__ = ["check_syntax"]
+
+# node type → message; the message says what to write instead where there is something.
+_REFUSED: dict[type, str] = {
+    ast.With: "'with' statements are not supported; a compiled function cannot open files or "
+              "contexts: do the I/O outside it and pass arrays in",
+    ast.AsyncWith: "'async with' is not supported",
+    ast.Try: "'try' statements are not supported; an ONNX model cannot catch errors: check the "
+             "condition with an 'if' instead",
+    ast.TryStar: "'try' statements are not supported",
+    ast.Yield: "generators ('yield') are not supported; build the values in a list or an array "
+               "and return it",
+    ast.YieldFrom: "generators ('yield from') are not supported",
+    ast.Await: "'await' is not supported",
+    ast.ClassDef: "class definitions are not supported inside a compiled function; define the "
+                  "class outside it",
+    ast.Global: "'global' is not supported; pass the value in as an argument and return the "
+                "new value",
+    ast.Nonlocal: "'nonlocal' is not supported; return the new value instead",
+    ast.Lambda: "lambda expressions are not supported; define a helper with 'def' at module "
+                "level and call it",
+    ast.Import: "imports inside a compiled function are not supported; import at module level",
+    ast.ImportFrom: "imports inside a compiled function are not supported; import at module "
+                    "level",
+    ast.Match: "'match' statements are not supported; use if/elif",
+    ast.Delete: "'del' is not supported; rebind the name instead",
+    ast.AsyncFor: "'async for' is not supported",
+    ast.SetComp: "set comprehensions are not supported",
+    ast.DictComp: "dict comprehensions are not supported",
+    ast.GeneratorExp: "generator expressions are not supported; use a list comprehension",
+    ast.NamedExpr: "the walrus operator ':=' is not supported; assign on its own line",
+    ast.Starred: "starred expressions ('*args') are not supported here; pass the items "
+                 "explicitly",
+    ast.FunctionDef: "nested function definitions are not supported; define the helper at "
+                     "module level",
+}
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self, src: FunctionSource):
+        self.src = src
+
+    def _refuse(self, node: ast.AST, message: str) -> None:
+        raise ConversionError(message, loc_of(self.src, node))
+
+    def generic_visit(self, node: ast.AST) -> None:
+        message = _REFUSED.get(type(node))
+        if message is not None:
+            self._refuse(node, message)
+        super().generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec", "compile"):
+            self._refuse(node, f"'{node.func.id}' is not supported: pyonnx converts source it can "
+                               "read; write the code out")
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                self._refuse(arg, "'*args' in a call is not supported; pass the items explicitly")
+        for kw in node.keywords:
+            if kw.arg is None:
+                self._refuse(kw.value, "'**kwargs' in a call is not supported; pass keywords "
+                                       "explicitly")
+        self.generic_visit(node)
+
+
+def check_syntax(src: FunctionSource) -> None:
+    """Raises ConversionError at the first unsupported construct of ``src``'s body.
+
+    The function's own signature is checked too: ``*args``/``**kwargs`` and keyword-only
+    arguments without defaults cannot become model inputs.
+    """
+    args = src.tree.args
+    if args.vararg is not None:
+        raise ConversionError("'*args' parameters are not supported; name each argument",
+                              loc_of(src, args.vararg))
+    if args.kwarg is not None:
+        raise ConversionError("'**kwargs' parameters are not supported; name each argument",
+                              loc_of(src, args.kwarg))
+    checker = _Checker(src)
+    for stmt in src.tree.body:
+        checker.visit(stmt)
