@@ -1,0 +1,101 @@
+"""The differential oracle every end-to-end test uses.
+
+``check(fn, *args)`` runs ``fn`` with numpy and the compiled model with onnxruntime and asserts
+equal values, dtype and shape (numpy scalars stay scalars); it also checks the emitted model
+with ``onnx.checker.check_model(full_check=True)`` and, where it covers the ops, runs it with
+``onnx.reference.ReferenceEvaluator`` as a second runtime.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.reference
+
+import pyonnx
+
+__all__ = ["check", "assert_same", "run_reference"]
+
+
+def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | None = None,
+                where: str = "") -> None:
+    """Asserts ``got`` equals numpy's ``want`` in structure, dtype, shape and value."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple), f"{where}expected a tuple, got {type(got).__name__}"
+        assert len(got) == len(want), f"{where}expected {len(want)} results, got {len(got)}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_same(g, w, rtol, atol, where=f"{where}[{i}] ")
+        return
+    want_arr = np.asarray(want)
+    got_arr = np.asarray(got)
+    if isinstance(want, (np.generic, float, int, bool)):
+        assert not isinstance(got, np.ndarray) or got.ndim == 0, (
+            f"{where}numpy returned a scalar, pyonnx an array of shape {got_arr.shape}")
+    assert got_arr.shape == want_arr.shape, f"{where}shape {got_arr.shape} != numpy's {want_arr.shape}"
+    if not isinstance(want, (float, int, bool)):  # Python scalars have no fixed dtype
+        assert got_arr.dtype == want_arr.dtype, f"{where}dtype {got_arr.dtype} != numpy's {want_arr.dtype}"
+    if want_arr.dtype.kind == "f":
+        eps = np.finfo(want_arr.dtype).eps
+        rt = rtol if rtol is not None else 8 * eps
+        at = atol if atol is not None else 8 * eps
+        np.testing.assert_allclose(got_arr, want_arr, rtol=rt, atol=at, equal_nan=True,
+                                   err_msg=where)
+    else:
+        np.testing.assert_array_equal(got_arr, want_arr, err_msg=where)
+
+
+def run_reference(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarray] | None:
+    """Runs the model with onnx's reference evaluator; None where it lacks an op."""
+    try:
+        ref = onnx.reference.ReferenceEvaluator(model)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ref.run(None, feeds)
+    except (NotImplementedError, ImportError, KeyError):
+        return None
+
+
+def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
+          reference: bool = True, static_argnames=(), **kwargs: Any) -> Any:
+    """Differential check of ``fn(*args, **kwargs)``: numpy versus pyonnx.
+
+    Returns the compiled function (to call it again with other inputs of the same signature).
+    """
+    compiled = fn if isinstance(fn, pyonnx.CompiledFunction) else pyonnx.compile(
+        fn, static_argnames=static_argnames)
+    py_args = copy.deepcopy(args)
+    with np.errstate(all="ignore"):
+        want = compiled.fn(*py_args, **kwargs)
+    got = compiled(*args, **kwargs)
+    assert_same(got, want, rtol, atol)
+    model = compiled.to_onnx(*args, **kwargs)
+    onnx.checker.check_model(model, full_check=True)
+    if reference:
+        feeds = {}
+        names = [i.name for i in model.graph.input]
+        bound = compiled._bind(args, kwargs)
+        for name, a in zip(compiled._params, bound):
+            if name in names:
+                feeds[name] = np.asarray(a, dtype=_input_dtype(model, name))
+        ref = run_reference(model, feeds)
+        if ref is not None:
+            ref_out = ref[0] if len(ref) == 1 else tuple(ref)
+            if isinstance(want, tuple):
+                ref_out = tuple(r[()] if np.ndim(w) == 0 else r for r, w in zip(ref_out, want))
+            elif np.ndim(want) == 0:
+                ref_out = ref_out[()]
+            # The reference evaluator computes some float ops in float64 internally.
+            assert_same(ref_out, want, rtol if rtol is not None else 1e-5,
+                        atol if atol is not None else 1e-6, where="reference evaluator: ")
+    return compiled
+
+
+def _input_dtype(model: onnx.ModelProto, name: str) -> np.dtype:
+    for i in model.graph.input:
+        if i.name == name:
+            return onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
+    raise KeyError(name)
