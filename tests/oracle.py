@@ -83,7 +83,7 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
                 feeds[name] = np.asarray(a, dtype=_input_dtype(model, name))
         ref = run_reference(model, feeds)
         if ref is not None:
-            ref_out = ref[0] if len(ref) == 1 else tuple(ref)
+            ref_out = ref[0] if len(ref) == 1 and not isinstance(want, tuple) else tuple(ref)
             if isinstance(want, tuple):
                 ref_out = tuple(r[()] if np.ndim(w) == 0 else r for r, w in zip(ref_out, want))
             elif np.ndim(want) == 0:
