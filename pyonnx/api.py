@@ -41,36 +41,159 @@ _STORM_THRESHOLDS = (16, 64, 256, 1024)
 
 
 class _Compiled:
-    """One converted signature: its model and session, and how to feed and unpack it."""
+    """One converted signature: its model and session, and how to feed and unpack it.
 
-    __slots__ = ("model", "session", "run", "feed_plan", "out_names", "structure", "scalars",
-                 "input_names", "conversion_seconds")
+    ``call(args)`` is the per-call hot path, a function generated for this signature (see
+    :meth:`_Compiled.make_call`): it builds the feed dict with constant input names, calls
+    onnxruntime's C++ ``run`` and unpacks the outputs, with no loop or branch left per call.
+    """
+
+    __slots__ = ("model", "session", "feed_plan", "out_names", "structure", "scalars",
+                 "input_names", "conversion_seconds", "call")
 
     def __init__(self, model_bytes: bytes, session, feed_plan, structure: str,
                  scalars: tuple[bool, ...], conversion_seconds: float):
         self.model = model_bytes
         self.session = session
-        self.run = session._run
         self.out_names = session.output_names
         self.feed_plan = feed_plan  # [(input name, arg index, dtype for Python scalars or None)]
+        self.input_names = [name for name, _, _ in feed_plan]
         self.structure = structure
         self.scalars = scalars
         self.conversion_seconds = conversion_seconds
+        self.call = self.make_call(session, feed_plan, structure, scalars)
 
     def __call__(self, args: Sequence[Any]) -> Any:
-        feeds = {}
-        for name, i, dtype in self.feed_plan:
-            a = args[i]
-            feeds[name] = a if dtype is None else np.asarray(a, dtype)
-        try:
-            outs = self.run(self.out_names, feeds, None)
-        except Exception as e:
-            outs = self.session._run_failed(e, feeds)
-            self.run = self.session._run
-        if self.structure == "single":
-            out = outs[0]
-            return out[()] if self.scalars[0] else out
-        return tuple(o[()] if s else o for o, s in zip(outs, self.scalars))
+        return self.call(args)
+
+    @property
+    def run(self):
+        """onnxruntime's C++ ``run(output_names, feeds, run_options)`` for this signature."""
+        return self.session._run
+
+    @staticmethod
+    def make_call(session, feed_plan, structure: str, scalars: tuple[bool, ...]):
+        """Generates ``call(args)`` for one signature.
+
+        Python scalars are fed as 0-d arrays of their weak dtype; arrays as they are
+        (onnxruntime copies non-contiguous and Fortran-ordered arrays itself, correctly; byte
+        order is normalized before a signature is looked up). A failing run goes to
+        ``session.recover``, which falls back to the next provider or raises ExecutionError.
+        The session is read per call (one attribute load) so a provider switch made through
+        another function sharing it takes effect here too.
+        """
+        env: dict[str, Any] = {"sess": session, "out_names": session.output_names,
+                               "asarray": np.asarray}
+        items = []
+        for k, (name, i, dtype) in enumerate(feed_plan):
+            if dtype is None:
+                items.append(f"{name!r}: args[{i}]")
+            else:
+                env[f"dt{k}"] = np.dtype(dtype)
+                items.append(f"{name!r}: asarray(args[{i}], dt{k})")
+        if structure == "single":
+            result = "outs[0][()]" if scalars[0] else "outs[0]"
+        elif structure == "tuple":
+            parts = [f"outs[{k}][()]" if s else f"outs[{k}]" for k, s in enumerate(scalars)]
+            result = "(" + "".join(p + ", " for p in parts) + ")"
+        else:
+            raise AssertionError(f"unknown output structure {structure!r}")
+        src = (f"def call(args):\n"
+               f"    feeds = {{{', '.join(items)}}}\n"
+               f"    run = sess._run\n"
+               f"    try:\n"
+               f"        outs = run(out_names, feeds, None)\n"
+               f"    except Exception as e:\n"
+               f"        outs = sess.recover(e, run, feeds)\n"
+               f"    return {result}\n")
+        exec(src, env)
+        return env["call"]
+
+    @staticmethod
+    def make_key(fn: CompiledFunction, args: Sequence[Any]):
+        """Generates ``fn``'s signature-key function, specialized for the kinds of ``args``.
+
+        The template fixes, per parameter, the argument type seen now: an ndarray contributes
+        its dtype and rank, a Python scalar nothing (its type is checked, its value is fed),
+        a static argument or any other object its hashable value. Calls whose types differ from
+        the template take the generic :meth:`slow_key` (tagged so the two never collide). The
+        key notices a change of ``fn``'s static arguments and regenerates itself (the cache was
+        cleared by that change, so no key of the old form remains).
+        """
+        static_idx = fn._static_idx
+        env: dict[str, Any] = {"fn": fn, "static_idx": static_idx, "nd": np.ndarray,
+                               "h": _hashable, "slow": _Compiled.slow_key,
+                               "rekey": type(fn)._key}
+        guards, parts = [], []
+        for i, a in enumerate(_Compiled.normalize(args)):
+            t = type(a)
+            if i in static_idx:
+                parts.append(f"h(a{i})")
+                continue
+            env[f"t{i}"] = t
+            if t is np.ndarray:
+                guards.append(f"type(a{i}) is nd")
+                parts += [f"a{i}.dtype", f"a{i}.ndim"]
+            elif t in _SCALAR_TYPES:
+                guards.append(f"type(a{i}) is t{i}")
+            else:
+                guards.append(f"type(a{i}) is t{i}")
+                parts.append(f"h(a{i})")
+        # Unpacking into locals once is cheaper than indexing args per use; callers always
+        # pass the full positional tuple.
+        unpack = "".join(f"a{i}, " for i in range(len(args)))
+        guard = " and ".join(guards) or "True"
+        src = (f"def key(args):\n"
+               f"    if fn._static_idx is not static_idx:\n"
+               f"        return rekey(fn, args)\n"
+               + (f"    ({unpack}) = args\n" if args else "")
+               + f"    if {guard}:\n"
+               f"        return ({''.join(p + ', ' for p in parts)})\n"
+               f"    return slow(args, static_idx)\n")
+        exec(src, env)
+        return env["key"]
+
+    _SLOW = object()  # first item of every generic key
+
+    @staticmethod
+    def slow_key(args: Sequence[Any], static_idx: frozenset[int]) -> tuple:
+        """The generic signature key, for argument types the specialized key does not cover."""
+        key: list[Any] = [_Compiled._SLOW]
+        for i, a in enumerate(args):
+            t = type(a)
+            if i in static_idx:
+                key.append(_hashable(a))
+            elif t is np.ndarray:
+                key.append((t, a.dtype, a.ndim))
+            elif t is float or t is int or t is bool:
+                key.append(t)
+            elif isinstance(a, np.generic):
+                key.append((np.generic, a.dtype))
+            else:
+                key.append(_hashable(a))
+        return tuple(key)
+
+    @staticmethod
+    def normalize(args: Sequence[Any]) -> tuple:
+        """``args`` with the arrays onnxruntime would misread or refuse made plain.
+
+        onnxruntime reads non-native byte order as native (silently wrong values) and refuses
+        numpy scalars; ``np.memmap`` is an ndarray subclass numpy treats as a plain array. Other
+        arrays pass unchanged: onnxruntime copies non-contiguous and Fortran-ordered ones into
+        a contiguous buffer itself.
+        """
+        out = list(args)
+        for i, a in enumerate(out):
+            t = type(a)
+            if t is np.ndarray:
+                if not a.dtype.isnative:
+                    out[i] = a.astype(a.dtype.newbyteorder("="))
+            elif isinstance(a, np.generic):
+                a = np.asarray(a)
+                out[i] = a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
+            elif t is np.memmap:
+                out[i] = np.asarray(a)
+        return tuple(out)
 
 
 class CompiledFunction:
@@ -110,37 +233,39 @@ class CompiledFunction:
 
     # ------------------------------------------------------------------ calls
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # The hot path: a generated key function, one dict lookup, a generated call.
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
-        key = self._key(args)
-        compiled = self._cache.get(key)
+        compiled = self._cache.get(self._key(args))
         if compiled is None:
-            compiled = self._miss(args)
-        return compiled(args)
+            # Byte-swapped arrays, numpy scalars and memmaps are made plain first: onnxruntime
+            # misreads or refuses them, and plain they share the signature of ordinary arrays.
+            args = _Compiled.normalize(args)
+            compiled = self._cache.get(self._key(args))
+            if compiled is None:
+                compiled = self._miss(args)
+        return compiled.call(args)
 
     def _bind(self, args: tuple, kwargs: dict) -> tuple:
-        bound = self._signature.bind(*args, **kwargs)
+        """Keyword and default arguments → the full positional tuple, as Python would bind."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.fn.__qualname__}(): {e}") from None
         bound.apply_defaults()
         return tuple(bound.arguments[p] for p in self._params)
 
     def _key(self, args: Sequence[Any]) -> tuple:
-        key: list[Any] = []
-        static_idx = self._static_idx
-        for i, a in enumerate(args):
-            t = type(a)
-            if t is np.ndarray:
-                key.append(a.dtype)
-                key.append(a.ndim)
-            elif i in static_idx:
-                key.append(_hashable(a))
-            elif t is float or t is int or t is bool:
-                key.append(t)
-            elif isinstance(a, np.generic):
-                key.append(a.dtype)
-                key.append(0)
-            else:
-                key.append(_hashable(a))
-        return tuple(key)
+        """The signature key of ``args`` (a full positional tuple).
+
+        Arrays contribute dtype and rank, Python scalars their type, static arguments their
+        value. The first call (and the first after the static arguments change) replaces this
+        method on the instance by a key function generated for the argument types seen
+        (:meth:`_Compiled.make_key`), so later calls run no loop and no isinstance ladder.
+        """
+        key = _Compiled.make_key(self, args)
+        self.__dict__["_key"] = key
+        return key(args)
 
     def _miss(self, args: Sequence[Any]) -> _Compiled:
         from pyonnx.frontend.lower.context import NeedStatic
@@ -203,7 +328,9 @@ class CompiledFunction:
                     raise ConversionError(f"argument '{name}' has dtype {arr.dtype}, which pyonnx "
                                           "does not support (bool, ints, floats)")
                 dims = tuple(f"{name}_{d}" for d in range(arr.ndim)) if symbolic else arr.shape
-                params.append(Param(name, "tensor", spec=spec(arr.dtype, dims)))
+                # Byte order is the feed's concern (native in the model; see _Compiled.normalize).
+                params.append(Param(name, "tensor",
+                                    spec=spec(arr.dtype.newbyteorder("="), dims)))
             elif type(a) in _SCALAR_TYPES:
                 params.append(Param(name, "scalar", spec=spec(_SCALAR_DTYPES[type(a)], ())))
             elif isinstance(a, (list,)) and _is_numeric_list(a):
@@ -285,15 +412,18 @@ def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
 
 
 class _LazySessions:
+    """The process-wide session cache, created on first use so ``import pyonnx`` does not
+    import onnxruntime."""
+
     def __init__(self):
         self._cache = None
 
-    def get(self, model: bytes, providers):
+    def get(self, model: bytes, providers, options=()):
         if self._cache is None:
             from pyonnx.runtime import SessionCache
 
             self._cache = SessionCache()
-        return self._cache.get(model, providers)
+        return self._cache.get(model, providers, options)
 
 
 _SESSIONS = _LazySessions()

@@ -1,33 +1,56 @@
-"""One onnxruntime session per (model, providers, options), and a lean call path.
+"""One onnxruntime session per (model, providers, options), with provider fallback.
 
-A :class:`Session` is created from serialized model bytes. It tries the providers in order: a
-provider that fails to create the session, or to run it, is dropped with one logged warning and
-the next one is tried (CPU last). ``providers`` tells which one runs. Calls go straight to the
-C++ session (``InferenceSession._sess.run``) with input and output names bound once, skipping the
-Python wrapper's per-call validation; an onnxruntime failure is re-raised as
-:class:`~pyonnx.errors.ExecutionError` naming the Python source line of the failing node (node
-``doc_string``s carry ``file:line: source``).
+Input: serialized ``ModelProto`` bytes (this package never sees the frontend or the passes) and
+the providers to try, best first (:func:`pyonnx.runtime.providers.resolve_providers`).
+Output: a :class:`Session` whose ``_run`` is onnxruntime's C++ ``run`` (no Python wrapper
+checks on the hot path) and whose failures are explained in terms of the user's source.
+
+Fallback: a provider that is not in this onnxruntime build, fails to create the session, or
+fails to run it is dropped with one logged warning and the next one is tried (CPU last).
+onnxruntime's own fallback (``enable_fallback``) is turned off: it prints to stdout and would
+hide from pyonnx which provider really runs. A run failure switches providers only when the next
+provider then succeeds on the same inputs; when it fails too, the inputs (a shape mismatch, an
+index out of range) are at fault and :class:`~pyonnx.errors.ExecutionError` is raised, naming the
+Python line of the failing node (node names are ``f_L12_Mul_3``, node ``doc_string``s
+``file:line:col: source``).
 """
 
 from __future__ import annotations
 
 import collections
 import hashlib
+import linecache
 import logging
 import re
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 import onnx
 
 from pyonnx.errors import ExecutionError, RuntimeFallbackError
+from pyonnx.loc import SourceLoc
+from pyonnx.runtime.providers import CPU
 
 __all__ = ["Session", "SessionCache"]
 
 logger = logging.getLogger(__name__)
 
+# (provider, what failed, first line of the error) already warned about in this process: a
+# provider broken for every model (say, missing CUDA libraries) warns once, not per signature.
+_WARNED: set[tuple[str, str, str]] = set()
 
-def _session_options():
+
+def _warn_once(provider: str, what: str, detail: str, message: str, *args: Any) -> None:
+    key = (provider, what, detail)
+    if key in _WARNED:
+        logger.debug(message, *args)
+        return
+    _WARNED.add(key)
+    logger.warning(message, *args)
+
+
+def _session_options(options: tuple[tuple[str, Any], ...]):
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -35,7 +58,13 @@ def _session_options():
     # intra-op thread is as fast for small work on these machines.
     so.intra_op_num_threads = 1
     so.inter_op_num_threads = 1
-    so.log_severity_level = 3
+    # Fatal only: pyonnx raises onnxruntime's errors itself (with the source line); at the
+    # default level onnxruntime also prints each failing kernel to stderr.
+    so.log_severity_level = 4
+    for name, value in options:
+        if not hasattr(so, name):
+            raise ValueError(f"onnxruntime.SessionOptions has no option {name!r}")
+        setattr(so, name, value)
     return so
 
 
@@ -44,79 +73,188 @@ class Session:
 
     Args:
         model: the serialized model (bytes) or a ModelProto.
-        providers: provider names to try, best first.
+        providers: full provider names to try, best first.
+        options: ``(name, value)`` pairs set on ``onnxruntime.SessionOptions`` (after pyonnx's
+            defaults: one intra-op thread, fatal-only logging).
 
     Attributes:
-        providers: the providers the session runs with now.
+        providers: the providers the session runs with now (as onnxruntime reports them).
         input_names / output_names: in model order.
+
+    Raises:
+        RuntimeFallbackError: no provider could create a session for the model.
     """
 
-    def __init__(self, model: bytes | onnx.ModelProto, providers: Sequence[str]):
+    def __init__(self, model: bytes | onnx.ModelProto, providers: Sequence[str],
+                 options: Sequence[tuple[str, Any]] = ()):
+        import onnxruntime as ort
+
         self._bytes = model if isinstance(model, bytes) else model.SerializeToString()
         self._proto: onnx.ModelProto | None = model if isinstance(model, onnx.ModelProto) else None
-        self._candidates = list(providers) or ["CPUExecutionProvider"]
-        self._create()
+        self.options = tuple(options)
+        _session_options(self.options)  # a bad option is the caller's error, not a provider's
+        self._lock = threading.Lock()
+        available = set(ort.get_available_providers())
+        candidates = []
+        for p in providers:
+            if p in available:
+                candidates.append(p)
+            else:
+                _warn_once(p, "missing", "", "onnxruntime provider %s is not available in this "
+                           "onnxruntime build (available: %s); skipping it", p,
+                           ", ".join(sorted(available)))
+        self._candidates = tuple(candidates) or (CPU,)
+        self._index, self._sess = self._open(0)
+        self._set_current()
 
-    def _create(self) -> None:
+    # ------------------------------------------------------------ creation
+    def _open(self, start: int):
+        """The first session that can be created from ``_candidates[start:]``, and its index."""
         import onnxruntime as ort
 
         errors = []
-        while self._candidates:
-            provider = self._candidates[0]
+        for i in range(start, len(self._candidates)):
+            chain = list(self._candidates[i:])
             try:
-                sess = ort.InferenceSession(self._bytes, _session_options(), providers=[provider])
-            except Exception as e:  # a provider that cannot take the model: try the next one
-                errors.append(f"{provider}: {e}")
-                if len(self._candidates) > 1:
-                    logger.warning("onnxruntime provider %s failed to create the session (%s); "
-                                   "falling back to %s", provider, _first_line(e),
-                                   self._candidates[1])
-                self._candidates.pop(0)
+                sess = ort.InferenceSession(self._bytes, _session_options(self.options),
+                                            providers=chain, enable_fallback=0)
+            except Exception as e:
+                errors.append(e)
+                if i + 1 < len(self._candidates):
+                    first = _first_line(e)
+                    _warn_once(chain[0], "create", first, "onnxruntime provider %s failed to "
+                               "create the session (%s); falling back to %s", chain[0], first,
+                               self._candidates[i + 1])
                 continue
-            self._sess = sess
-            self.providers = tuple(sess.get_providers())
-            self.input_names = [i.name for i in sess.get_inputs()]
-            self.output_names = [o.name for o in sess.get_outputs()]
-            self._run = sess._sess.run
-            return
-        raise RuntimeFallbackError("no execution provider could create a session:\n"
-                                   + "\n".join(errors))
+            return i, sess
+        error = errors[-1]
+        raise RuntimeFallbackError(self._explain(error, "load the model")) from None
 
+    def _set_current(self) -> None:
+        sess = self._sess
+        self.providers = tuple(sess.get_providers())
+        self.input_names = [i.name for i in sess.get_inputs()]
+        self.output_names = [o.name for o in sess.get_outputs()]
+        # The C++ run: the Python wrapper's run() re-validates names and ownership every call.
+        self._run = sess._sess.run
+
+    # ------------------------------------------------------------- running
     def run(self, feeds: dict[str, Any]) -> list[Any]:
         """Runs the model on ``{input name: numpy array}``; returns the outputs in order.
 
         Raises:
             ExecutionError: onnxruntime failed on every provider; names the Python line.
         """
+        run = self._run
         try:
-            return self._run(self.output_names, feeds, None)
+            return run(self.output_names, feeds, None)
         except Exception as e:
-            return self._run_failed(e, feeds)
+            return self.recover(e, run, feeds)
 
-    def _run_failed(self, error: Exception, feeds: dict[str, Any]) -> list[Any]:
-        if len(self._candidates) > 1:
-            logger.warning("onnxruntime provider %s failed to run (%s); falling back to %s",
-                           self._candidates[0], _first_line(error), self._candidates[1])
-            self._candidates.pop(0)
-            self._create()
+    def recover(self, error: Exception, failed_run: Any, feeds: dict[str, Any]) -> list[Any]:
+        """Handles ``error`` raised by ``failed_run`` (a ``_run`` taken before the call).
+
+        Returns the outputs from a fallback provider when one succeeds on ``feeds`` (switching
+        this session to it for good), else raises.
+
+        Raises:
+            ExecutionError: the failure does not depend on the provider; names the Python line.
+        """
+        with self._lock:
+            if failed_run is not self._run:
+                stale = True  # another caller already moved this session to a fallback
+            else:
+                stale = False
+                outs = self._try_fallback(error, feeds)
+                if outs is not None:
+                    return outs
+        if stale:
             return self.run(feeds)
-        raise ExecutionError(self._explain(error)) from None
+        raise ExecutionError(self._explain(error, "run the model")) from None
 
-    def _explain(self, error: Exception) -> str:
-        text = str(error)
-        where = ""
-        proto = self._proto if self._proto is not None else onnx.load_from_string(self._bytes)
-        docs = {n.name: n.doc_string for n in _all_nodes(proto.graph)}
-        for name in re.findall(r"[\w.]+_L\d+_\w+?_\d+", text):
-            if docs.get(name):
-                where = docs[name]
-                break
-        if not where:
-            m = re.search(r"_L(\d+)_", text)
-            if m:
-                where = f"line {m.group(1)}"
-        prefix = f"{where}: " if where else ""
-        return f"{prefix}onnxruntime failed while running the model: {text}"
+    def _try_fallback(self, error: Exception, feeds: dict[str, Any]) -> list[Any] | None:
+        if self._index + 1 >= len(self._candidates):
+            return None
+        failed = self._candidates[self._index]
+        try:
+            index, sess = self._open(self._index + 1)
+            outs = sess._sess.run(self.output_names, feeds, None)
+        except Exception:
+            # The next provider fails as well: the inputs or the model are at fault, not the
+            # provider, so keep it and report the original error.
+            return None
+        first = _first_line(error)
+        _warn_once(failed, "run", first, "onnxruntime provider %s failed to run the model (%s); "
+                   "falling back to %s", failed, first, self._candidates[index])
+        self._index, self._sess = index, sess
+        self._set_current()
+        return outs
+
+    # ---------------------------------------------------------- explaining
+    def _model(self) -> onnx.ModelProto:
+        if self._proto is None:
+            self._proto = onnx.load_from_string(self._bytes)
+        return self._proto
+
+    def _explain(self, error: Exception, doing: str) -> str:
+        """The compiler-style message for an onnxruntime error, at the failing node's line."""
+        text = str(error).strip()
+        nodes = {n.name: n for n in _all_nodes(self._model().graph) if n.name}
+        node = None
+        m = re.search(r"[Nn]ame:\s*'([^']*)'", text)
+        if m and m.group(1) in nodes:
+            node = nodes[m.group(1)]
+        else:
+            for name in re.findall(r"\w+_L\d+_\w+", text):
+                if name in nodes:
+                    node = nodes[name]
+                    break
+        loc, caret = _loc_of(node) if node is not None else (None, False)
+        what = (f"onnxruntime failed to {doing} at {node.op_type} node '{node.name}'"
+                if node is not None else f"onnxruntime failed to {doing}")
+        message = f"{what}: {_short_message(text)}"
+        if loc is None:
+            # Without a source line, the model text is the best pointer (as onnxscript's
+            # evaluator does); long models are cut.
+            lines = onnx.printer.to_text(self._model()).splitlines()
+            if len(lines) > 60:
+                lines = lines[:60] + [f"... ({len(lines) - 60} more lines)"]
+            return f"error: {message}\nonnxruntime: {text}\nmodel:\n" + "\n".join(lines)
+        rendered = f"{loc}: error: {message}"
+        if loc.source_line:
+            rendered += f"\n    {loc.source_line.rstrip()}"
+            if caret:
+                rendered += f"\n    {' ' * loc.col}^"
+        return rendered + f"\nonnxruntime: {text}"
+
+
+_DOC_RE = re.compile(r"^(.*):(\d+):(\d+): (.*)$", re.S)
+
+
+def _loc_of(node: onnx.NodeProto) -> tuple[SourceLoc | None, bool]:
+    """The location in a node's ``doc_string`` (``file:line:col: source``), and whether its
+    ``source_line`` is the file's own line (so a caret at ``col`` fits it)."""
+    m = _DOC_RE.match(node.doc_string or "")
+    if m is None:
+        return None, False
+    filename, lineno, col, source = m.group(1), int(m.group(2)), int(m.group(3)) - 1, m.group(4)
+    line = linecache.getline(filename, lineno)
+    if line.strip():
+        return SourceLoc(filename, lineno, col, source_line=line), True
+    # The file is gone: show the statement as recorded (stripped, so without a caret).
+    return SourceLoc(filename, lineno, col, source_line=source), False
+
+
+def _short_message(text: str) -> str:
+    """onnxruntime's status message without the C++ file, function and failed condition."""
+    m = re.search(r"Status Message:\s*(.*)", text, re.S)
+    msg = (m.group(1) if m else re.sub(r"^\[ONNXRuntimeError\]\s*:\s*\d+\s*:\s*\w+\s*:\s*", "",
+                                       text)).strip()
+    msg = re.sub(r"^\S+\.(?:h|cc|cpp|cu):\d+\s+", "", msg)
+    m = re.search(r" was false\.\s*(.+)", msg, re.S)
+    if m:
+        msg = m.group(1)
+    return msg.splitlines()[0].strip() if msg else text
 
 
 def _all_nodes(graph: onnx.GraphProto):
@@ -136,7 +274,9 @@ def _first_line(e: Exception) -> str:
 
 
 class SessionCache:
-    """Sessions keyed by (sha256 of the model bytes, providers), least recently used evicted.
+    """Sessions keyed by (sha256 of the model bytes, providers, options), LRU evicted.
+
+    A session evicted here stays alive while a compiled function still holds it.
 
     Args:
         maxsize: sessions kept; past it the least recently used is dropped.
@@ -145,18 +285,29 @@ class SessionCache:
     def __init__(self, maxsize: int = 256):
         self.maxsize = maxsize
         self._sessions: collections.OrderedDict[tuple, Session] = collections.OrderedDict()
+        self._lock = threading.Lock()
 
-    def get(self, model: bytes, providers: Sequence[str]) -> Session:
-        key = (hashlib.sha256(model).hexdigest(), tuple(providers))
-        sess = self._sessions.get(key)
-        if sess is None:
-            sess = Session(model, providers)
-            self._sessions[key] = sess
-            if len(self._sessions) > self.maxsize:
-                self._sessions.popitem(last=False)
-        else:
+    def get(self, model: bytes, providers: Sequence[str],
+            options: Sequence[tuple[str, Any]] = ()) -> Session:
+        """The session for ``model`` on ``providers``: the cached one, or a new one."""
+        key = (hashlib.sha256(model).hexdigest(), tuple(providers), tuple(options))
+        with self._lock:
+            sess = self._sessions.get(key)
+            if sess is not None:
+                self._sessions.move_to_end(key)
+                return sess
+        sess = Session(model, providers, options)
+        with self._lock:
+            sess = self._sessions.setdefault(key, sess)
             self._sessions.move_to_end(key)
+            while len(self._sessions) > self.maxsize:
+                self._sessions.popitem(last=False)
         return sess
 
     def __len__(self) -> int:
         return len(self._sessions)
+
+    def clear(self) -> None:
+        """Drops every cached session."""
+        with self._lock:
+            self._sessions.clear()
