@@ -78,3 +78,41 @@ def test_deterministic_bytes():
 def test_checker_full():
     m = pyonnx.compile(scale_shift).to_onnx(pyonnx.spec("float64", ("N", 3)), pyonnx.spec("float64", (3,)))
     onnx.checker.check_model(m, full_check=True)
+
+
+def static_axis(x, axis):
+    return x.shape[axis] * x
+
+
+def test_cache_is_bounded_and_storm_logged(caplog):
+    f = pyonnx.compile(static_axis, static_argnames="axis", cache_size=2)
+    x = np.ones((2, 3, 4))
+    with caplog.at_level("WARNING", logger="pyonnx.api"):
+        for _ in range(6):  # 3 distinct signatures, 16 conversions would warn
+            for axis in (0, 1, 2):
+                check(f, x, axis)
+    assert len(f._cache) <= 2
+    assert f.conversions >= 16
+    assert any("converted 16 times" in r.message for r in caplog.records)
+
+
+def test_import_is_light():
+    import subprocess
+    import sys
+
+    code = ("import sys, pyonnx; "
+            "print(sorted(m for m in ('onnx_ir', 'onnxscript', 'sympy', 'onnxruntime') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def returns_inputs(x, y):
+    return y, x, x
+
+
+def test_outputs_that_are_inputs_get_their_own_names():
+    x, y = np.ones(2), np.zeros(3, np.int32)
+    f = check(returns_inputs, x, y)
+    names = [o.name for o in f.to_onnx(x, y).graph.output]
+    assert len(set(names)) == 3 and not {"x", "y"} & set(names)

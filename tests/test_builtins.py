@@ -1,0 +1,28 @@
+"""Python builtins, math functions and numpy scalar casts inside compiled functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests import builtins_kernels as k
+from tests.oracle import check
+
+X = np.array([1.5, -2.25, 3.0, 0.0])
+
+
+@pytest.mark.parametrize("fn", [
+    k.len_and_range, k.builtin_abs, k.builtin_minmax_scalars, k.builtin_max_of_array,
+    k.builtin_round, k.builtin_float_int_bool, k.builtin_sum, k.math_functions,
+    k.int_div_is_float, k.numpy_casts, k.constants,
+], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_builtins(fn, dtype):
+    check(fn, X.astype(dtype))
+
+
+def test_builtins_on_ints():
+    x = np.array([3, -7, 2, 0], dtype=np.int32)
+    for fn in (k.len_and_range, k.builtin_abs, k.builtin_minmax_scalars, k.builtin_max_of_array,
+               k.builtin_sum, k.int_div_is_float):
+        check(fn, x)
