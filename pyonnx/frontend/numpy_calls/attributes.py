@@ -1,4 +1,5 @@
-"""Array attributes: ``x.shape``, ``x.ndim``, ``x.size``, ``x.dtype``, ``x.T``, ``x.itemsize``.
+"""Array attributes: ``x.shape``, ``x.ndim``, ``x.size``, ``x.dtype``, ``x.T``, ``x.mT``,
+``x.itemsize``.
 
 ``x.shape`` is a tuple whose entries are Python ints where the dimension is known at conversion
 time and weak int64 0-d Arrays otherwise (numpy gives Python ints, which are weak), so
@@ -43,9 +44,17 @@ def size(ctx, x: Array):
     return Array(n, np.dtype(np.int64), (), weak=True)
 
 
-@register_attribute("T", "mT")
+@register_attribute("T")
 def transpose_attr(ctx, x: Array):
     if x.ndim < 2:
         return x
     perm = list(reversed(range(x.ndim)))
     return Array(ctx.op("Transpose", x, perm=perm), x.dtype, tuple(reversed(x.shape)))
+
+
+@register_attribute("mT")
+def matrix_transpose_attr(ctx, x: Array):
+    """``x.mT`` swaps the last two axes only (``x.T`` reverses all of them)."""
+    from pyonnx.frontend.numpy_calls.shape import matrix_transpose
+
+    return matrix_transpose(ctx, x)
