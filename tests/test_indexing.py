@@ -1,0 +1,474 @@
+"""Differential tests of ``x[index]`` reads: numpy versus the compiled model, every index form.
+
+Each case runs twice: through ``tests.oracle.check`` (inputs with symbolic dimensions, so the
+lengths are only known at run time) and through ``check_fixed`` (the model built for the
+inputs' fixed shapes, so conversion time knows the lengths and takes its static paths).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pyonnx
+from tests.oracle import assert_same, check, run_reference
+
+# ----------------------------------------------------------------------- index functions
+# 1-D
+def i_int(x): return x[1]
+def i_neg(x): return x[-1]
+def i_start(x): return x[1:]
+def i_stop(x): return x[:-1]
+def i_step2(x): return x[::2]
+def i_rev(x): return x[::-1]
+def i_rev_from1(x): return x[1::-1]
+def i_rev_5_m100(x): return x[5:-100:-1]
+def i_rev_m1_m100(x): return x[-1:-100:-1]
+def i_rev_m100(x): return x[-100::-1]
+def i_rev_stop_m100(x): return x[:-100:-1]
+def i_rev_m2_m4(x): return x[-2:-4:-1]
+def i_rev_m5_m2(x): return x[-5:-2:-1]
+def i_m3_m1(x): return x[-3:-1]
+def i_big_start(x): return x[100:]
+def i_big_stop(x): return x[:100]
+def i_m100(x): return x[-100:]
+def i_empty(x): return x[2:1]
+def i_1_m1_2(x): return x[1:-1:2]
+def i_rev3(x): return x[::-3]
+def i_m2_rev2(x): return x[-2::-2]
+def i_huge(x): return x[-2**70:2**70:2**65]
+def i_huge_rev(x): return x[2**70:-2**70:-2]
+def i_pybool(x): return x[True:]
+# n-D basic
+def i_2d_a(x): return x[1:, ::-2]
+def i_col(x): return x[:, 1]
+def i_row(x): return x[1, :]
+def i_ell_last(x): return x[..., 0]
+def i_ell_first(x): return x[0, ...]
+def i_ell_none(x): return x[..., None]
+def i_none(x): return x[None]
+def i_none_mid(x): return x[None, :, None]
+def i_ell_none_slice(x): return x[..., None, 1:]
+def i_none_int(x): return x[:, None, 0]
+def i_int_slice_none(x): return x[1, 2:, None]
+def i_newaxis(x): return x[np.newaxis, ..., np.newaxis]
+def i_unit(x): return x[()]
+def i_ellipsis(x): return x[...]
+def i_all(x): return x[:]
+def i_two_ints(x): return x[0, 1]
+def i_two_neg(x): return x[-1, -2]
+def i_3d_a(x): return x[0, :, 1]
+def i_3d_b(x): return x[1:, 0, ::-1]
+def i_3d_c(x): return x[..., 1, None]
+def i_3d_d(x): return x[:, -1, -1]
+def i_3d_e(x): return x[-1, ::-1, 1:3]
+def i_chain(x): return x[1:][::-1][0]
+def i_none_none(x): return x[None, None]
+def i_ell_only_none(x): return x[..., None, None]
+# advanced: integer arrays
+def a_list(x): return x[[0, 2]]
+def a_neg_list(x): return x[[-1, 0, -1]]
+def a_2d_list(x): return x[[[0, 1], [1, 0]]]
+def a_col_list(x): return x[:, [0, -1]]
+def a_tuple(x): return x[(0, 1), 1]
+def a_np(x): return x[np.array([[1], [0]])]
+def a_empty(x): return x[[]]
+def a_empty_col(x): return x[:, []]
+def a_pair(x): return x[[0, 1], [1, 0]]
+def a_pair_bc(x): return x[[[0], [1]], [0, 1, 0]]
+def a_int_arr(x): return x[[0, 1], 1]
+def a_int_arr2(x): return x[1, [0, 1]]
+def a_none_arr(x): return x[None, [0, 1]]
+def a_arr_none(x): return x[[0, 1], None]
+def a_slice_arr(x): return x[1:, [1, 0]]
+def a_3d_sep(x): return x[[0, 1], :, [1, 0]]
+def a_3d_adj(x): return x[:, [0, 1], [1, 0]]
+def a_3d_int_sep(x): return x[0, :, [1, 0]]
+def a_3d_int_adj(x): return x[:, 0, [1, 0]]
+def a_3d_none_sep(x): return x[:, [0, 1], None, [1, 0]]
+def a_3d_three(x): return x[[0, 1], [0, 1], [1, 0]]
+def a_3d_slice_mid(x): return x[[1, 0], ::-1, [0]]
+def a_3d_ell(x): return x[..., [0, 1]]
+def a_mixed(x): return x[1:, [[0], [1]], [1, 2]]
+# advanced: masks and booleans
+def m_gt(x): return x[x > 3]
+def m_and(x): return x[(x > 1) == (x < 5)]
+def m_list(x): return x[[True, False, True]]
+def m_col_list(x): return x[:, [True, False, True]]
+def m_true(x): return x[True]
+def m_false(x): return x[False]
+def m_true_mid(x): return x[:, True]
+def m_true_arr(x): return x[True, [0, 1]]
+def m_int_true(x): return x[0, True]
+def m_int_sep_true(x): return x[0, :, True]
+def m_arr_list(x): return x[[0, 1], [True, False, True]]
+
+
+# The tables: (function, shapes to run it on).
+BASIC_1D = [i_int, i_neg, i_start, i_stop, i_step2, i_rev, i_rev_from1, i_rev_5_m100,
+            i_rev_m1_m100, i_rev_m100, i_rev_stop_m100, i_rev_m2_m4, i_rev_m5_m2, i_m3_m1,
+            i_big_start, i_big_stop, i_m100, i_empty, i_1_m1_2, i_rev3, i_m2_rev2, i_huge,
+            i_huge_rev, i_chain, i_pybool]
+BASIC_ND = [(i_2d_a, [(4, 6), (0, 3), (3, 0)]), (i_col, [(4, 6), (0, 3)]),
+            (i_row, [(4, 6), (2, 0)]),
+            (i_ell_last, [(5,), (3, 4), (2, 3, 4)]), (i_ell_first, [(5,), (3, 4)]),
+            (i_ell_none, [(), (5,), (2, 3)]), (i_none, [(), (4,), (2, 3)]),
+            (i_none_mid, [(4,)]), (i_ell_none_slice, [(4,), (2, 3), (2, 3, 4)]),
+            (i_none_int, [(2, 3)]), (i_int_slice_none, [(2, 3), (3, 0)]),
+            (i_newaxis, [(), (2, 3)]), (i_unit, [(), (3,), (2, 3)]), (i_ellipsis, [(), (2, 3)]),
+            (i_all, [(3,), (2, 3)]), (i_two_ints, [(2, 3), (2, 3, 4)]), (i_two_neg, [(2, 3)]),
+            (i_3d_a, [(2, 3, 4)]), (i_3d_b, [(2, 3, 4), (3, 2, 0)]), (i_3d_c, [(2, 3, 4)]),
+            (i_3d_d, [(2, 3, 4), (0, 3, 4)]), (i_3d_e, [(2, 3, 4)]),
+            (i_none_none, [(), (3,)]), (i_ell_only_none, [()])]
+ADVANCED = [(a_list, [(3,), (3, 2)]), (a_neg_list, [(4,), (2, 3)]), (a_2d_list, [(2,), (3, 4)]),
+            (a_col_list, [(2, 3), (0, 3)]), (a_tuple, [(2, 3)]), (a_np, [(2,), (2, 3)]),
+            (a_empty, [(3,), (2, 3)]), (a_empty_col, [(2, 3)]), (a_pair, [(2, 3), (2, 3, 4)]),
+            (a_pair_bc, [(2, 3)]), (a_int_arr, [(2, 3)]), (a_int_arr2, [(2, 3)]),
+            (a_none_arr, [(2, 3)]), (a_arr_none, [(2, 3)]), (a_slice_arr, [(3, 2)]),
+            (a_3d_sep, [(2, 3, 4)]), (a_3d_adj, [(2, 3, 4)]), (a_3d_int_sep, [(2, 3, 4)]),
+            (a_3d_int_adj, [(2, 3, 4)]), (a_3d_none_sep, [(2, 3, 4)]),
+            (a_3d_three, [(2, 2, 2)]), (a_3d_slice_mid, [(2, 3, 4)]),
+            (a_3d_ell, [(2,), (3, 2), (2, 3, 2)]), (a_mixed, [(3, 2, 4)]),
+            (m_gt, [(0,), (7,), (2, 4), (2, 3, 2)]), (m_and, [(7,), (2, 4)]),
+            (m_list, [(3,), (3, 2)]), (m_col_list, [(2, 3)]), (m_true, [(), (2,), (2, 3)]),
+            (m_false, [(), (2,), (2, 3)]), (m_true_mid, [(2, 3)]), (m_true_arr, [(2, 3)]),
+            (m_int_true, [(2, 3)]), (m_int_sep_true, [(2, 3, 4)]), (m_arr_list, [(2, 3)])]
+
+
+def _data(shape, dtype="float32"):
+    n = int(np.prod(shape))
+    a = (np.arange(n) % 7 - 1).reshape(shape)
+    return a.astype(dtype)
+
+
+def check_fixed(fn, *args, static_argnames=()):
+    """Like ``check``, but with the model built for the inputs' fixed shapes."""
+    compiled = pyonnx.compile(fn, static_argnames=static_argnames)
+    specs = [pyonnx.spec(a.dtype, a.shape) if isinstance(a, np.ndarray) else a for a in args]
+    model = compiled.to_onnx(*specs)
+    onnx.checker.check_model(model, full_check=True)
+    params = list(inspect.signature(fn).parameters)
+    inputs = {i.name: onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
+              for i in model.graph.input}
+    feeds = {n: np.asarray(a, dtype=inputs[n]) for n, a in zip(params, args) if n in inputs}
+    with np.errstate(all="ignore"):
+        want = fn(*args)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for runtime, got in (("onnxruntime", sess.run(None, feeds)[0]), ("reference", None)):
+        if runtime == "reference":
+            ref = run_reference(model, feeds)
+            if ref is None:
+                continue
+            got = ref[0]
+        if np.ndim(want) == 0:
+            got = got[()]
+        assert_same(got, want, where=f"{runtime} (fixed shapes): ")
+    return model
+
+
+def _ids(cases):
+    return [f"{fn.__name__}-{'x'.join(map(str, s)) or 'scalar'}" for fn, shapes in cases
+            for s in shapes]
+
+
+def _flat(cases):
+    return [(fn, s) for fn, shapes in cases for s in shapes]
+
+
+@pytest.mark.parametrize("fn", BASIC_1D, ids=[f.__name__ for f in BASIC_1D])
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_basic_1d(fn, n):
+    x = _data((n,))
+    try:
+        with np.errstate(all="ignore"):
+            fn(x)
+    except IndexError:
+        return  # x[1] of a short array: covered by the error tests
+    check(fn, x)
+    check_fixed(fn, x)
+
+
+@pytest.mark.parametrize("fn,shape", _flat(BASIC_ND), ids=_ids(BASIC_ND))
+def test_basic_nd(fn, shape):
+    x = _data(shape)
+    check(fn, x)
+    check_fixed(fn, x)
+
+
+@pytest.mark.parametrize("fn,shape", _flat(ADVANCED), ids=_ids(ADVANCED))
+def test_advanced(fn, shape):
+    x = _data(shape)
+    check(fn, x)
+    check_fixed(fn, x)
+
+
+DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+          "float16", "float32", "float64"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fn", [i_2d_a, i_two_ints, a_3d_ell, m_col_list, a_pair])
+def test_dtypes(fn, dtype):
+    check(fn, _data((3, 3), dtype))
+
+
+def m_nan(x):
+    return x[x == x]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_mask_from_nan(dtype):
+    check(m_nan, np.array([[1.0, np.nan], [np.nan, 2.0]], dtype))
+
+
+# -------------------------------------------------------------- run-time index values
+def d_int(x, i): return x[i]
+def d_two(x, i, j): return x[i, j]
+def d_start(x, i): return x[i:]
+def d_stop(x, j): return x[:j]
+def d_start_stop(x, i, j): return x[i:j]
+def d_full(x, i, j, k): return x[i:j:k]
+def d_step(x, k): return x[::k]
+def d_start_step(x, i, k): return x[i::k]
+def d_stop_step(x, j, k): return x[:j:k]
+def d_rev_from(x, i): return x[i::-1]
+def d_rev_to(x, i, j): return x[i:j:-1]
+def d_int_slice(x, i): return x[i, 1:]
+def d_slice_int(x, i): return x[1:, i]
+def d_list(x, i, j): return x[[i, j]]
+def d_arr(x, idx): return x[idx]
+def d_arr_col(x, idx): return x[:, idx]
+def d_arr_pair(x, idx, jdx): return x[idx, jdx]
+def d_arr_sep(x, idx, jdx): return x[idx, :, jdx]
+def d_arr_int(x, idx, i): return x[i, :, idx]
+def d_mask(x, m): return x[m]
+def d_mask_col(x, m): return x[:, m]
+def d_mask_slice(x, m): return x[m, 1:]
+def d_mask_none(x, m): return x[m, :, None]
+def d_mask_int(x, m): return x[0, m]
+def d_mask_arr(x, m, idx): return x[m, idx]
+def d_mask_ell(x, m): return x[..., m]
+def d_bool(x, b): return x[b]
+def d_bool_arr(x, b, idx): return x[b, idx]
+def d_two_masks(x, m, n): return x[m, n]
+
+
+def test_dynamic_ints():
+    x = _data((4, 5))
+    for i in (0, 3, -1, -4):
+        check(d_int, x, i)
+        check(d_two, x, i, -2)
+        check(d_int_slice, x, i)
+        check(d_slice_int, x, -i - 1)
+    f = check(d_int, x, 2)
+    check(f, _data((7, 2)), -7)
+    assert f.conversions == 1  # the Python int stayed a run-time input
+    for dtype in ("int8", "uint8", "int16", "int32", "uint32", "uint64"):
+        check(d_int, x, np.array(2, dtype))
+        check(d_two, x, np.array(1, dtype), np.int64(-1))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_dynamic_slices(n):
+    x = _data((n,))
+    vals = (-7, -5, -1, 0, 2, 6)
+    for i in vals:
+        check(d_start, x, i)
+        check(d_stop, x, i)
+        check(d_rev_from, x, i)
+        for j in (-6, -1, 3):
+            check(d_start_stop, x, i, j)
+            check(d_rev_to, x, i, j)
+    for k in (-3, -1, 1, 2):
+        check(d_step, x, k)
+        check(d_start_step, x, -6, k)
+        check(d_stop_step, x, -6, k)
+        check(d_full, x, -6, 4, k)
+        check(d_full, x, 6, -9, k)
+
+
+def test_dynamic_slice_bound_dtypes():
+    x = _data((6,))
+    for dtype in ("int8", "uint8", "int32", "uint64"):
+        check(d_full, x, np.array(1, dtype), np.array(5, dtype), np.array(2, dtype))
+        check(d_full, x, np.array(-2 if dtype[0] == "i" else 9, dtype), np.array(0, dtype),
+              np.array(-1 if dtype[0] == "i" else 1, dtype))
+
+
+def test_dynamic_slices_known_length():
+    x = _data((5,))
+    for i in (-7, -5, -1, 0, 6):
+        check_fixed(d_rev_from, x, i)
+        check_fixed(d_full, x, i, -9, -2)
+        check_fixed(d_full, x, i, 3, 1)
+        check_fixed(d_step, x, i if i else 1)
+
+
+def test_dynamic_index_arrays():
+    x = _data((4, 5))
+    x3 = _data((3, 4, 5))
+    for dtype in ("int8", "uint8", "int16", "int32", "int64", "uint64"):
+        idx = np.array([[0, 3], [1, 2]]).astype(dtype)
+        check(d_arr, x, idx)
+        check(d_arr_col, x, idx)
+        check(d_arr_pair, x, idx, np.array([4, 0], dtype))
+        check(d_arr_sep, x3, np.array([2, 0], dtype), idx)
+        check(d_arr_int, x3, idx, 1)
+    neg = np.array([-1, -4, 0])
+    check(d_arr, x, neg)
+    check(d_arr_pair, x, neg, neg[:, None])  # broadcast (3,) with (3, 1)
+    check(d_arr_pair, x, neg, np.array(2))
+    check(d_arr_pair, x, np.zeros((0,), np.int64), np.zeros((0,), np.int64))
+    check(d_list, x, 3, -1)
+    check(d_arr, x, np.zeros((2, 0), np.int32))
+
+
+def test_dynamic_masks():
+    x = _data((3, 4))
+    x3 = _data((3, 4, 2))
+    r = np.random.default_rng(0)
+    for trial in range(2):
+        m3 = r.random(3) > 0.5
+        m4 = r.random(4) > 0.5
+        check(d_mask, x, m3)
+        check(d_mask, x, r.random((3, 4)) > 0.5)
+        check(d_mask, x3, r.random((3, 4)) > 0.5)
+        check(d_mask_col, x, m4)
+        check(d_mask_col, x3, r.random((4, 2)) > 0.5)
+        check(d_mask_slice, x, m3)
+        check(d_mask_none, x3, m3)
+        check(d_mask_int, x, m4)
+        check(d_mask_ell, x3, r.random(2) > 0.5)
+        check(d_mask_ell, x3, r.random((4, 2)) > 0.5)
+    check(d_mask_arr, x, np.array([True, False, True]), np.array([3, 0]))
+    check(d_mask_arr, x, np.array([False, True, False]), np.array([[1], [2]]))
+    check(d_two_masks, x, np.array([True, False, True]), np.array([False, True, True, False]))
+    check(d_mask, _data((0, 3)), np.zeros((0, 3), bool))
+    check(d_mask, _data((2, 0)), np.zeros(2, bool))
+    check(d_mask, _data((2, 0, 3)), np.zeros((2, 0), bool))
+    check_fixed(d_mask, x3, r.random((3, 4)) > 0.5)
+    check_fixed(d_mask_col, x3, r.random((4, 2)) > 0.5)
+    check_fixed(d_mask_arr, x, np.array([True, False, True]), np.array([3, 0]))
+
+
+def test_dynamic_bool_scalars():
+    x = _data((2, 3))
+    for b in (True, False):
+        check(d_bool, x, b)
+        check(d_bool, x, np.array(b))
+        check(d_bool_arr, x, np.array(b), np.array([[1], [0]]))
+    check(d_bool, np.float32(2.5), np.array(True))
+
+
+# -------------------------------------------------------------------- lean ONNX
+def _ops(fn, *args):
+    return [n.op_type for n in pyonnx.compile(fn).to_onnx(*args).graph.node]
+
+
+def test_lean_graphs():
+    x2, x3 = _data((4, 6)), _data((2, 3, 4))
+    assert _ops(i_2d_a, x2) == ["Slice"]
+    assert _ops(i_col, x2) == ["Gather"]
+    assert _ops(i_two_ints, x2) == ["GatherND"]
+    assert _ops(i_3d_b, x3) == ["Slice", "Squeeze"]
+    assert _ops(i_ell_none_slice, x3) == ["Slice", "Unsqueeze"]
+    assert _ops(i_unit, x2) == ["Identity"] and _ops(i_all, x2) == ["Identity"]  # output = input
+    assert _ops(a_col_list, x2) == ["Gather"]
+    assert _ops(d_arr, x2, np.array([1])) == ["Gather"]
+    assert _ops(a_pair, x2) == ["GatherND"]
+    assert _ops(a_3d_adj, x3) == ["Transpose", "GatherND", "Transpose"]
+    assert _ops(m_gt, _data((5,))) == ["Greater", "Compress"]
+    assert _ops(m_gt, x3) == ["Greater", "Reshape", "Reshape", "Compress"]
+    assert _ops(d_mask_col, x2, np.ones(6, bool)) == ["Shape", "Reshape", "Compress"]
+    assert _ops(d_start_stop, _data((5,)), 1, 3) == ["Reshape", "Reshape", "Slice"]
+    assert _ops(d_two, x3, 1, 2) == ["Gather", "Gather"]
+
+
+# ------------------------------------------------------------------------- hypothesis
+def s_static(x, a, b, c): return x[a:b:c]
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 6), a=st.one_of(st.none(), st.integers(-9, 9)),
+       b=st.one_of(st.none(), st.integers(-9, 9)),
+       c=st.one_of(st.none(), st.integers(-4, 4).filter(bool)))
+def test_hypothesis_static_slices(n, a, b, c):
+    x = _data((n,))
+    check(pyonnx.compile(s_static, static_argnames=("a", "b", "c")), x, a, b, c)
+    check_fixed(s_static, x, a, b, c, static_argnames=("a", "b", "c"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 6), a=st.integers(-9, 9), b=st.integers(-9, 9),
+       c=st.integers(-4, 4).filter(bool))
+def test_hypothesis_dynamic_slices(n, a, b, c):
+    x = _data((n, 2))
+    check(d_full, x, a, b, c)
+    check_fixed(d_full, x, a, b, c)
+
+
+# ----------------------------------------------------------------------------- errors
+def e_step0(x): return x[::0]
+def e_too_many(x): return x[0, 0, 0]
+def e_two_ellipses(x): return x[..., ...]
+def e_oob(x): return x[5]
+def e_oob_neg(x): return x[:, -4]
+def e_float(x): return x[1.0]
+def e_float_arr(x): return x[np.array([1.0])]
+def e_mask_len(x): return x[[True, False]]
+def e_bcast(x): return x[[0, 1], [0, 1, 0]]
+def e_bool_bound(x): return x[np.True_:]
+def e_arr_bound(x): return x[np.array([1]):]
+def e_oob_arr(x): return x[[0, 3]]
+def e_scalar(x, s): return s[0]
+
+
+ERRORS = [(e_step0, "step cannot be zero"), (e_too_many, "too many indices"),
+          (e_two_ellipses, "single ellipsis"), (e_oob, "out of bounds"),
+          (e_oob_neg, "out of bounds"), (e_float, "valid indices"),
+          (e_float_arr, "integer (or boolean)"), (e_mask_len, "did not match"),
+          (e_bcast, "could not be broadcast"), (e_bool_bound, "slice indices"),
+          (e_arr_bound, "scalar index"), (e_oob_arr, "out of bounds")]
+
+
+@pytest.mark.parametrize("fn,text", ERRORS, ids=[f.__name__ for f, _ in ERRORS])
+def test_conversion_errors(fn, text):
+    x = _data((3, 3))
+    with pytest.raises(Exception) as numpy_err:
+        fn(x)
+    assert type(numpy_err.value) in (IndexError, ValueError, TypeError)
+    with pytest.raises(pyonnx.ConversionError, match=re.escape(text)) as err:
+        pyonnx.compile(fn).to_onnx(pyonnx.spec("float32", (3, 3)))
+    assert err.value.loc.lineno == fn.__code__.co_firstlineno
+    assert "numpy raises" in str(err.value) or "Python raises" in str(err.value)
+
+
+def test_python_scalar_not_subscriptable():
+    with pytest.raises(pyonnx.ConversionError, match="not subscriptable"):
+        pyonnx.compile(e_scalar, static_argnames=()).to_onnx(_data((3,)), 2.0)
+
+
+def test_run_time_errors():
+    """Out-of-bounds indices and mismatched masks only known at run time make the model fail."""
+    x = _data((3, 4))
+    for fn, args in [(d_int, (x, 5)), (d_int, (x, -4)), (d_two, (x, 0, 4)),
+                     (d_arr, (x, np.array([3]))), (d_arr_pair, (x, np.array([0]), np.array([-5]))),
+                     (i_two_neg, (_data((1, 1)),)), (i_3d_b, (_data((2, 0, 3)),)),
+                     (i_int, (_data((1,)),)), (i_neg, (_data((0,)),)),
+                     (d_mask, (x, np.ones(2, bool))), (d_mask, (x, np.ones(4, bool))),
+                     (d_mask, (x, np.ones((4, 3), bool))),
+                     (d_mask_col, (x, np.zeros(5, bool))),
+                     (d_mask, (_data((0,)), np.ones(1, bool))),
+                     (d_mask, (_data((1, 5)), np.ones((5, 1), bool))),
+                     (d_mask_arr, (x, np.ones(3, bool), np.array([0, 1])))]:
+        with pytest.raises(IndexError):
+            fn(*args)
+        with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed"):
+            pyonnx.compile(fn)(*args)
