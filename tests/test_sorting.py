@@ -16,7 +16,7 @@ RNG = np.random.default_rng(1234)
 
 
 def data(dtype: str, shape=(4, 6)) -> np.ndarray:
-    """Small values with many ties and each dtype's extremes (NaN, ±inf, -0.0, uint64 ≥ 2**63)."""
+    """Small values with ties and each dtype's extremes (NaN, ±inf, -0.0, uint64 ≥ 2**63)."""
     x = RNG.integers(-3, 4, shape)
     if dtype == "bool":
         return x > 0
@@ -341,6 +341,56 @@ def test_bincount_empty_and_negative():
         f(np.array([1, -1, 2]))
 
 
+# ------------------------------------------------------------------ quantile, percentile
+def quantile_forms(x):
+    return (np.quantile(x, 0.3), np.quantile(x, [0.0, 0.25, 0.5, 0.75, 1.0], axis=0),
+            np.quantile(x, 1), np.quantile(x, 0, axis=-1),
+            np.quantile(x, np.float32(0.4), axis=-1, keepdims=True))
+
+
+def percentile_forms(x):
+    return (np.percentile(x, 50, axis=1, keepdims=True), np.percentile(x, [10, 90], axis=(0, 2)),
+            np.percentile(x, 37.5, axis=(2, 0), keepdims=True),
+            np.percentile(x, np.array([[5.0, 95.0], [50.0, 50.0]]), keepdims=True))
+
+
+def quantile_of_arg(x, q):
+    return np.quantile(x, q, axis=0)
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if d != "bool"])
+def test_quantile_percentile(dtype):
+    x = data(dtype, (3, 5, 4))
+    if dtype.startswith("float"):
+        x = RNG.normal(size=(3, 5, 4)).astype(dtype)
+        x[0, 1, 2], x[1, 1, 1], x[2, 3, 0] = np.nan, np.inf, -np.inf
+    check(quantile_forms, x)
+    check(percentile_forms, x)
+    check(quantile_forms, x[:, :, :1])
+    check(quantile_of_arg, x[:, :0], 0.5)  # empty kept dimension
+    check(quantile_of_arg, x, 0.75)  # a Python float argument becomes static
+
+
+def quantile_empty(x):
+    return np.quantile(x, 0.5, axis=0)
+
+
+def test_quantile_empty_fails_at_run_time():
+    # numpy raises IndexError for an empty reduction; the model fails instead of inventing a value.
+    with pytest.raises(pyonnx.errors.ExecutionError, match="quantile_empty"):
+        pyonnx.compile(quantile_empty)(np.ones((0, 2)))
+
+
+def quantile_bool(x):
+    return np.quantile(x, 1), np.quantile(x, [0, 1], axis=0)
+
+
+def test_quantile_bool_and_0d():
+    check(quantile_bool, np.array([[True, False], [False, False]]))
+    check(quantile_forms, np.array([[2.5]]))
+    check(quantile_of_arg, np.array(3.0, np.float32).reshape(1), 0.5)
+
+
 # ---------------------------------------------------------------------------- errors
 def sort_in_place(x):
     x.sort()
@@ -392,6 +442,26 @@ def sort_axis_0d(x):
     return np.sort(x)
 
 
+def quantile_method(x):
+    return np.quantile(x, 0.5, method="nearest")
+
+
+def quantile_range(x):
+    return np.percentile(x, 101)
+
+
+def quantile_dynamic_q(x, q):
+    return np.quantile(x, q)
+
+
+def quantile_nan_dtype(x):
+    return np.quantile(x, np.float64(0.5))
+
+
+def quantile_bool_interp(x):
+    return np.quantile(x, 0.5)
+
+
 ERRORS = [
     (sort_in_place, (np.ones(3),), "x = np.sort(x)"),
     (unique_axis, (np.ones((2, 2)),), "axis"),
@@ -405,6 +475,11 @@ ERRORS = [
     (search_2d, (np.ones((2, 2)), np.ones(2)), "1-D"),
     (bincount_float, (np.ones(3),), "int64"),
     (sort_axis_0d, (np.array(1.0),), "axis=None"),
+    (quantile_method, (np.ones(3),), "method"),
+    (quantile_range, (np.ones(3),), "[0, 100]"),
+    (quantile_dynamic_q, (np.ones(3), np.array([0.5])), "conversion time"),
+    (quantile_nan_dtype, (np.ones(3, np.float16),), "NaN"),
+    (quantile_bool_interp, (np.ones(3, bool),), "boolean subtract"),
 ]
 
 

@@ -26,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes, kernels
+from pyonnx.frontend.lower import dtypes
 from pyonnx.frontend.lower.shapes import broadcast_shapes
 from pyonnx.frontend.lower.values import Array, is_static
 from pyonnx.frontend.numpy_calls import register
-from pyonnx.frontend.numpy_calls.sorting import searchsorted_flat
+from pyonnx.frontend.numpy_calls.sorting import emit_exact, searchsorted_flat
 
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
@@ -59,7 +59,7 @@ def _bool_flag(ctx, value, what: str) -> bool:
 def _equal(ctx, a: Array, b: Array) -> ir.Value:
     """``a == b`` in their loop dtypes; numpy compares uint64 with signed ints exactly."""
     if a.dtype == b.dtype:
-        return kernels.emit(ctx, "Equal", [a, b], a.dtype, out_dtype=_BOOL).value
+        return emit_exact(ctx, "Equal", [a, b], a.dtype, out_dtype=_BOOL).value
     signed, unsigned = (a, b) if a.dtype.kind == "i" else (b, a)
     fits = ctx.op("GreaterOrEqual", signed, ctx.const(np.zeros((), signed.dtype)))
     as_u = ctx.op("Cast", signed, to=dtypes.to_ir(unsigned.dtype))
@@ -93,6 +93,8 @@ def _ufunc(ctx, ufunc: np.ufunc, *operands, operator: bool = False) -> Array:
         value = _equal(ctx, *arrays)
     elif name in ("isnan", "isfinite"):
         (a,) = arrays
+        if a.dtype == np.float16:  # see emit_exact: no float16 op after a float16 result
+            a = ctx.cast(a, np.float32)
         if a.dtype.kind != "f":
             value = ctx.op("Expand", ctx.const(np.array(name == "isfinite")), ctx.shape_of(a))
         elif name == "isnan":
@@ -104,7 +106,7 @@ def _ufunc(ctx, ufunc: np.ufunc, *operands, operator: bool = False) -> Array:
     else:
         op = {"subtract": "Sub", "add": "Add", "multiply": "Mul", "absolute": "Abs",
               "less_equal": "LessOrEqual", "greater": "Greater"}[name]
-        value = kernels.emit(ctx, op, arrays, ins[0], out_dtype=out).value
+        value = emit_exact(ctx, op, arrays, ins[0], out_dtype=out).value
     return Array(value, out, shape, weak and operator and out != _BOOL)
 
 

@@ -35,10 +35,17 @@ Supported syntax:
 * ``np.isin(element, test_elements, assume_unique=False, invert=False, kind=None)``.
 * ``np.bincount(x, weights=None, minlength=0)`` (with weights, an empty ``x`` gives float64
   zeros where numpy gives int64 zeros: the dtype cannot depend on the run-time size).
+* ``np.quantile(a, q, axis=None, keepdims=False)`` and ``np.percentile(...)`` with
+  ``method='linear'`` and ``q`` known at conversion time: numpy's ``_quantile`` arithmetic
+  step by step (its dtypes, its two-sided lerp, NaN slices giving NaN) on the sorted data.
 
 Not supported: ``np.partition``/``np.argpartition`` (numpy's element order inside each part is
 an implementation detail of introselect), ``np.unique(..., axis=k)``, ``sorted=False``
-(numpy then uses a hash table whose order cannot be reproduced), ``order=`` (structured arrays).
+(numpy then uses a hash table whose order cannot be reproduced), ``order=`` (structured arrays),
+``np.unique_values`` (hash order), quantile methods other than 'linear', weights, run-time ``q``.
+
+float16 arithmetic goes through :func:`emit_exact` (float32 between explicit Casts), because
+onnxruntime drops the float16 rounding between chained float16 ops.
 """
 
 from __future__ import annotations
@@ -51,10 +58,11 @@ from pyonnx.frontend.lower.shapes import normalize_axis
 from pyonnx.frontend.lower.values import Array
 from pyonnx.frontend.numpy_calls import register
 
-__all__ = ["stable_argsort", "sort_along", "searchsorted_flat"]
+__all__ = ["stable_argsort", "sort_along", "searchsorted_flat", "emit_exact"]
 
 _I64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
+_F64 = np.dtype(np.float64)
 _INT64_MAX = np.iinfo(np.int64).max
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 # Keys that TopK sorts directly (a kernel exists and no NaN can occur).
@@ -115,6 +123,25 @@ def _check_kind(ctx, fname: str, kind, order, stable) -> None:
         raise ctx.error(f"{fname}: kind must be one of {_KINDS[1:]}, got {kind!r}")
     if stable not in (None, True, False):
         raise ctx.error(f"{fname}: stable must be True, False or None, got {stable!r}")
+
+
+def emit_exact(ctx, op: str, arrays, dtype, out_dtype=None) -> Array:
+    """``kernels.emit``, but float16 math runs in float32 between explicit Casts.
+
+    onnxruntime's CPU provider runs float16 Add/Sub/Mul/... by inserting Casts to float32
+    around them and then merges an inner Cast(float32→float16)→Cast(float16→float32) pair: a
+    chain (``(a - b) * t`` or ``Cast(a - b, float64)``) skips the float16 rounding numpy does
+    after every operation. Explicit Casts on both sides are kept, and float32 holds every
+    float16 sum, difference and product exactly rounded once, as numpy computes them.
+    """
+    dtype = np.dtype(dtype)
+    out = np.dtype(out_dtype) if out_dtype is not None else dtype
+    if dtype != np.float16:
+        return kernels.emit(ctx, op, arrays, dtype, out_dtype=out)
+    wide = [ctx.cast(a, np.float32) for a in arrays]
+    result = kernels.emit(ctx, op, wide, np.dtype(np.float32),
+                          out_dtype=_BOOL if out == _BOOL else np.float32)
+    return result if out == _BOOL else ctx.cast(result, out)
 
 
 # ------------------------------------------------------------------- the ordering core
@@ -292,7 +319,7 @@ def _truth(ctx, x: Array):
     if x.dtype == _BOOL:
         return x.value
     zero = ctx.const_array(np.zeros((), x.dtype))
-    eq = kernels.emit(ctx, "Equal", [x, zero], x.dtype, out_dtype=_BOOL)
+    eq = emit_exact(ctx, "Equal", [x, zero], x.dtype, out_dtype=_BOOL)
     return ctx.op("Not", eq)
 
 
@@ -357,8 +384,11 @@ def unique(ctx, ar, return_index=False, return_inverse=False, return_counts=Fals
     head = ctx.op("Slice", s, _ints(ctx, 1), _ints(ctx, _INT64_MAX), _ints(ctx, 0))
     tail = ctx.op("Slice", s, _ints(ctx, 0), _ints(ctx, -1), _ints(ctx, 0))
     pair = [Array(head, x.dtype, (None,)), Array(tail, x.dtype, (None,))]
-    same = kernels.emit(ctx, "Equal", pair, x.dtype, out_dtype=_BOOL).value
+    same = emit_exact(ctx, "Equal", pair, x.dtype, out_dtype=_BOOL).value
     if eq_nan and x.dtype.kind == "f":
+        if x.dtype == np.float16:
+            head = ctx.cast(Array(head, x.dtype, (None,)), np.float32).value
+            tail = ctx.cast(Array(tail, x.dtype, (None,)), np.float32).value
         both_nan = ctx.op("And", ctx.op("IsNaN", head), ctx.op("IsNaN", tail))
         same = ctx.op("Or", same, both_nan)
     starts = ctx.op("Concat", ctx.const(np.array([True])), ctx.op("Not", same), axis=0)
@@ -471,7 +501,7 @@ def diff(ctx, a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
         if x.dtype == _BOOL:
             x = Array(ctx.op("Xor", hi, lo), _BOOL, shape)
         else:
-            x = kernels.emit(ctx, "Sub", [hi, lo], x.dtype)
+            x = emit_exact(ctx, "Sub", [hi, lo], x.dtype)
             x = Array(x.value, x.dtype, shape)
     return x
 
@@ -506,7 +536,7 @@ def isin(ctx, element, test_elements, assume_unique=False, invert=False, *, kind
     # A sentinel after the sorted tests keeps the Gather in bounds (also for empty tests).
     padded = ctx.op("Concat", ts, ctx.const(np.zeros(1, dt)), axis=0)
     candidate = Array(ctx.op("Gather", padded, pos, axis=0), dt, (None,))
-    hit = kernels.emit(ctx, "Equal", [candidate, ev], dt, out_dtype=_BOOL).value
+    hit = emit_exact(ctx, "Equal", [candidate, ev], dt, out_dtype=_BOOL).value
     found = ctx.op("And", hit, ctx.op("Less", pos, _length(ctx, ts, 0)))
     if inv:
         found = ctx.op("Not", found)
@@ -556,3 +586,158 @@ def bincount(ctx, x, weights=None, minlength=0):
     zeros = ctx.op("ConstantOfShape", length, value=ir.tensor(np.zeros(1, out_dt)))
     out = ctx.op("ScatterElements", zeros, idx, updates, axis=0, reduction="add")
     return Array(out, out_dt, (None,))
+
+
+# ------------------------------------------------------------------ quantile, percentile
+def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) -> Array:
+    """numpy's ``_quantile_ureduce_func`` + ``_quantile`` for method='linear', step by step.
+
+    ``qa`` is numpy's ``q`` array (after ``/ 100`` for percentile), known at conversion time;
+    ``weak_q``: q was a Python int/float (numpy then interpolates with a Python-float gamma).
+    """
+    x = _array(ctx, a)
+    if qa.ndim > 2:
+        raise ctx.error(f"{fname}: q must be a scalar or 1d (numpy raises ValueError)")
+    if qa.dtype.kind not in "biuf":
+        raise ctx.error(f"{fname}: q must be real numbers")
+    if not np.all((qa >= 0) & (qa <= 1)):
+        word = "Percentiles must be in the range [0, 100]" if fname == "np.percentile" \
+            else "Quantiles must be in the range [0, 1]"
+        raise ctx.error(f"{fname}: {word} (numpy raises ValueError)")
+    keepdims = _bool_flag(ctx, keepdims, "keepdims")
+    axis = ctx.static(axis, "axis")
+    nd = x.ndim
+    # numpy's _ureduce: the kept axes go first, the reduced ones are merged into one.
+    if axis is None:
+        reduced = tuple(range(nd))
+    else:
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        reduced = tuple(sorted(_axis(ctx, ax, nd, fname) for ax in axes))
+        if len(set(reduced)) != len(reduced):
+            raise ctx.error(f"{fname}: repeated axis (numpy raises ValueError)")
+    kept = [i for i in range(nd) if i not in reduced]
+    if nd == 0:
+        arr = Array(ctx.op("Reshape", x, _ints(ctx, 1)), x.dtype, (1,))
+    else:
+        moved = ctx.op("Transpose", x, perm=list(reduced) + kept) if nd > 1 else x.value
+        known = [x.shape[i] for i in reduced]
+        merged = None if any(d is None for d in known) else int(np.prod(known))
+        # The merged length is computed, not -1: Reshape's allowzero forbids -1 next to a 0.
+        shape_vec = ctx.op("ReduceProd", ctx.op("Gather", ctx.op("Shape", x),
+                                                _ints(ctx, *reduced), axis=0), keepdims=1)
+        if kept:
+            shape_vec = ctx.op("Concat", shape_vec, *(ctx.op("Shape", x, start=i, end=i + 1)
+                                                      for i in kept), axis=0)
+        arr = Array(ctx.op("Reshape", moved, shape_vec, allowzero=1), x.dtype,
+                    (merged,) + tuple(x.shape[i] for i in kept))
+    rest = arr.shape[1:]
+    if arr.shape[0] == 0:
+        raise ctx.error(f"{fname}: index -1 is out of bounds for axis 0 with size 0 (numpy "
+                        "raises IndexError on an empty reduction)")
+    srt, _ = sort_along(ctx, arr, 0)
+    n_minus_1 = ctx.op("Squeeze", ctx.op("Sub", ctx.op("Shape", srt, start=0, end=1),
+                                         _ints(ctx, 1)), _ints(ctx, 0))
+    qdt = np.dtype(np.int64) if qa.dtype.kind == "b" else qa.dtype
+    q_const = ctx.const(qa.astype(qdt))
+    inexact = x.dtype.kind == "f"
+    out_q = qa.shape
+    if qdt.kind in "iu":
+        # Integer virtual indexes: numpy takes the elements, no interpolation.
+        vi = ctx.op("Mul", n_minus_1, ctx.cast(Array(q_const, qdt, qa.shape), _I64))
+        result = Array(ctx.op("Gather", srt, vi, axis=0), x.dtype, out_q + rest)
+        result_dt = x.dtype
+    else:
+        if x.dtype == _BOOL:
+            raise ctx.error(f"{fname}: numpy boolean subtract is not supported (numpy raises "
+                            "TypeError); cast the array to a number type first")
+        n1 = ctx.cast(Array(n_minus_1, _I64, ()), qdt)
+        qv = Array(q_const, qdt, qa.shape)
+        vi = emit_exact(ctx, "Mul", [n1, qv], qdt)
+        prev = emit_exact(ctx, "Floor", [vi], qdt)
+        one = ctx.const_array(np.ones((), qdt))
+        nxt = emit_exact(ctx, "Add", [prev, one], qdt)
+        above = emit_exact(ctx, "GreaterOrEqual", [vi, n1], qdt, out_dtype=_BOOL)
+        below = emit_exact(ctx, "Less", [vi, ctx.const_array(np.zeros((), qdt))], qdt,
+                             out_dtype=_BOOL)
+        minus_one = ctx.const(np.array(-1, qdt))
+        zero = ctx.const(np.array(0, qdt))
+        prev = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, prev))
+        nxt = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, nxt))
+        prev_a = Array(prev, qdt, qa.shape)
+        gamma = emit_exact(ctx, "Sub", [vi, prev_a], qdt)
+        lo = Array(ctx.op("Gather", srt, ctx.cast(prev_a, _I64), axis=0), x.dtype, out_q + rest)
+        hi = Array(ctx.op("Gather", srt, ctx.cast(Array(nxt, qdt, qa.shape), _I64), axis=0),
+                   x.dtype, out_q + rest)
+        # numpy's _lerp: a + (b-a)*t, or b - (b-a)*(1-t) where t >= 0.5.
+        diff = emit_exact(ctx, "Sub", [hi, lo], x.dtype)
+        if weak_q:
+            t = Array(gamma.value, _F64, (), weak=True)  # float(gamma): q was float64
+        else:
+            t = gamma if qa.ndim == 0 else Array(
+                ctx.op("Reshape", gamma, _ints(ctx, *(qa.shape + (1,) * len(rest)))), qdt,
+                qa.shape + (1,) * len(rest))
+        mul_dt = np.result_type(x.dtype, 0.5 if weak_q else qdt)
+        result_dt = np.result_type(x.dtype, mul_dt)
+        one_minus_t = emit_exact(ctx, "Sub", [ctx.const_array(np.ones((), t.dtype)), t],
+                                   t.dtype)
+        up = emit_exact(ctx, "Mul", [ctx.cast(diff, mul_dt), ctx.cast(t, mul_dt)], mul_dt)
+        down = emit_exact(ctx, "Mul", [ctx.cast(diff, mul_dt), ctx.cast(one_minus_t, mul_dt)],
+                            mul_dt)
+        from_lo = emit_exact(ctx, "Add", [ctx.cast(lo, result_dt), ctx.cast(up, result_dt)],
+                               result_dt)
+        from_hi = emit_exact(ctx, "Sub", [ctx.cast(hi, result_dt), ctx.cast(down, result_dt)],
+                               result_dt)
+        half = ctx.const_array(np.array(0.5, t.dtype))
+        upper = emit_exact(ctx, "GreaterOrEqual", [t, half], t.dtype, out_dtype=_BOOL)
+        result = Array(ctx.op("Where", upper, from_hi, from_lo), result_dt, out_q + rest)
+    if inexact:
+        # A slice holding NaN has it last after the sort: numpy's result there is that NaN.
+        if qa.ndim == 0 and not rest and result_dt != x.dtype:
+            raise ctx.error(f"{fname}: with this q numpy returns {result_dt} unless the data "
+                            f"holds NaN (then {x.dtype}); cast the array to {result_dt} first")
+        last = ctx.op("Gather", srt, ctx.const(np.array(-1, np.int64)), axis=0)
+        nan = ctx.op("IsNaN", last)
+        result = Array(ctx.op("Where", nan, ctx.cast(Array(last, x.dtype, rest), result_dt),
+                              result), result_dt, result.shape)
+    if keepdims:
+        shape = list(out_q) + [1 if i in reduced else x.shape[i] for i in range(nd)]
+        vec = ctx.op("Concat", ctx.const(np.array(out_q, np.int64)),
+                     *(_ints(ctx, 1) if i in reduced else ctx.op("Shape", x, start=i, end=i + 1)
+                       for i in range(nd)), axis=0)
+        result = Array(ctx.op("Reshape", result, vec, allowzero=1), result_dt, tuple(shape))
+    return result
+
+
+def _method(ctx, method, fname: str, out, weights) -> None:
+    if out is not None:
+        raise ctx.error(f"{fname}(..., out=...) is not supported; assign the result")
+    if weights is not None:
+        raise ctx.error(f"{fname}(..., weights=...) is not supported (it needs "
+                        "method='inverted_cdf')")
+    method = ctx.static(method, "method")
+    if method != "linear":
+        raise ctx.error(f"{fname}: only method='linear' (the default) is supported, got "
+                        f"{method!r}")
+
+
+@register(np.quantile)
+def quantile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None):
+    """``np.quantile(a, q, axis=None, keepdims=False)`` with method='linear' and ``q`` known
+    at conversion time (a Python number, list, tuple or constant array)."""
+    _method(ctx, method, "np.quantile", out, weights)
+    qs = ctx.static(q, "q (the quantiles)")
+    weak_q = type(qs) in (int, float)
+    return _quantile(ctx, a, np.asanyarray(qs), weak_q, axis, keepdims, "np.quantile")
+
+
+@register(np.percentile)
+def percentile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None):
+    """``np.percentile(a, q, axis=None, keepdims=False)`` with method='linear' and ``q`` known
+    at conversion time."""
+    _method(ctx, method, "np.percentile", out, weights)
+    qs = ctx.static(q, "q (the percentiles)")
+    weak_q = type(qs) in (int, float)
+    return _quantile(ctx, a, np.true_divide(qs, 100, out=...), weak_q, axis, keepdims,
+                     "np.percentile")
