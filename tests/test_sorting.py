@@ -141,6 +141,10 @@ def nonzero_method(x):
     return c, r
 
 
+def where_one_argument(x):
+    return np.where(x > 1)
+
+
 def flatnonzero_fn(x):
     return np.flatnonzero(x)
 
@@ -154,6 +158,8 @@ def test_nonzero_family(dtype):
     x = data(dtype)
     for fn in (nonzero_fn, nonzero_method, flatnonzero_fn, argwhere_fn):
         check(fn, x)
+    if dtype != "bool":
+        check(where_one_argument, x)
     check(nonzero_fn, x[0])
     check(nonzero_fn, x.reshape(2, 3, 4))
 

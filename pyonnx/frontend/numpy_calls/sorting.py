@@ -218,33 +218,71 @@ def _scatter_inverse(ctx, perm: Array, values) -> ir.Value:
     return ctx.op("ScatterElements", zeros, perm, values, axis=0)
 
 
+def _search_key(ctx, x: Array) -> tuple[ir.Value, bool]:
+    """(key, nan_aware): a key whose plain ``Less`` is numpy's order, or float64 itself
+    (``nan_aware``: NaN is larger than everything and equal to NaN, as numpy's ``less``)."""
+    key = _direct_key(ctx, x)
+    return (x.value, True) if key is None else (key.value, False)
+
+
+def _less(ctx, x, y, nan_aware: bool):
+    lt = ctx.op("Less", x, y)
+    if not nan_aware:
+        return lt
+    return ctx.op("Or", lt, ctx.op("And", ctx.op("IsNaN", y), ctx.op("Not", ctx.op("IsNaN", x))))
+
+
 def searchsorted_flat(ctx, a: Array, v: Array, side: str) -> Array:
     """``np.searchsorted(a, v, side)`` for 1-D ``a`` and ``v`` of one dtype (int64, 1-D).
 
-    A stable merge: sorting ``v`` before ``a`` (side='left') or after it (side='right') puts
-    each ``v`` behind exactly the ``a`` elements numpy's binary search counts, so the answer is
-    the number of ``a`` elements ahead of it in the merged order.
+    numpy's binary search, vectorized over ``v``: a ``Loop`` halves every ``[lo, hi)`` interval
+    per iteration until all are empty (at most 64 iterations), comparing with numpy's order
+    (NaNs last). For a sorted ``a`` this is the unique answer numpy's search finds.
     """
-    if side == "left":
-        merged = ctx.op("Concat", v, a, axis=0)
-    else:
-        merged = ctx.op("Concat", a, v, axis=0)
-    merged = Array(merged, a.dtype, (None,))
-    perm = stable_argsort(ctx, merged, 0)
-    n_a = _length(ctx, a, 0)
-    n_v = _length(ctx, v, 0)
-    if side == "left":
-        from_a = ctx.op("GreaterOrEqual", perm, n_v)
-    else:
-        from_a = ctx.op("Less", perm, n_a)
-    ahead = ctx.op("CumSum", ctx.op("Cast", from_a, to=dtypes.to_ir(_I64)),
-                   ctx.const(np.array(0, np.int64)), exclusive=1)
-    by_position = _scatter_inverse(ctx, perm, ahead)
-    if side == "left":
-        out = ctx.op("Slice", by_position, _ints(ctx, 0), n_v, _ints(ctx, 0))
-    else:
-        out = ctx.op("Slice", by_position, n_a, _ints(ctx, _INT64_MAX), _ints(ctx, 0))
-    return Array(out, _I64, v.shape)
+    a_key, nan_aware = _search_key(ctx, a)
+    v_key, _ = _search_key(ctx, v)
+    n = ctx.op("Squeeze", _length(ctx, a, 0), _ints(ctx, 0))
+    zero = ctx.const(np.array(0, np.int64))
+    one = ctx.const(np.array(1, np.int64))
+    lo0 = ctx.op("Expand", zero, ctx.op("Shape", v_key))
+    hi0 = ctx.op("Expand", n, ctx.op("Shape", v_key))
+
+    def any_open(lo, hi):
+        open_ = ctx.op("Cast", ctx.op("Less", lo, hi), to=dtypes.to_ir(_I64))
+        return ctx.op("Greater", ctx.op("ReduceSum", open_, keepdims=0), zero)
+
+    cond0 = any_open(lo0, hi0)
+    tensor = lambda d: ir.TensorType(dtypes.to_ir(np.dtype(d)))  # noqa: E731
+    # Every body value gets a name unique in the model (the conversion's op counter, so
+    # deterministic): onnx-ir's automatic "val_N" names restart per graph, and NameFixPass
+    # only dedupes a body against outer names that precede it.
+    tag = f"search{ctx._counter}"
+    it = ir.Value(name=f"{tag}_i", type=tensor(np.int64), shape=ir.Shape([]))
+    cond_in = ir.Value(name=f"{tag}_cond", type=tensor(np.bool_), shape=ir.Shape([]))
+    lo_in = ir.Value(name=f"{tag}_lo", type=tensor(np.int64), shape=ir.Shape([None]))
+    hi_in = ir.Value(name=f"{tag}_hi", type=tensor(np.int64), shape=ir.Shape([None]))
+    with ctx.subgraph() as nodes:
+        active = ctx.op("Less", lo_in, hi_in)
+        mid = ctx.op("Add", lo_in, ctx.op("Div", ctx.op("Sub", hi_in, lo_in),
+                                          ctx.const(np.array(2, np.int64))))
+        # Finished entries may sit at n: keep their (ignored) read inside the array.
+        probe = ctx.op("Gather", a_key, ctx.op("Min", mid, ctx.op("Sub", n, one)), axis=0)
+        if side == "left":  # numpy: a[mid] < v moves right
+            right = _less(ctx, probe, v_key, nan_aware)
+        else:  # numpy: not v < a[mid] moves right
+            right = ctx.op("Not", _less(ctx, v_key, probe, nan_aware))
+        go_right = ctx.op("And", active, right)
+        go_left = ctx.op("And", active, ctx.op("Not", right))
+        lo_out = ctx.op("Where", go_right, ctx.op("Add", mid, one), lo_in)
+        hi_out = ctx.op("Where", go_left, mid, hi_in)
+        cond_out = any_open(lo_out, hi_out)
+    for k, node in enumerate(nodes):
+        for j, out in enumerate(node.outputs):
+            out.name = f"{tag}_{k}_{j}"
+    body = ir.Graph([it, cond_in, lo_in, hi_in], [cond_out, lo_out, hi_out], nodes=nodes,
+                    name=f"{ctx.function_name}_searchsorted")
+    lo, _ = ctx.op("Loop", None, cond0, lo0, hi0, body=body, outputs=2)
+    return Array(lo, _I64, v.shape)
 
 
 # ---------------------------------------------------------------------- sort, argsort
