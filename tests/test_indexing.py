@@ -414,6 +414,103 @@ def test_hypothesis_dynamic_slices(n, a, b, c):
     check_fixed(d_full, x, a, b, c)
 
 
+def s_index(x, idx): return x[idx]
+
+
+@st.composite
+def _subscripts(draw):
+    """A random array shape and a valid subscript of it mixing every form (static values)."""
+    shape = tuple(draw(st.lists(st.integers(0, 3), max_size=4)))
+    ndim = len(shape)
+    kinds = draw(st.lists(st.sampled_from(["int", "slice", "none", "ellipsis", "array", "mask",
+                                           "bool"]), max_size=5))
+    if kinds.count("ellipsis") > 1:
+        first = kinds.index("ellipsis")
+        kinds = [k for i, k in enumerate(kinds) if k != "ellipsis" or i == first]
+    widths = [draw(st.integers(1, 2)) if k == "mask" else int(k in ("int", "slice", "array"))
+              for k in kinds]
+    while sum(widths) > ndim:
+        i = max(i for i, w in enumerate(widths) if w)
+        del kinds[i], widths[i]
+    axes, axis = [], 0
+    for i, (k, w) in enumerate(zip(kinds, widths)):
+        if k == "ellipsis":
+            axis = ndim - sum(widths[i + 1:])
+        axes.append(axis)
+        axis += w
+    fancy = sum(k in ("array", "mask", "bool") for k in kinds)
+    arr_shape = draw(st.sampled_from([(1,), (2,), (2, 1)])) if fancy <= kinds.count("array") \
+        else (1,)
+    out = []
+    for k, w, a in zip(kinds, widths, axes):
+        d = shape[a] if w else 0
+        if k in ("int", "array") and d == 0:
+            k = "slice"
+        if k == "int":
+            out.append(draw(st.integers(-d, d - 1)))
+        elif k == "slice":
+            part = st.one_of(st.none(), st.integers(-5, 5))
+            out.append(slice(draw(part), draw(part),
+                             draw(st.one_of(st.none(), st.sampled_from([-3, -2, -1, 1, 2, 3])))))
+        elif k == "none":
+            out.append(None)
+        elif k == "ellipsis":
+            out.append(Ellipsis)
+        elif k == "bool":
+            out.append(draw(st.booleans()))
+        elif k == "array":
+            vals = np.array(draw(st.lists(st.integers(-d, d - 1), min_size=int(np.prod(arr_shape)),
+                                          max_size=int(np.prod(arr_shape))))).reshape(arr_shape)
+            out.append(tuple(map(tuple, vals)) if vals.ndim == 2 else tuple(vals.tolist()))
+        else:
+            m = np.array(draw(st.lists(st.booleans(), min_size=int(np.prod(shape[a:a + w])),
+                                       max_size=int(np.prod(shape[a:a + w]))))).reshape(
+                                           shape[a:a + w])
+            out.append(m.tolist() if m.ndim else bool(m))
+    # Lists are unhashable: static arguments are tuples (numpy reads inner tuples as arrays).
+    out = [tuple(map(tuple, o)) if isinstance(o, list) and o and isinstance(o[0], list)
+           else tuple(o) if isinstance(o, list) else o for o in out]
+    return shape, tuple(out)
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=_subscripts())
+def test_hypothesis_subscripts(case):
+    shape, idx = case
+    x = _data(shape)
+    try:
+        x[idx]
+    except IndexError:  # e.g. an empty mask's nonzero() not broadcasting with an index array
+        return
+    check(pyonnx.compile(s_index, static_argnames=("idx",)), x, idx)
+    check_fixed(s_index, x, idx, static_argnames=("idx",))
+
+
+def s_dyn1(x, a): return x[a]
+def s_dyn2(x, a, b): return x[a, b]
+def s_dyn3(x, a, b, c): return x[a, b, c]
+def s_dyn4(x, a, b, c, d): return x[a, b, c, d]
+def s_dyn5(x, a, b, c, d, e): return x[a, b, c, d, e]
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=_subscripts())
+def test_hypothesis_run_time_subscripts(case):
+    """The same subscripts with index arrays, masks, ints and bools passed as run-time inputs."""
+    shape, idx = case
+    x = _data(shape)
+    elements = [np.array(e, dtype=np.int64 if not e or not isinstance(np.ravel(e)[0], (bool, np.bool_))
+                         else bool) if isinstance(e, tuple) else e for e in idx]
+    try:
+        x[tuple(elements)]
+    except IndexError:
+        return
+    fn = [s_index, s_dyn1, s_dyn2, s_dyn3, s_dyn4, s_dyn5][len(elements)]
+    if fn is s_index:
+        return  # x[()]: covered above
+    check(fn, x, *elements)
+
+
 # ----------------------------------------------------------------------------- errors
 def e_step0(x): return x[::0]
 def e_too_many(x): return x[0, 0, 0]

@@ -199,7 +199,8 @@ def _stack_dynamic(ctx, comps: list[_Component], columns: list[Any]) -> tuple[An
                 and len({a.ndim for a in arrays}) == 1
                 and all(same_shape(a.value, arrays[0].value) for a in arrays)))
     if not same:
-        if None not in bshape:
+        # (onnxruntime 1.31's optimizer drops an Expand to a constant shape holding a 0.)
+        if None not in bshape and 0 not in bshape:
             target = i64(ctx, list(bshape) + [1])
             pieces = [p if s == bshape else ctx.op("Expand", p, target)
                       for p, s in zip(pieces, shapes)]

@@ -17,6 +17,7 @@ import numpy as np
 
 from pyonnx.frontend.lower.indexing.forms import (ADVANCED, ARRAY, BOOL0, ELLIPSIS, INT, MASK,
                                                   NEWAXIS, SLICE, Item, classify)
+from pyonnx.frontend.lower.shapes import broadcast_shapes
 from pyonnx.frontend.lower.values import Array
 
 __all__ = ["IndexPlan", "plan"]
@@ -92,15 +93,36 @@ def plan(ctx, x: Array, index: Any) -> IndexPlan:
     axis = 0
     for it in items:
         it.axis = axis
-        _check_static(ctx, x, it)
         axis += it.consumes
+    # numpy checks index arrays' bounds while reading; it reads nothing when several advanced
+    # indices broadcast to an empty shape (x[[], [5]] is empty, x[[5]] raises).
+    check_arrays = sum(it.kind in ADVANCED for it in items) < 2 or 0 not in _broadcast(items)
+    for it in items:
+        _check_static(ctx, x, it, check_arrays)
     advanced = any(it.kind in ADVANCED for it in items)
     positions = [i for i, it in enumerate(items) if _is_advanced(it, advanced)]
     adjacent = not positions or positions[-1] - positions[0] + 1 == len(positions)
     return IndexPlan(items, advanced, adjacent)
 
 
-def _check_static(ctx, x: Array, it: Item) -> None:
+def _broadcast(items: list[Item]) -> tuple:
+    """The static broadcast shape of the advanced items (() when it is not known to exist)."""
+    shapes = []
+    for it in items:
+        if it.kind == ARRAY:
+            shapes.append(it.value.shape)
+        elif it.kind == MASK:
+            shapes.append((int(np.count_nonzero(it.value)),) if isinstance(it.value, np.ndarray)
+                          else (None,))
+        elif it.kind == BOOL0:
+            shapes.append((int(it.value),) if isinstance(it.value, bool) else (None,))
+    try:
+        return broadcast_shapes(*shapes)
+    except ValueError:
+        return ()  # reported when the indices are stacked
+
+
+def _check_static(ctx, x: Array, it: Item, check_arrays: bool) -> None:
     """numpy's IndexErrors that conversion time can already see; normalizes static ints."""
     if it.kind == INT and isinstance(it.value, int):
         d = x.shape[it.axis]
@@ -113,7 +135,7 @@ def _check_static(ctx, x: Array, it: Item) -> None:
                             "(numpy raises IndexError)")
         if d is not None and v < 0:
             it.value = v + d
-    elif it.kind == ARRAY and isinstance(it.value, np.ndarray):
+    elif it.kind == ARRAY and isinstance(it.value, np.ndarray) and check_arrays:
         d = x.shape[it.axis]
         v = it.value
         if d is not None and v.size:
