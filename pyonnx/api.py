@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import operator
 import time
 import types
 from collections.abc import Callable, Sequence
@@ -40,16 +41,28 @@ _SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.d
 _STORM_THRESHOLDS = (16, 64, 256, 1024)
 
 
+class _SourceName:
+    """A default value that prints as a name, to spell a signature in generated source."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 class _Compiled:
     """One converted signature: its model and session, and how to feed and unpack it.
 
-    ``call(args)`` is the per-call hot path, a function generated for this signature (see
-    :meth:`_Compiled.make_call`): it builds the feed dict with constant input names, calls
-    onnxruntime's C++ ``run`` and unpacks the outputs, with no loop or branch left per call.
+    Two generated functions run it (see :meth:`make_call`, :meth:`make_fast`): ``call(args)``
+    feeds the arguments and unpacks the outputs with no loop or branch left per call; ``fast``
+    does the same behind inline guards for one argument signature, and is what a compiled
+    function calls directly while its arguments keep that signature (a monomorphic inline
+    cache: no key tuple, no hashing, no dict lookup, one Python frame less).
     """
 
     __slots__ = ("model", "session", "feed_plan", "out_names", "structure", "scalars",
-                 "input_names", "conversion_seconds", "call")
+                 "input_names", "conversion_seconds", "call", "fast")
 
     def __init__(self, model_bytes: bytes, session, feed_plan, structure: str,
                  scalars: tuple[bool, ...], conversion_seconds: float):
@@ -61,7 +74,8 @@ class _Compiled:
         self.structure = structure
         self.scalars = scalars
         self.conversion_seconds = conversion_seconds
-        self.call = self.make_call(session, feed_plan, structure, scalars)
+        self.call = self.make_call(self)
+        self.fast = None  # made on first use, from the arguments of that call
 
     def __call__(self, args: Sequence[Any]) -> Any:
         return self.call(args)
@@ -71,43 +85,126 @@ class _Compiled:
         """onnxruntime's C++ ``run(output_names, feeds, run_options)`` for this signature."""
         return self.session._run
 
-    @staticmethod
-    def make_call(session, feed_plan, structure: str, scalars: tuple[bool, ...]):
-        """Generates ``call(args)`` for one signature.
+    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str]) -> str:
+        """Source lines feeding the arguments (``arg(i)`` spells argument i), running the
+        session and returning the unpacked outputs; fills ``env`` with what they use. Every
+        name is ``_pyonnx_``-prefixed: the fast entry's locals are the user's parameter names.
 
         Python scalars are fed as 0-d arrays of their weak dtype; arrays as they are
         (onnxruntime copies non-contiguous and Fortran-ordered arrays itself, correctly; byte
         order is normalized before a signature is looked up). A failing run goes to
         ``session.recover``, which falls back to the next provider or raises ExecutionError.
-        The session is read per call (one attribute load) so a provider switch made through
-        another function sharing it takes effect here too.
+        The session's ``_run`` is read per call (one attribute load) so a provider switch made
+        through another function sharing the session takes effect here too.
         """
-        env: dict[str, Any] = {"sess": session, "out_names": session.output_names,
-                               "asarray": np.asarray}
+        env.update(_pyonnx_sess=self.session, _pyonnx_out_names=self.session.output_names,
+                   _pyonnx_asarray=np.asarray)
         items = []
-        for k, (name, i, dtype) in enumerate(feed_plan):
+        for k, (name, i, dtype) in enumerate(self.feed_plan):
             if dtype is None:
-                items.append(f"{name!r}: args[{i}]")
+                items.append(f"{name!r}: {arg(i)}")
             else:
-                env[f"dt{k}"] = np.dtype(dtype)
-                items.append(f"{name!r}: asarray(args[{i}], dt{k})")
-        if structure == "single":
-            result = "outs[0][()]" if scalars[0] else "outs[0]"
-        elif structure == "tuple":
-            parts = [f"outs[{k}][()]" if s else f"outs[{k}]" for k, s in enumerate(scalars)]
+                env[f"_pyonnx_dt{k}"] = np.dtype(dtype)
+                items.append(f"{name!r}: _pyonnx_asarray({arg(i)}, _pyonnx_dt{k})")
+        o = "_pyonnx_outs"
+        if self.structure == "single":
+            result = f"{o}[0][()]" if self.scalars[0] else f"{o}[0]"
+        elif self.structure == "tuple":
+            parts = [f"{o}[{k}][()]" if s else f"{o}[{k}]" for k, s in enumerate(self.scalars)]
             result = "(" + "".join(p + ", " for p in parts) + ")"
         else:
-            raise AssertionError(f"unknown output structure {structure!r}")
-        src = (f"def call(args):\n"
-               f"    feeds = {{{', '.join(items)}}}\n"
-               f"    run = sess._run\n"
-               f"    try:\n"
-               f"        outs = run(out_names, feeds, None)\n"
-               f"    except Exception as e:\n"
-               f"        outs = sess.recover(e, run, feeds)\n"
-               f"    return {result}\n")
-        exec(src, env)
+            raise AssertionError(f"unknown output structure {self.structure!r}")
+        return (f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
+                f"    _pyonnx_run = _pyonnx_sess._run\n"
+                f"    try:\n"
+                f"        {o} = _pyonnx_run(_pyonnx_out_names, _pyonnx_feeds, None)\n"
+                f"    except Exception as _pyonnx_e:\n"
+                f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
+                f"    return {result}\n")
+
+    @staticmethod
+    def make_call(compiled: _Compiled):
+        """Generates ``call(args)``: run this signature on a full positional tuple."""
+        env: dict[str, Any] = {}
+        exec("def call(args):\n" + compiled._run_src(env, lambda i: f"args[{i}]"), env)
         return env["call"]
+
+    @staticmethod
+    def make_fast(fn: CompiledFunction, compiled: _Compiled, args: Sequence[Any]):
+        """Generates the fast entry: a function with ``fn``'s own parameters (Python binds
+        keywords and defaults itself) running ``compiled`` behind guards that hold exactly
+        for arguments of the signature of ``args``; other arguments go to :meth:`dispatch`.
+
+        Guards: ``fn``'s static arguments unchanged; per parameter the type, and for arrays
+        the dtype (by identity with the canonical dtype: an equal but distinct dtype object
+        just takes the dispatch path) and rank, for static values their hashable value.
+
+        Returns:
+            The function, or None when ``fn``'s parameters cannot be spelled safely (``*args``,
+            ``**kwargs``, names starting with ``_pyonnx_``).
+        """
+        sig = fn._signature
+        P = inspect.Parameter
+        if any(p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD) or p.name.startswith("_pyonnx_")
+               for p in sig.parameters.values()):
+            return None
+        names = list(sig.parameters)
+        static_idx = fn._static_idx
+        env: dict[str, Any] = {"_pyonnx_fn": fn, "_pyonnx_static_idx": static_idx,
+                               "_pyonnx_nd": np.ndarray, "_pyonnx_h": _hashable,
+                               "_pyonnx_dispatch": _Compiled.dispatch}
+        # The parameter list as the user wrote it, defaults read from env (same objects).
+        params = []
+        for i, p in enumerate(sig.parameters.values()):
+            if p.default is not P.empty:
+                env[f"_pyonnx_default{i}"] = p.default
+                p = p.replace(default=_SourceName(f"_pyonnx_default{i}"))
+            params.append(p.replace(annotation=P.empty))
+        param_src = str(inspect.Signature(params))
+        guards = ["_pyonnx_fn._static_idx is _pyonnx_static_idx"]
+        for i, (name, a) in enumerate(zip(names, args)):
+            t = type(a)
+            if i in static_idx:
+                env[f"_pyonnx_v{i}"] = _hashable(a)
+                guards.append(f"_pyonnx_h({name}) == _pyonnx_v{i}")
+                continue
+            env[f"_pyonnx_t{i}"] = t
+            guards.append(f"type({name}) is {'_pyonnx_nd' if t is np.ndarray else f'_pyonnx_t{i}'}")
+            if t is np.ndarray:
+                env[f"_pyonnx_d{i}"] = np.dtype(a.dtype.name) if a.dtype.isbuiltin else a.dtype
+                guards += [f"{name}.dtype is _pyonnx_d{i}", f"{name}.ndim == {a.ndim}"]
+            elif t not in _SCALAR_TYPES:
+                env[f"_pyonnx_v{i}"] = _hashable(a)
+                guards.append(f"_pyonnx_h({name}) == _pyonnx_v{i}")
+        all_args = "(" + "".join(f"{n}, " for n in names) + ")"
+        src = (f"def fast{param_src}:\n"
+               f"    if not ({' and '.join(guards)}):\n"
+               f"        return _pyonnx_dispatch(_pyonnx_fn, {all_args})\n"
+               + compiled._run_src(env, names.__getitem__))
+        exec(src, env)
+        fast = env["fast"]
+        # A wrong call then reads like one of the Python function ("f() missing ... 'y'").
+        fast.__name__, fast.__qualname__ = fn.__name__, fn.__qualname__
+        return fast
+
+    @staticmethod
+    def dispatch(fn: CompiledFunction, args: tuple) -> Any:
+        """The call path when ``fn``'s inline cache does not fit ``args``: look the signature
+        up (converting on a miss), make its ``fast`` the inline cache, and run it."""
+        compiled = fn._cache.get(fn._key(args))
+        if compiled is None:
+            # Byte-swapped arrays, numpy scalars and memmaps are made plain first: onnxruntime
+            # misreads or refuses them, and plain they share the signature of ordinary arrays.
+            args = _Compiled.normalize(args)
+            compiled = fn._cache.get(fn._key(args))
+            if compiled is None:
+                compiled = fn._miss(args)
+        fast = compiled.fast
+        if fast is None:
+            fast = compiled.fast = _Compiled.make_fast(fn, compiled, args) or False
+        if fast:
+            fn.__dict__["_call"] = fast
+        return compiled.call(args)
 
     @staticmethod
     def make_key(fn: CompiledFunction, args: Sequence[Any]):
@@ -232,19 +329,18 @@ class CompiledFunction:
         self._last: _Compiled | None = None
 
     # ------------------------------------------------------------------ calls
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # The hot path: a generated key function, one dict lookup, a generated call.
+    # ``f(...)`` runs ``f._call(...)``, looked up in C (property of an attrgetter): no Python
+    # frame sits between the caller and ``_call``. ``_call`` is the generic method below until
+    # the first call; from then on it is, in the instance dict, the fast entry of the last
+    # signature called (_Compiled.make_fast): the function's own parameters, inline guards,
+    # the feed dict and onnxruntime's C++ run.
+    __call__ = property(operator.attrgetter("_call"),
+                        doc="Calls the compiled function like the Python function.")
+
+    def _call(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
-        compiled = self._cache.get(self._key(args))
-        if compiled is None:
-            # Byte-swapped arrays, numpy scalars and memmaps are made plain first: onnxruntime
-            # misreads or refuses them, and plain they share the signature of ordinary arrays.
-            args = _Compiled.normalize(args)
-            compiled = self._cache.get(self._key(args))
-            if compiled is None:
-                compiled = self._miss(args)
-        return compiled.call(args)
+        return _Compiled.dispatch(self, args)
 
     def _bind(self, args: tuple, kwargs: dict) -> tuple:
         """Keyword and default arguments → the full positional tuple, as Python would bind."""

@@ -49,6 +49,11 @@ def bad_broadcast(x, y):
     return z + y
 
 
+def clashing_names(run, feeds, e=1.5, *, outs=2.0):
+    # Parameter names that the generated call code also uses internally.
+    return run * feeds + e * outs
+
+
 def flag_kernel(x, flag):
     if flag:
         return x + 1
@@ -318,6 +323,32 @@ def test_scalar_and_tuple_outputs_and_keywords():
     assert r.conversions == 1
     with pytest.raises(TypeError, match="two_outputs.*'s'"):
         f(x)
+
+
+def test_parameters_bound_like_python():
+    f = pyonnx.compile(clashing_names)
+    x, y = np.arange(3.0), np.full(3, 2.0)
+    np.testing.assert_array_equal(f(x, y), clashing_names(x, y))
+    np.testing.assert_array_equal(f(x, feeds=y, outs=3.0), clashing_names(x, y, outs=3.0))
+    np.testing.assert_array_equal(f(run=x, feeds=y, e=0.5), clashing_names(x, y, e=0.5))
+    assert f.conversions == 1
+    with pytest.raises(TypeError, match="clashing_names"):
+        f(x, y, 1.0, 2.0)  # outs is keyword-only, as in Python
+
+
+def test_alternating_signatures():
+    # The inline cache holds the last signature: every switch must still run the right model.
+    f = pyonnx.compile(affine)
+    cases = [(np.arange(4, dtype=np.float32), np.float32(2), 1.0),
+             (np.arange(4.0), np.arange(4.0), 1.0),
+             (np.arange(6.0).reshape(2, 3), np.arange(3.0), 1.0),
+             (np.arange(4, dtype=np.float32), np.float32(2), 3)]
+    for _ in range(3):
+        for args in cases:
+            got, want = f(*args), affine(*args)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+    assert f.conversions == 4
 
 
 def test_static_argument_change_rebuilds_the_key():

@@ -1,0 +1,401 @@
+"""pyonnx benchmarks: ratio tables, not timed tests.
+
+Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in order:
+
+1. ``per-call``: the cost of calling a compiled 1-node function against onnxruntime's raw
+   ``InferenceSession._sess.run(output_names, feeds, None)`` on the same model, the public
+   ``sess.run``, onnxruntime's floor (``run_with_ortvaluevector`` with inputs wrapped
+   beforehand) and numpy, on tiny arrays. The issue's target: compiled / raw <= 1.2.
+2. ``kernels``: a few realistic small kernels (softmax, feature scaling, an elementwise
+   chain) against numpy, at two sizes.
+3. ``conversion``: ``pyonnx.api._build_model`` for a 15-line function (the target is 2 ms),
+   session creation, and the first call end to end. ``benchmarks/conversion.py`` has the
+   stage-by-stage breakdown.
+4. ``import``: ``import pyonnx`` in a fresh interpreter, and whether it imported onnx_ir or
+   onnxscript (it should not: the converter loads on first use).
+
+Timings are medians of short interleaved rounds (every contender runs once per round), so
+machine load drifts hit them alike; absolute times still swing up to 2x between runs on shared machines:
+compare ratios within one run. The whole script takes well under a minute (``--quick``: a few
+seconds).
+
+Adding a section: write ``def my_section(cfg: Config) -> None`` printing its table and decorate
+it with ``@section("name")``; sections run in definition order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # run from a checkout without installing
+
+import pyonnx  # noqa: E402
+from pyonnx.api import _build_model  # noqa: E402
+
+
+# ---------------------------------------------------------------- framework
+@dataclasses.dataclass
+class Config:
+    """What a section may read: ``quick`` asks for fewer repeats."""
+
+    quick: bool = False
+
+    def rounds(self, full: int) -> int:
+        return max(3, full // 5) if self.quick else full
+
+
+SECTIONS: list[tuple[str, Callable[[Config], None]]] = []
+
+
+def section(name: str):
+    """Registers a section function (run in definition order, selectable with ``--only``)."""
+
+    def register(fn: Callable[[Config], None]):
+        SECTIONS.append((name, fn))
+        return fn
+
+    return register
+
+
+def interleaved(contenders: dict[str, Callable[[], object]], calls: int,
+                rounds: int) -> dict[str, float]:
+    """Median µs per call of each contender, over ``rounds`` rounds of ``calls`` calls each;
+    every round runs every contender, so load changes affect them alike."""
+    samples: dict[str, list[float]] = {name: [] for name in contenders}
+    for fn in contenders.values():  # warm up
+        for _ in range(min(calls, 100)):
+            fn()
+    for _ in range(rounds):
+        for name, fn in contenders.items():
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            samples[name].append((time.perf_counter() - start) / calls * 1e6)
+    return {name: statistics.median(v) for name, v in samples.items()}
+
+
+def table(header: list[str], rows: list[list[object]]) -> None:
+    cells = [[c if isinstance(c, str) else _fmt(c) for c in row] for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) if i == 0 else h.rjust(w)
+                    for i, (h, w) in enumerate(zip(header, widths))))
+    for r in cells:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.2f}" if abs(v) < 100 else f"{v:.0f}"
+    return str(v)
+
+
+def _not_converted(name: str, e: Exception) -> None:
+    print(f"{name}: not converted yet ({str(e).splitlines()[0]})")
+
+
+# ------------------------------------------------------- 1. per-call overhead
+def add(a, b):
+    return a + b
+
+
+def axpy(a, x, y):
+    return a * x + y
+
+
+def total(x):
+    return np.sum(x)
+
+
+@section("per-call")
+def per_call(cfg: Config) -> None:
+    """Compiled 1-node functions vs onnxruntime's entry points and numpy, tiny arrays."""
+    from onnxruntime.capi import _pybind_state as C
+
+    print("median µs per call; raw = InferenceSession._sess.run(names, feeds, None) on the same "
+          "model; floor = run_with_ortvaluevector, inputs wrapped beforehand")
+    x = np.arange(4, dtype=np.float32)
+    y = np.ones(4, dtype=np.float32)
+    cases = [
+        ("add(x, y)", add, (x, y), lambda: x + y),
+        ("axpy(2.5, x, y) Python float", axpy, (2.5, x, y), lambda: 2.5 * x + y),
+        ("np.sum(x) -> numpy scalar", total, (x,), lambda: np.sum(x)),
+    ]
+    rows = []
+    for label, fn, args, numpy_fn in cases:
+        f = pyonnx.compile(fn)
+        try:
+            f(*args)
+        except pyonnx.ConversionError as e:
+            _not_converted(label, e)
+            continue
+        compiled = f._last
+        session = compiled.session
+        names, raw = session.output_names, session._sess._sess.run
+        public = session._sess.run
+        plan = compiled.feed_plan
+
+        def feeds(args=args, plan=plan):
+            return {n: (args[i] if dt is None else np.asarray(args[i], dt)) for n, i, dt in plan}
+
+        fixed = feeds()
+        in_names = list(fixed)
+        # The raw call builds its feed dict per call, as any caller with fresh arrays must.
+        raw_call = _raw_caller(raw, names, in_names, args, plan)
+        dev = C.OrtDevice(C.OrtDevice.cpu(), C.OrtDevice.default_memory(), 0)
+        ins = C.OrtValueVector()
+        for v in fixed.values():
+            ins.push_back(C.OrtValue.ortvalue_from_numpy(v, dev))
+        run_vec, ro, devs = session._sess._sess.run_with_ortvaluevector, C.RunOptions(), [dev]
+
+        def floor():
+            run_vec(ro, in_names, ins, names, C.OrtValueVector(), devs)
+
+        t = interleaved({
+            "compiled": _direct_caller(f, args),
+            "raw": raw_call,
+            "public": lambda: public(None, feeds()),
+            "floor": floor,
+            "numpy": numpy_fn,
+        }, calls=200, rounds=cfg.rounds(150))
+        rows.append([label, t["compiled"], t["raw"], t["public"], t["floor"], t["numpy"],
+                     t["compiled"] / t["raw"]])
+    table(["function", "compiled", "raw", "public", "floor", "numpy", "compiled/raw"], rows)
+    print("target: compiled/raw <= 1.2")
+
+
+def _direct_caller(f, args):
+    """``f(args[0], args[1], ...)`` spelled out, as user code calls it (no ``*args``)."""
+    env = {"f": f, "args": args}
+    exec(f"def call():\n    return f({', '.join(f'args[{i}]' for i in range(len(args)))})\n",
+         env)
+    return env["call"]
+
+
+def _raw_caller(raw, out_names, in_names, args, plan):
+    """``raw(out_names, {name: arg ...}, None)`` with a dict literal, like hand-written code."""
+    env = {"raw": raw, "out_names": out_names, "args": args, "asarray": np.asarray}
+    items = []
+    for k, (name, i, dt) in enumerate(plan):
+        env[f"dt{k}"] = dt
+        items.append(f"{name!r}: args[{i}]" if dt is None else
+                     f"{name!r}: asarray(args[{i}], dt{k})")
+    exec(f"def call():\n    return raw(out_names, {{{', '.join(items)}}}, None)\n", env)
+    return env["call"]
+
+
+# ------------------------------------------------------------- 2. small kernels
+def softmax(x):
+    m = np.max(x, axis=-1, keepdims=True)
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def standardize(x, lo, hi):
+    mean = np.mean(x, axis=0)
+    std = np.std(x, axis=0)
+    z = (x - mean) / (std + 1e-6)
+    return np.clip(z, lo, hi)
+
+
+def gelu_tanh(x):
+    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+
+
+@section("kernels")
+def kernels(cfg: Config) -> None:
+    """Realistic small kernels, pyonnx vs numpy, at two sizes."""
+    rng = np.random.default_rng(0)
+    cases = [
+        ("softmax", softmax, lambda n: (rng.normal(size=(n, 10)).astype(np.float32),)),
+        ("standardize+clip", standardize,
+         lambda n: (rng.normal(size=(n, 8)).astype(np.float32), -3.0, 3.0)),
+        ("gelu (tanh form)", gelu_tanh, lambda n: (rng.normal(size=(n, 16)).astype(np.float32),)),
+    ]
+    rows = []
+    for label, fn, make in cases:
+        f = pyonnx.compile(fn)
+        for n in (8, 10_000):
+            args = make(n)
+            try:
+                got = f(*args)
+            except pyonnx.ConversionError as e:
+                _not_converted(label, e)
+                break
+            want = fn(*args)
+            err = float(np.max(np.abs(got.astype(np.float64) - want))) if want.size else 0.0
+            calls = 500 if n < 100 else 20
+            t = interleaved({"numpy": lambda: fn(*args), "pyonnx": lambda: f(*args)},
+                            calls=calls, rounds=cfg.rounds(15))
+            rows.append([f"{label} [{n}x{args[0].shape[1]}]", t["numpy"], t["pyonnx"],
+                         t["pyonnx"] / t["numpy"], f"{err:.1e}",
+                         "ok" if got.dtype == want.dtype and got.shape == want.shape else
+                         f"MISMATCH {got.dtype}{got.shape} vs {want.dtype}{want.shape}"])
+    table(["kernel [shape]", "numpy µs", "pyonnx µs", "pyonnx/numpy", "max |diff|",
+           "dtype/shape"], rows)
+
+
+# ---------------------------------------------------------------- 3. conversion
+def fifteen_lines(x, w, lo, hi):
+    """A 15-line function of operators only (used when benchmarks/conversion.py is absent)."""
+    n = x.shape[0]
+    m = x.shape[1]
+    mean = (x * 0.5 + w) / 3.0
+    d = x - mean
+    var = d * d / (n - 1)
+    z = d / (var + 1e-8)
+    z = z * (z < hi) + hi * (z >= hi)
+    y = z * w + (1.0 - w) * mean
+    y = np.add(y, n * m) - np.multiply(y, 0.5)
+    r = y / (y * y + 1.0)
+    s = r - r * r / 3.0
+    t = np.negative(s) + (x > mean) * 1.0
+    u = t * (n + 1) - (m - 1) - lo
+    return u
+
+
+def _fifteen_line_candidates():
+    """benchmarks/conversion.py's functions when present (one definition of "15 lines")."""
+    sys.path.insert(0, HERE)
+    try:
+        import conversion
+
+        return [conversion.features, conversion.features_basic]
+    except (ImportError, AttributeError):
+        return [fifteen_lines]
+    finally:
+        sys.path.remove(HERE)
+
+
+@section("conversion")
+def conversion_time(cfg: Config) -> None:
+    """Conversion of a 15-line function, session creation, first call."""
+    import onnxruntime as ort
+
+    from pyonnx import api
+    from pyonnx.frontend.lower import function as function_mod
+    from pyonnx.runtime import SessionCache
+    from pyonnx.runtime.session import _session_options
+
+    rng = np.random.default_rng(0)
+    args = (rng.random((5, 4)), rng.random(4), -2.0, 2.0)
+    for fn in _fifteen_line_candidates():
+        compiled = pyonnx.compile(fn)
+        try:
+            params = compiled._params_for(args, symbolic=True)
+            model, _, _ = _build_model(fn, params, compiled.opset)
+            break
+        except pyonnx.ConversionError as e:
+            _not_converted(fn.__name__, e)
+    else:
+        return
+    repeat = cfg.rounds(60)
+    cache_clear = getattr(getattr(function_mod, "_prepared", None), "cache_clear", lambda: None)
+
+    def cold():
+        cache_clear()  # the source is read and parsed again
+        _build_model(fn, params, compiled.opset)
+
+    def session():
+        ort.InferenceSession(model, _session_options(()), providers=["CPUExecutionProvider"])
+
+    def first_call():
+        # A new function object, its source unread, no session cached: everything but imports.
+        cache_clear()
+        api._SESSIONS._cache = SessionCache()
+        pyonnx.compile(fn)(*args)
+
+    t = {name: statistics.median(_times(f, repeat)) * 1e6 for name, f in
+         [("cold", cold), ("warm", lambda: _build_model(fn, params, compiled.opset)),
+          ("session", session), ("first", first_call)]}
+    print(f"function: {fn.__name__} ({_source_lines(fn)} lines)")
+    table(["step", "median µs"], [
+        ["_build_model, cold (read + parse + convert + passes + serialize)", t["cold"]],
+        ["_build_model, warm (source already parsed: a new signature)", t["warm"]],
+        ["InferenceSession from the bytes (CPU, pyonnx's options)", t["session"]],
+        ["first call of a new function: cold build + session + run", t["first"]],
+    ])
+    print("target: conversion <= 2000 µs (session creation excluded)")
+
+
+def _times(fn, repeat: int) -> list[float]:
+    fn()
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _source_lines(fn) -> int:
+    import inspect
+
+    return len(inspect.getsourcelines(fn)[0])
+
+
+# -------------------------------------------------------------------- 4. import
+_IMPORT_PROBE = """
+import sys, time
+start = time.perf_counter()
+import pyonnx
+elapsed = time.perf_counter() - start
+print(elapsed * 1e3)
+print(",".join(m for m in ("numpy", "onnx", "onnxruntime", "onnx_ir", "onnxscript", "sympy")
+               if m in sys.modules))
+"""
+
+
+@section("import")
+def import_time(cfg: Config) -> None:
+    """``import pyonnx`` in fresh interpreters."""
+    repeat = 1 if cfg.quick else 5
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", _IMPORT_PROBE], capture_output=True,
+                             text=True, check=True, cwd=os.path.dirname(HERE)).stdout.split("\n")
+        runs.append((float(out[0]), out[1]))
+    ms = statistics.median(r[0] for r in runs)
+    loaded = [m for m in runs[-1][1].split(",") if m]
+    print(f"import pyonnx: {ms:.0f} ms (median of {repeat}); also imported: "
+          f"{', '.join(loaded) or 'nothing heavy'}")
+    for name in ("onnx_ir", "onnxscript"):
+        print(f"  {name}: {'IMPORTED (regression: it should load on first conversion)' if name in loaded else 'not imported'}")
+
+
+# ----------------------------------------------------------------------- main
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (a few seconds)")
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        help=f"sections to run: {', '.join(n for n, _ in SECTIONS)}")
+    opts = parser.parse_args(argv)
+    unknown = set(opts.only or ()) - {n for n, _ in SECTIONS}
+    if unknown:
+        parser.error(f"unknown section(s) {sorted(unknown)}")
+    cfg = Config(quick=opts.quick)
+    import onnxruntime
+
+    print(f"pyonnx {pyonnx.__version__}, numpy {np.__version__}, onnxruntime "
+          f"{onnxruntime.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    start = time.perf_counter()
+    for name, fn in SECTIONS:
+        if opts.only and name not in opts.only:
+            continue
+        print(f"\n== {name}: {(fn.__doc__ or '').strip().splitlines()[0]}")
+        fn(cfg)
+    print(f"\n({time.perf_counter() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
