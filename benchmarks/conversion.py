@@ -1,0 +1,186 @@
+"""Conversion-time figures: how long pyonnx takes to turn a 15-line function into model bytes.
+
+Run: ``python benchmarks/conversion.py [--repeat N]``. Prints
+
+1. ``pyonnx._build_model`` (frontend → passes → serialize + check) for :func:`features`, a
+   15-line feature-scaling function, cold (first conversion: source read and parsed) and warm
+   (a new signature of an already parsed function), median over repeats;
+2. the same path stage by stage (median µs and share of the warm total), each IR pass timed
+   separately, with the node count before and after the passes;
+3. ``import pyonnx`` time in a fresh interpreter and whether it imported onnx_ir, onnxscript,
+   onnx or onnxruntime (it should import none of them; the converter loads on first use).
+
+The target (the issue) is ≤ 2 ms for the whole conversion of a 15-line function, session
+creation excluded. Absolute times swing up to 2x between runs on shared machines: compare
+figures from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def features(x, w, lo, hi):
+    """Feature scaling: standardize, clip, blend (15 lines; needs reductions and np.clip)."""
+    n, m = x.shape
+    mean = np.mean(x, axis=0)
+    std = np.std(x, axis=0)
+    z = (x - mean) / (std + 1e-8)
+    z = np.clip(z, lo, hi)
+    y = z * w + (1.0 - w) * mean
+    y = np.add(y, n * m) - np.multiply(y, 0.5)
+    r = y / (y * y + 1.0)
+    s = r - r * r / 3.0
+    t = np.negative(s) + (x > mean) * 1.0
+    u = t * (n + 1) - (m - 1)
+    return u.astype(np.float32)
+
+
+def features_basic(x, w, lo, hi):
+    """The same shape of work with operators only (for when reductions are missing)."""
+    n = x.shape[0]
+    m = x.shape[1]
+    mean = (x * 0.5 + w) / 3.0
+    d = x - mean
+    var = d * d / (n - 1)
+    z = d / (var + 1e-8)
+    z = z * (z < hi) + hi * (z >= hi)
+    y = z * w + (1.0 - w) * mean
+    y = np.add(y, n * m) - np.multiply(y, 0.5)
+    r = y / (y * y + 1.0)
+    s = r - r * r / 3.0
+    t = np.negative(s) + (x > mean) * 1.0
+    u = t * (n + 1) - (m - 1) - lo
+    return u
+
+
+def _median_us(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6
+
+
+def _args():
+    rng = np.random.default_rng(0)
+    return rng.random((5, 4)), rng.random(4), -2.0, 2.0
+
+
+def _count_nodes(model) -> int:
+    import onnx_ir as ir
+
+    return sum(1 for _ in ir.traversal.RecursiveGraphIterator(model.graph))
+
+
+def stage_table(fn, repeat: int) -> None:
+    import onnx
+
+    import pyonnx
+    from pyonnx import api
+    from pyonnx.frontend import convert as convert_mod
+    from pyonnx.frontend.lower import function as function_mod
+    from pyonnx.passes import pipeline
+
+    compiled = pyonnx.compile(fn)
+    params = compiled._params_for(_args(), symbolic=True)
+    opset = compiled.opset
+    api._build_model(fn, params, opset)  # warm imports and caches
+
+    def cold():
+        function_mod._prepared.cache_clear()
+        api._build_model(fn, params, opset)
+
+    total_cold = _median_us(cold, repeat)
+    total_warm = _median_us(lambda: api._build_model(fn, params, opset), repeat)
+    print(f"_build_model({fn.__name__}): cold {total_cold:8.0f} µs   warm {total_warm:8.0f} µs"
+          f"   (target: 2000 µs)")
+
+    stages: dict[str, list[float]] = {}
+
+    def timed(name, f, *a):
+        start = time.perf_counter()
+        out = f(*a)
+        stages.setdefault(name, []).append(time.perf_counter() - start)
+        return out
+
+    nodes_before = nodes_after = 0
+    for _ in range(repeat):
+        function_mod._prepared.cache_clear()
+        timed("frontend: read+parse+check+canonicalize (cold only)", function_mod.prepare, fn)
+        converted = timed("frontend: lower (convert)", convert_mod.convert, fn, params, opset)
+        model = converted.model
+        nodes_before = _count_nodes(model)
+        for k, p in enumerate(pipeline.passes(), 1):
+            timed(f"pass {k}: {type(p).__name__}", p, model)
+        nodes_after = _count_nodes(model)
+        proto = timed("serialize: ir -> ModelProto", __import__("onnx_ir").serde.serialize_model,
+                      model)
+        timed("serialize: onnx.checker.check_model", onnx.checker.check_model, proto)
+        timed("serialize: SerializeToString", lambda: proto.SerializeToString(deterministic=True))
+
+    # "lower" above includes the warm prepare() lookup; the cold read is reported on its own.
+    med = {k: statistics.median(v) * 1e6 for k, v in stages.items()}
+    warm_sum = sum(v for k, v in med.items() if "cold only" not in k)
+    print(f"\n{'stage':58s} {'median µs':>10s} {'share':>7s}")
+    for k, v in med.items():
+        share = "" if "cold only" in k else f"{100 * v / warm_sum:6.1f}%"
+        print(f"{k:58s} {v:10.0f} {share:>7s}")
+    passes_sum = sum(v for k, v in med.items() if k.startswith("pass "))
+    print(f"{'sum of warm stages':58s} {warm_sum:10.0f}")
+    print(f"{'  of which IR passes':58s} {passes_sum:10.0f} {100 * passes_sum / warm_sum:6.1f}%")
+    print(f"nodes: {nodes_before} lowered -> {nodes_after} after the passes")
+
+
+_IMPORT_PROBE = """
+import sys, time
+start = time.perf_counter()
+import pyonnx
+elapsed = time.perf_counter() - start
+heavy = [m for m in ("onnx_ir", "onnxscript", "onnx", "onnxruntime", "sympy")
+         if m in sys.modules]
+print(f"{elapsed * 1e3:.1f} {','.join(heavy) or '-'}")
+"""
+
+
+def import_time(repeat: int = 5) -> None:
+    results = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", _IMPORT_PROBE], capture_output=True,
+                             text=True, check=True).stdout.split()
+        results.append((float(out[0]), out[1]))
+    ms = statistics.median(r[0] for r in results)
+    heavy = results[-1][1]
+    print(f"\nimport pyonnx (fresh interpreter, median of {repeat}): {ms:.1f} ms; "
+          f"heavy modules imported: {heavy if heavy != '-' else 'none'}")
+    for name in ("onnx_ir", "onnxscript"):
+        status = "IMPORTED (regression!)" if name in heavy.split(",") else "not imported"
+        print(f"  {name}: {status}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=200)
+    args = parser.parse_args()
+    import pyonnx
+
+    fn = features
+    try:
+        pyonnx.compile(features).to_onnx(*_args())
+    except pyonnx.ConversionError as e:
+        print(f"features() does not convert yet ({str(e).splitlines()[0]});\n"
+              "timing features_basic() (operators only) instead\n")
+        fn = features_basic
+    stage_table(fn, args.repeat)
+    import_time()
+
+
+if __name__ == "__main__":
+    main()
