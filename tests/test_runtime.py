@@ -54,6 +54,15 @@ def clashing_names(run, feeds, e=1.5, *, outs=2.0):
     return run * feeds + e * outs
 
 
+def reshape_from_data(x, n):
+    y = x * 2
+    return y.reshape(n, 5)
+
+
+def gather_from_data(x, i):
+    return x[i] + 1
+
+
 def flag_kernel(x, flag):
     if flag:
         return x + 1
@@ -250,6 +259,19 @@ def test_execution_error_names_the_source_line(capfd):
     assert info.value.__cause__ is None and info.value.__suppress_context__
     err = capfd.readouterr().err
     assert "onnxruntime" not in err  # onnxruntime's own error log is silenced
+
+
+@pytest.mark.parametrize("fn, args, node, text", [
+    (reshape_from_data, (np.arange(6.0), 4), "Reshape", "y.reshape(n, 5)"),
+    (gather_from_data, (np.arange(6.0), 9), "Gather", "x[i] + 1"),
+])
+def test_data_dependent_failures_name_the_line(fn, args, node, text):
+    with pytest.raises((ValueError, IndexError)):
+        fn(*args)  # numpy fails too
+    with pytest.raises(pyonnx.ExecutionError) as info:
+        pyonnx.compile(fn)(*args)
+    first = str(info.value).splitlines()[0]
+    assert f"test_runtime.py:{_line_of(fn, text)}:" in first and f"{node} node" in first
 
 
 def test_error_of_a_model_whose_source_file_is_gone():
