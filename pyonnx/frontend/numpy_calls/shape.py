@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes, kernels
+from pyonnx.frontend.lower import kernels
 from pyonnx.frontend.lower.shapes import broadcast_shapes, normalize_axis
 from pyonnx.frontend.lower.values import Array, Dim, is_static
 from pyonnx.frontend.numpy_calls import register
@@ -52,7 +52,7 @@ from pyonnx.frontend.numpy_calls import register
 __all__ = [
     "strong", "to_array", "ints", "dim_value", "shape_vector", "shape_slice", "reshape_vec",
     "reshape_dims", "transpose_to", "unsqueeze", "squeeze_axes", "slice_axis", "guard",
-    "axis_of", "axes_of", "fmt_shape", "flatten_range",
+    "axis_of", "axes_of", "fmt_shape", "flatten_range", "ravel_array",
 ]
 
 I64 = np.dtype(np.int64)
@@ -346,7 +346,7 @@ def reshape_method(ctx, a, *shape, order="C", copy=None):
     return _reshape(ctx, a, shape, copy)
 
 
-def _ravel(ctx, a: Array) -> Array:
+def ravel_array(ctx, a: Array) -> Array:
     a = to_array(ctx, a)
     if a.ndim == 1:
         return a
@@ -360,14 +360,14 @@ def ravel(ctx, a, order="C"):
     """``np.ravel(x)``, ``x.ravel()`` (order 'C')."""
     # 'K'/'A' follow the memory layout of views (x.T.ravel('K')), which pyonnx does not track.
     _refuse_order(ctx, order, "ravel")
-    return _ravel(ctx, a)
+    return ravel_array(ctx, a)
 
 
 @register(methods=("flatten",))
 def flatten(ctx, a, order="C"):
     """``x.flatten()`` (a copy, order 'C')."""
     _refuse_order(ctx, order, "flatten")
-    out = _ravel(ctx, a)
+    out = ravel_array(ctx, a)
     return _copy(ctx, out) if out is a else out
 
 
@@ -561,7 +561,7 @@ def _concat_rows(ctx, x: Array, axis: Any) -> Array:
         raise ctx.error("np.concatenate needs a sequence of arrays, got a 0-d array")
     x = _nonempty_rows(ctx, x, "concatenate")
     if axis is None:
-        return _ravel(ctx, x)
+        return ravel_array(ctx, x)
     if x.ndim < 2:
         raise ctx.error("zero-dimensional arrays cannot be concatenated")
     k = axis_of(ctx, axis, x.ndim - 1)
@@ -609,7 +609,7 @@ def concatenate(ctx, arrays, /, axis=0, out=None, *, dtype=None, casting="same_k
         raise ctx.error("need at least one array to concatenate")
     items = [to_array(ctx, v) for v in seq]
     if axis is None:
-        items = [_ravel(ctx, a) for a in items]
+        items = [ravel_array(ctx, a) for a in items]
         axis = 0
     for i, a in enumerate(items):
         if a.ndim == 0:
@@ -782,7 +782,7 @@ def repeat(ctx, a, repeats, axis=None):
     a = to_array(ctx, a)
     axis = ctx.static(axis, "axis")
     if axis is None:
-        a = _ravel(ctx, a)
+        a = ravel_array(ctx, a)
         axis = 0
     else:
         axis = axis_of(ctx, axis, a.ndim)
@@ -837,7 +837,7 @@ def _repeat_per_element(ctx, a: Array, reps: Array, axis: int) -> Array:
     total = ctx.op("ReduceSum", reps_b, keepdims=1)
     zero = ctx.op("ConstantOfShape", ctx.op("Add", total, ints(ctx, [1])),
                   value=ir.tensor(np.zeros(1, np.int64)))
-    ones = ctx.op("Expand", ints(ctx, [1]), ctx.op("Shape", ends))
+    ones = ctx.op("ConstantOfShape", ctx.op("Shape", ends), value=ir.tensor(np.ones(1, np.int64)))
     marks = ctx.op("ScatterElements", zero, ends, ones, axis=0, reduction="add")
     idx = Array(ctx.op("CumSum", marks, ctx.const(np.int64(0))), I64, (None,))
     idx = slice_axis(ctx, idx, 0, 0, Array(total, I64, (1,)))
@@ -993,7 +993,7 @@ def roll(ctx, a, shift, axis=None):
     if axis is None:
         if len(shifts) != 1:
             raise ctx.error("np.roll with axis=None needs a single shift")
-        flat = _ravel(ctx, arr)
+        flat = ravel_array(ctx, arr)
         rolled = _roll_axis(ctx, flat, shifts[0], 0)
         if arr.ndim == 1:
             return rolled
