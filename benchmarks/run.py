@@ -15,8 +15,8 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    onnxscript (it should not: the converter loads on first use).
 
 Timings are medians of short interleaved rounds (every contender runs once per round), so
-machine load drifts hit them alike; absolute times still swing up to 2x between runs on shared machines:
-compare ratios within one run. The whole script takes well under a minute (``--quick``: a few
+machine load drifts hit them alike; absolute times still swing up to 2x between runs on shared
+machines: compare ratios within one run. The whole script takes well under a minute (``--quick``: a few
 seconds).
 
 Adding a section: write ``def my_section(cfg: Config) -> None`` printing its table and decorate
@@ -370,7 +370,9 @@ def import_time(cfg: Config) -> None:
     print(f"import pyonnx: {ms:.0f} ms (median of {repeat}); also imported: "
           f"{', '.join(loaded) or 'nothing heavy'}")
     for name in ("onnx_ir", "onnxscript"):
-        print(f"  {name}: {'IMPORTED (regression: it should load on first conversion)' if name in loaded else 'not imported'}")
+        status = ("IMPORTED (regression: it should load on first conversion)"
+                  if name in loaded else "not imported")
+        print(f"  {name}: {status}")
 
 
 # ----------------------------------------------------------------------- main

@@ -122,6 +122,13 @@ def _model_for(target: str, inputs: tuple[str, ...], statics: tuple[str, ...],
     import pyonnx
     from pyonnx.api import DEFAULT_OPSET, CompiledFunction
 
+    if opset is not None:
+        import onnx.defs
+
+        newest = onnx.defs.onnx_opset_version()
+        if not 1 <= opset <= newest:
+            raise click.BadParameter(f"{opset} is not an ONNX opset (1..{newest} with onnx "
+                                     f"{onnx.__version__})", param_hint="--opset")
     obj = _load_function(target)
     if isinstance(obj, CompiledFunction):
         fn, static_names, opset = obj.fn, set(obj.static_argnames), opset or obj.opset
@@ -234,8 +241,9 @@ def _parse_statics(statics: tuple[str, ...], params) -> dict[str, Any]:
         try:
             out[name] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
-            raise click.BadParameter(f"{value!r} is not a Python literal; quote strings "
-                                     f"(--static {name}=\"'text'\")", param_hint="--static") from None
+            raise click.BadParameter(
+                f"{value!r} is not a Python literal; quote strings (--static {name}=\"'text'\")",
+                param_hint="--static") from None
     return out
 
 

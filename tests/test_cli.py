@@ -110,6 +110,18 @@ def test_static_values_and_defaults(tmp_path):
     assert_same(ort_run(str(out), x=xi)[0], K.with_default(xi))
 
 
+def test_opset(tmp_path):
+    out = tmp_path / "o.onnx"
+    r = run_cli("convert", f"{KERNELS}:times", "-i", "x=float32[N]", "--static", "n=2",
+                "--opset", "18", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    model = onnx.load(out)
+    assert [o.version for o in model.opset_import if o.domain == ""] == [18]
+    onnx.checker.check_model(model, full_check=True)
+    x = np.arange(3, dtype=np.float32)
+    assert_same(ort_run(str(out), x=x)[0], K.times(x, 2))
+
+
 def test_show_prints_text(tmp_path):
     r = run_cli("show", f"{KERNELS}:scale", "-i", "x=float64[N]", "-i", "k=float64[]")
     assert r.exit_code == 0, r.output
@@ -149,6 +161,8 @@ def test_conversion_error_exit_1_with_caret():
     (["convert", "no/such/file.py:f"], "no such file"),
     (["show", "no/such/model.onnx"], "no such file"),
     (["show", "m.onnx", "-i", "x=float32[N]"], "apply to a function"),
+    (["convert", f"{KERNELS}:times", "-i", "x=float32[N]", "--opset", "99"],
+     "not an ONNX opset"),
     (["convert"], "Missing argument"),
     (["frobnicate"], "No such command"),
 ])

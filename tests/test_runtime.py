@@ -221,7 +221,8 @@ def test_run_error_of_the_inputs_keeps_the_provider(caplog):
 
 @needs_two
 def test_shared_session_switch_seen_by_other_functions(caplog):
-    f, g = pyonnx.compile(add, providers=["Azure", "CPU"]), pyonnx.compile(add, providers=["Azure", "CPU"])
+    f = pyonnx.compile(add, providers=["Azure", "CPU"])
+    g = pyonnx.compile(add, providers=["Azure", "CPU"])
     x = np.ones(3)
     f(x, x), g(x, x)
     session = f._last.session
