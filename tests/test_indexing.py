@@ -260,6 +260,18 @@ def d_bool_arr(x, b, idx): return x[b, idx]
 def d_two_masks(x, m, n): return x[m, n]
 
 
+TABLE = np.arange(12.0).reshape(3, 4)
+
+
+def d_table(i, j): return TABLE[i, j:]
+def d_table_arr(idx): return TABLE[idx, ::-1]
+
+
+def test_constant_base():
+    check(d_table, -1, 1)
+    check(d_table_arr, np.array([[2, 0]]))
+
+
 def test_dynamic_ints():
     x = _data((4, 5))
     for i in (0, 3, -1, -4):
@@ -499,8 +511,10 @@ def test_hypothesis_run_time_subscripts(case):
     """The same subscripts with index arrays, masks, ints and bools passed as run-time inputs."""
     shape, idx = case
     x = _data(shape)
-    elements = [np.array(e, dtype=np.int64 if not e or not isinstance(np.ravel(e)[0], (bool, np.bool_))
-                         else bool) if isinstance(e, tuple) else e for e in idx]
+    def as_array(e):
+        is_mask = bool(e) and isinstance(np.ravel(e)[0], (bool, np.bool_))
+        return np.array(e, dtype=bool if is_mask else np.int64)
+    elements = [as_array(e) if isinstance(e, tuple) else e for e in idx]
     try:
         x[tuple(elements)]
     except IndexError:
@@ -568,4 +582,108 @@ def test_run_time_errors():
         with pytest.raises(IndexError):
             fn(*args)
         with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed"):
+            pyonnx.compile(fn)(*args)
+
+
+# ------------------------------------------------- np.take, take_along_axis, compress, extract
+def t_take(a, idx): return np.take(a, idx)
+def t_take_ax(a, idx): return np.take(a, idx, axis=1)
+def t_take_neg_ax(a, idx): return np.take(a, idx, axis=-1)
+def t_take_wrap(a, idx): return np.take(a, idx, axis=0, mode="wrap")
+def t_take_clip(a, idx): return np.take(a, idx, mode="clip")
+def t_take_method(a, idx): return a.take(idx, axis=0)
+def t_take_static(a): return np.take(a, [[0, -1], [2, 1]], axis=1)
+def t_take_static_wrap(a): return a.take([-7, 5], axis=0, mode="wrap")
+def t_take_static_clip(a): return np.take(a, [-7, 1, 5], axis=0, mode="clip")
+def t_take_scalar(a, i): return np.take(a, i)
+def t_take_bool(a): return np.take(a, [True, False, True], axis=0)
+def t_take_const_a(idx): return np.take(np.arange(10.0), idx)
+def t_tal(a, idx): return np.take_along_axis(a, idx, axis=1)
+def t_tal0(a, idx): return np.take_along_axis(a, idx, 0)
+def t_tal_none(a, idx): return np.take_along_axis(a, idx, axis=None)
+def t_tal_argsort(a): return np.take_along_axis(a, np.argsort(a, axis=1), axis=1)
+def t_compress(c, a): return np.compress(c, a, axis=0)
+def t_compress_ax(c, a): return np.compress(c, a, axis=-1)
+def t_compress_none(c, a): return np.compress(c, a)
+def t_compress_method(c, a): return a.compress(c, axis=1)
+def t_compress_static(a): return np.compress([False, True], a, axis=1)
+def t_extract(c, a): return np.extract(c, a)
+def t_extract_mask(a): return np.extract(a > 2, a)
+
+
+def test_take():
+    a = _data((3, 4))
+    for dtype in ("int8", "int32", "int64", "uint8", "uint64"):
+        idx = np.array([[0, -1], [5, 2]], dtype if dtype[0] == "i" else "int64")
+        check(t_take, a, idx)
+        check(t_take_ax, a, np.array([3, -4, 0] if dtype[0] == "i" else [3, 0, 1], dtype))
+        check(t_take_neg_ax, a, np.array([1], dtype))
+        check(t_take_method, a, np.array([[2], [0]], dtype))
+    for idx in (np.array([-7, 5, 0, 2]), np.array(-1), np.zeros(0, np.int64)):
+        check(t_take_wrap, a, idx)
+        check(t_take_clip, a, idx)
+    for f in (t_take_static, t_take_static_wrap, t_take_static_clip, t_take_bool):
+        check(f, a)
+        check_fixed(f, a)
+    check(t_take_scalar, a, -3)
+    check(t_take_scalar, _data((0, 2)), np.zeros((2, 0), np.int64))
+    check(t_take_const_a, np.array([9, -10]))
+    check(t_take_wrap, _data((0, 2)), np.zeros(0, np.int64))
+    check_fixed(t_take_ax, a, np.array([[1, 3]]))
+
+
+def test_take_along_axis():
+    a = _data((3, 4))
+    check(t_tal, a, np.array([[0, -1], [3, 2], [1, 1]]))
+    check(t_tal, a, np.array([[0, -1]], np.int32))  # broadcast along axis 0
+    check(t_tal, a[:1], np.array([[0, 1], [3, 2]], np.uint8))  # arr broadcast along axis 0
+    check(t_tal0, a, np.array([[0, 1, 2, -1]]))
+    check(t_tal0, a, np.array([[2], [0]]))
+    check(t_tal_none, a, np.array([11, -12, 3]))
+    check(t_tal_argsort, _data((4, 5)) * -1)
+    check(t_tal, _data((3, 0)), np.zeros((3, 2), np.int64)[:, :0])
+    check_fixed(t_tal, a, np.array([[0, -1]]))
+    check_fixed(t_tal, a, np.array([[0, -1], [3, 2], [1, 1]]))
+    check_fixed(t_tal, a[:1], np.array([[0, 1], [3, 2]]))
+
+
+def test_compress_extract():
+    a = _data((3, 4))
+    for c in (np.array([True, False, True]), np.array([0, 2, 0], np.int8),
+              np.array([0.0, np.nan, 1.0]), np.array([True, True]),
+              np.array([True, False, False, False, False]), np.zeros(0, bool)):
+        check(t_compress, c, a)
+        check(t_compress_ax, np.resize(c, 4), a)
+        check(t_compress_none, c, a)
+        check(t_compress_method, np.resize(c, 2), a)
+    check(t_compress_static, a)
+    for c in (a > 1, np.array([1, 0, 2]), np.zeros(20, bool)):
+        check(t_extract, c, a)
+    check(t_extract_mask, a)
+    check(t_extract, np.array([0.0, np.nan, 1.0], np.float64), a)
+
+
+def test_indexing_call_errors():
+    a = pyonnx.spec("float32", (3, 4))
+    cases = [(t_take_static, "out of bounds", (pyonnx.spec("float32", (3, 1)),)),
+             (t_take_static_wrap, "non-empty take from an empty",
+              (pyonnx.spec("float32", (0, 1)),)),
+             (t_tal, "same number of dimensions", (a, np.array([1]))),
+             (t_tal_none, "single dimension", (a, np.array([[1]]))),
+             (t_compress, "1-d array", (np.ones((2, 2), bool), a)),
+             (t_take, "according to the rule 'safe'", (a, np.array([1.0]))),
+             (t_tal, "could not be broadcast", (a, pyonnx.spec("int64", (2, 2))))]
+    for fn, text, args in cases:
+        with pytest.raises(pyonnx.ConversionError, match=re.escape(text)) as err:
+            pyonnx.compile(fn).to_onnx(*args)
+        assert err.value.loc.lineno == fn.__code__.co_firstlineno
+    x = _data((3, 4))
+    for fn, args in [(t_take, (x, np.array([12]))), (t_take_ax, (x, np.array([-5]))),
+                     (t_take_wrap, (_data((0, 4)), np.array([1]))),
+                     (t_take_clip, (_data((0,)), np.array([1]))),
+                     (t_compress, (np.array([False, False, False, True]), x)),
+                     (t_tal, (x, np.array([[4]])))]:
+        with pytest.raises(IndexError):
+            fn(*args)
+        with pytest.raises(pyonnx.ExecutionError):
             pyonnx.compile(fn)(*args)

@@ -27,7 +27,7 @@ __all__ = ["CallEntry", "register", "register_attribute", "lookup", "lookup_meth
            "lookup_attribute", "registered_names"]
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
-            "attributes", "misc")
+            "attributes", "misc", "indexing_calls")
 
 
 @dataclasses.dataclass(frozen=True)
