@@ -97,6 +97,8 @@ def a_3d_three(x): return x[[0, 1], [0, 1], [1, 0]]
 def a_3d_slice_mid(x): return x[[1, 0], ::-1, [0]]
 def a_3d_ell(x): return x[..., [0, 1]]
 def a_mixed(x): return x[1:, [[0], [1]], [1, 2]]
+def a_empty_ellipsis(x): return x[:, 0, ..., [1]]
+def a_ellipsis_after(x): return x[:, [0], 0, ...]
 # advanced: masks and booleans
 def m_gt(x): return x[x > 3]
 def m_and(x): return x[(x > 1) == (x < 5)]
@@ -136,6 +138,7 @@ ADVANCED = [(a_list, [(3,), (3, 2)]), (a_neg_list, [(4,), (2, 3)]), (a_2d_list, 
             (a_3d_int_adj, [(2, 3, 4)]), (a_3d_none_sep, [(2, 3, 4)]),
             (a_3d_three, [(2, 2, 2)]), (a_3d_slice_mid, [(2, 3, 4)]),
             (a_3d_ell, [(2,), (3, 2), (2, 3, 2)]), (a_mixed, [(3, 2, 4)]),
+            (a_empty_ellipsis, [(2, 3, 4)]), (a_ellipsis_after, [(2, 3, 4)]),
             (m_gt, [(0,), (7,), (2, 4), (2, 3, 2)]), (m_and, [(7,), (2, 4)]),
             (m_list, [(3,), (3, 2)]), (m_col_list, [(2, 3)]), (m_true, [(), (2,), (2, 3)]),
             (m_false, [(), (2,), (2, 3)]), (m_true_mid, [(2, 3)]), (m_true_arr, [(2, 3)]),
@@ -512,8 +515,8 @@ def test_hypothesis_run_time_subscripts(case):
     shape, idx = case
     x = _data(shape)
     def as_array(e):
-        is_mask = bool(e) and isinstance(np.ravel(e)[0], (bool, np.bool_))
-        return np.array(e, dtype=bool if is_mask else np.int64)
+        arr = np.asarray(e)
+        return arr if arr.dtype == bool else arr.astype(np.int64)
     elements = [as_array(e) if isinstance(e, tuple) else e for e in idx]
     try:
         x[tuple(elements)]

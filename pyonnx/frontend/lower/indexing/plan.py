@@ -84,6 +84,11 @@ def plan(ctx, x: Array, index: Any) -> IndexPlan:
     if consumed > x.ndim:
         raise ctx.error(f"too many indices for array: array is {x.ndim}-dimensional, but "
                         f"{consumed} were indexed (numpy raises IndexError)")
+    advanced = any(it.kind in ADVANCED for it in items)
+    # Adjacency is judged on the subscript as written: an Ellipsis separates even when it
+    # stands for no axis (x[:, 0, ..., [1]] puts the advanced dimension first).
+    positions = [i for i, it in enumerate(items) if _is_advanced(it, advanced)]
+    adjacent = not positions or positions[-1] - positions[0] + 1 == len(positions)
     fill = [Item(SLICE, slice(None), 1) for _ in range(x.ndim - consumed)]
     if n_ellipsis:
         at = next(i for i, it in enumerate(items) if it.kind == ELLIPSIS)
@@ -99,9 +104,6 @@ def plan(ctx, x: Array, index: Any) -> IndexPlan:
     check_arrays = sum(it.kind in ADVANCED for it in items) < 2 or 0 not in _broadcast(items)
     for it in items:
         _check_static(ctx, x, it, check_arrays)
-    advanced = any(it.kind in ADVANCED for it in items)
-    positions = [i for i, it in enumerate(items) if _is_advanced(it, advanced)]
-    adjacent = not positions or positions[-1] - positions[0] + 1 == len(positions)
     return IndexPlan(items, advanced, adjacent)
 
 
