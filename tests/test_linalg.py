@@ -418,3 +418,42 @@ def test_norm_errors():
     assert error_line(norm_nuc, np.ones((2, 2)), match="singular value") == 1
     assert error_line(norm_fro_vector, np.ones(2), match="for vectors") == 1
     assert error_line(norm_3d_ord, np.ones((2, 2, 2)), match="Improper number") == 1
+
+
+# --------------------------------------------------------------- numpy 2 array-API names
+def array_api(x, y):
+    return (np.linalg.outer(x[0], y[0]), np.linalg.tensordot(x, y.T, axes=1),
+            np.linalg.trace(x[None]), np.linalg.diagonal(x, offset=1), np.linalg.matrix_transpose(x),
+            np.linalg.cross(x[:, :3], y[:, :3]), np.vecdot(x, y), np.linalg.vecdot(x, y, axis=0),
+            np.vecdot(x, y[0]))
+
+
+def array_api_norms(x):
+    return (np.linalg.matrix_norm(x), np.linalg.matrix_norm(x, ord=1, keepdims=True),
+            np.linalg.vector_norm(x), np.linalg.vector_norm(x, axis=1, ord=np.inf),
+            np.linalg.vector_norm(x, axis=(1, 0), keepdims=True),
+            np.linalg.vector_norm(x[None], axis=(0, 2)), np.linalg.vector_norm(x, ord=1))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint64", "float16", "float64"])
+def test_array_api_products(dtype):
+    check(array_api, sample((3, 4), dtype, 1, big=True), sample((3, 4), dtype, 2, big=True),
+          **tol(dtype))
+
+
+def bool_vecdot(x, y):
+    return np.vecdot(x, y), np.vecdot(x, y[0])
+
+
+def test_array_api_bool_and_norms():
+    check(bool_vecdot, sample((3, 4), "bool"), sample((3, 4), "bool", 1))
+    check(array_api_norms, sample((3, 4), "float64"))
+    check(array_api_norms, sample((3, 4), "float32"), rtol=1e-5, atol=1e-5)
+
+
+def test_vecdot_length_checked_at_run_time():
+    # numpy does not broadcast the summed axis: (3,) · (1,) is an error, not a broadcast.
+    with pytest.raises(ValueError):
+        np.vecdot(np.ones(3), np.ones(1))
+    with pytest.raises(pyonnx.ExecutionError):
+        pyonnx.compile(bool_vecdot)(np.ones((2, 3)), np.ones((2, 1)))

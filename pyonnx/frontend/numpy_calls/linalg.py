@@ -29,6 +29,10 @@ Supported syntax:
 * ``np.linalg.norm(x, ord=None, axis=None, keepdims=False)``: vectors (ord None/2, 1, inf,
   -inf, 0, other p) and matrices (None/'fro', 1, -1, inf, -inf). ord=2/-2/'nuc' for matrices
   need a singular value decomposition, which onnxruntime lacks: refused.
+* numpy 2 spellings: ``np.linalg.outer``, ``np.linalg.tensordot``, ``np.linalg.trace``,
+  ``np.linalg.diagonal``, ``np.linalg.cross``, ``np.linalg.matrix_norm``,
+  ``np.linalg.vector_norm`` (axis None, int or tuple), ``np.vecdot``/``np.linalg.vecdot``
+  (real dtypes, ``axis=``).
 """
 
 from __future__ import annotations
@@ -543,9 +547,10 @@ def diag(ctx, v, k=0):
         total = ctx.op("Mul", size, size)
         shape_vec = ctx.op("Concat", size, size, axis=0)
         static = (None, None)
-    zeros = ctx.op("ConstantOfShape", total, value=ir.tensor(np.zeros(1, v.dtype)))
-    flat = ctx.op("ScatterElements", zeros, pos, v, axis=0)
-    return Array(ctx.op("Reshape", flat, shape_vec, allowzero=1), v.dtype, static)
+    run = kernels.compute_dtype("ScatterElements", v.dtype)
+    zeros = ctx.op("ConstantOfShape", total, value=ir.tensor(np.zeros(1, run)))
+    flat = ctx.op("ScatterElements", zeros, pos, ctx.cast(v, run), axis=0)
+    return ctx.cast(Array(ctx.op("Reshape", flat, shape_vec, allowzero=1), run, static), v.dtype)
 
 
 # ------------------------------------------------------------------------ kron / cross
@@ -663,6 +668,10 @@ def norm(ctx, x, ord=None, axis=None, keepdims=False):
     x = to_array(ctx, x)
     if x.dtype.kind != "f":
         x = ctx.cast(x, np.float64)
+    if x.dtype == np.float16:
+        # numpy rounds each float16 step; onnxruntime computes float16 ops in float32 anyway:
+        # compute in float32 and round once (within float16 tolerance of numpy's result).
+        return ctx.cast(norm(ctx, ctx.cast(x, np.float32), ord, axis, keepdims), np.float16)
     ord = ctx.static(ord, "ord")
     axis = ctx.static(axis, "axis")
     keepdims = bool(ctx.static(keepdims, "keepdims"))
@@ -735,3 +744,119 @@ def norm(ctx, x, ord=None, axis=None, keepdims=False):
         return ret
     raise ctx.error("Improper number of dimensions to norm.")
 
+
+
+# ------------------------------------------------------------ numpy 2 array-API spellings
+@register(np.linalg.outer)
+def linalg_outer(ctx, x1, x2, /):
+    """``np.linalg.outer(a, b)``: 1-D operands only (as numpy)."""
+    a, b = to_array(ctx, x1), to_array(ctx, x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ctx.error(f"Input arrays must be one-dimensional, but they are x1.ndim={a.ndim} "
+                        f"and x2.ndim={b.ndim}.")
+    return outer(ctx, a, b)
+
+
+@register(np.linalg.tensordot)
+def linalg_tensordot(ctx, x1, x2, /, *, axes=2):
+    """``np.linalg.tensordot(a, b, axes=2)``."""
+    return tensordot(ctx, x1, x2, axes)
+
+
+@register(np.linalg.trace)
+def linalg_trace(ctx, x, /, *, offset=0, dtype=None):
+    """``np.linalg.trace(x, offset=0, dtype=None)``: over the last two axes."""
+    return trace(ctx, x, offset, -2, -1, dtype)
+
+
+@register(np.linalg.diagonal)
+def linalg_diagonal(ctx, x, /, *, offset=0):
+    """``np.linalg.diagonal(x, offset=0)``: of the last two axes."""
+    return _diagonal(ctx, to_array(ctx, x), offset, -2, -1)
+
+
+@register(np.linalg.cross)
+def linalg_cross(ctx, x1, x2, /, *, axis=-1):
+    """``np.linalg.cross(a, b, axis=-1)`` of 3-element vectors."""
+    return cross(ctx, x1, x2, axis=None if ctx.static(axis, "axis") == -1 else axis)
+
+
+@register(np.linalg.matrix_norm)
+def matrix_norm(ctx, x, /, *, keepdims=False, ord="fro"):
+    """``np.linalg.matrix_norm(x, keepdims=False, ord='fro')``: over the last two axes."""
+    return norm(ctx, x, ord, (-2, -1), keepdims)
+
+
+@register(np.linalg.vector_norm)
+def vector_norm(ctx, x, /, *, axis=None, keepdims=False, ord=2):
+    """``np.linalg.vector_norm(x, axis=None, keepdims=False, ord=2)``: axis None, an int or a
+    tuple (those axes flattened into one vector)."""
+    a = to_array(ctx, x)
+    axis = ctx.static(axis, "axis")
+    keepdims = bool(ctx.static(keepdims, "keepdims"))
+    if axis is None:
+        axes = tuple(range(a.ndim))
+        res = norm(ctx, ravel_array(ctx, a), ord, 0, False)
+    elif isinstance(axis, tuple):
+        axes = axes_of(ctx, axis, a.ndim)
+        given = tuple(axis_of(ctx, ax, a.ndim) for ax in axis)
+        rest = [i for i in range(a.ndim) if i not in axes]
+        t = transpose_to(ctx, a, list(given) + rest)
+        merged = reshape_dims(ctx, t, [flatten_range(ctx, t, 0, len(axes))[0],
+                                       shape_slice(ctx, t, len(axes), t.ndim)])
+        res = norm(ctx, merged, ord, 0, False)
+    else:
+        axes = (axis_of(ctx, axis, a.ndim),)
+        res = norm(ctx, a, ord, axes[0], False)
+    if keepdims:
+        res = unsqueeze(ctx, res, sorted(axes))
+    return res
+
+
+@register(np.vecdot, np.linalg.vecdot)
+def vecdot(ctx, x1, x2, /, out=None, *, axis=-1, casting="same_kind", order="K", dtype=None,
+           subok=True, signature=None, axes=None):
+    """``np.vecdot(a, b, axis=-1)`` (also ``np.linalg.vecdot``): sum of products over
+    ``axis``, the other axes broadcast; real dtypes."""
+    if out is not None or signature is not None or axes is not None or dtype is not None:
+        raise ctx.error("np.vecdot supports only the axis= keyword here")
+    try:
+        ins, outs, _ = dtypes.ufunc_dtypes(np.vecdot, x1, x2)
+    except TypeError as e:
+        raise ctx.error(f"np.vecdot: {e}") from None
+    a = ctx.cast(to_array(ctx, x1), ins[0])
+    b = ctx.cast(to_array(ctx, x2), ins[1])
+    if a.ndim == 0 or b.ndim == 0:
+        raise ctx.error("vecdot: Input operand does not have enough dimensions (a 0-d operand)")
+    ax = ctx.static(axis, "axis")
+    a = _move_last(ctx, a, axis_of(ctx, ax, a.ndim))
+    b = _move_last(ctx, b, axis_of(ctx, ax, b.ndim))
+    ka, kb = a.shape[-1], b.shape[-1]
+    if ka is not None and kb is not None and ka != kb:
+        raise ctx.error(f"vecdot: Input operand 1 has a mismatch in its core dimension 0 "
+                        f"(size {kb} is different from {ka})")
+    if ka is None or kb is None:
+        # Mul would broadcast a length-1 axis against the other; numpy requires equal lengths:
+        # the run fails otherwise (guarded Reshape of a to its own shape).
+        same = ctx.op("Equal", shape_slice(ctx, a, a.ndim - 1, a.ndim),
+                      shape_slice(ctx, b, b.ndim - 1, b.ndim))
+        vec = guard(ctx, ctx.op("Squeeze", same, ints(ctx, [0])), shape_slice(ctx, a, 0, a.ndim))
+        a = Array(ctx.op("Reshape", a, vec, allowzero=1), a.dtype, a.shape)
+    dt = ins[0]
+    run = _product_dtype(ctx, "MatMul", dt)
+    try:
+        shape = broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    except ValueError as e:
+        raise ctx.error(f"vecdot: {e}") from None
+    prod = Array(ctx.op("Mul", ctx.cast(a, run), ctx.cast(b, run)), run,
+                 shape + ((ka if ka is not None else kb),))
+    if run.kind in "iu":
+        res = _sum_trailing(ctx, prod, prod.ndim - 1)
+    else:
+        res = Array(ctx.op("ReduceSum", prod, ints(ctx, [prod.ndim - 1]), keepdims=0), run,
+                    prod.shape[:-1])
+    return ctx.cast(_finish(ctx, res, dt), outs[0])
+
+
+def _move_last(ctx, a: Array, axis: int) -> Array:
+    return transpose_to(ctx, a, [i for i in range(a.ndim) if i != axis] + [axis])

@@ -409,7 +409,7 @@ def _matrix_transpose(ctx, x) -> Array:
     return transpose_to(ctx, x, perm)
 
 
-@register(np.matrix_transpose)
+@register(np.matrix_transpose, np.linalg.matrix_transpose)
 def matrix_transpose(ctx, x, /):
     """``np.matrix_transpose(x)`` (also ``x.mT``): swaps the last two axes."""
     return _matrix_transpose(ctx, x)
@@ -758,7 +758,14 @@ def tile(ctx, A, reps):
         return _copy(ctx, a)
     shape = tuple(None if (s is None or not isinstance(r, int)) and not (s == 0 or r == 0)
                   else (0 if s == 0 or r == 0 else s * r) for s, r in zip(a.shape, dims))
-    return Array(ctx.op("Tile", a, shape_vector(ctx, dims)), a.dtype, shape)
+    return _tile(ctx, a, shape_vector(ctx, dims), shape)
+
+
+def _tile(ctx, a: Array, reps: ir.Value, shape: tuple[Dim, ...]) -> Array:
+    """``Tile`` in a dtype the kernel table allows (float16 goes through float32)."""
+    run = kernels.compute_dtype("Tile", a.dtype)
+    out = Array(ctx.op("Tile", ctx.cast(a, run), reps), run, shape)
+    return ctx.cast(out, a.dtype)
 
 
 def _repeat_int(ctx, a: Array, r: DimLike, axis: int) -> Array:
@@ -771,7 +778,7 @@ def _repeat_int(ctx, a: Array, r: DimLike, axis: int) -> Array:
     reps[axis + 1] = r
     shape = list(up.shape)
     shape[axis + 1] = r if isinstance(r, int) else None
-    tiled = Array(ctx.op("Tile", up, shape_vector(ctx, reps)), a.dtype, tuple(shape))
+    tiled = _tile(ctx, up, shape_vector(ctx, reps), tuple(shape))
     return _merge_axes(ctx, tiled, axis)
 
 
