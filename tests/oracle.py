@@ -74,6 +74,7 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
     assert_same(got, want, rtol, atol)
     model = compiled.to_onnx(*args, **kwargs)
     onnx.checker.check_model(model, full_check=True)
+    assert_no_float16_compute(model)
     if reference:
         feeds = {}
         names = [i.name for i in model.graph.input]
@@ -92,6 +93,44 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
             assert_same(ref_out, want, rtol if rtol is not None else 1e-5,
                         atol if atol is not None else 1e-6, where="reference evaluator: ")
     return compiled
+
+
+def assert_no_float16_compute(model: onnx.ModelProto) -> None:
+    """Asserts no node outside the float16-exact set reads a float16 value.
+
+    onnxruntime runs such ops through float32 and drops the rounding to float16 between
+    chained ops (numpy rounds after every op), so pyonnx must compute them in float32 between
+    explicit Casts (``kernels.has_kernel``).
+    """
+    from pyonnx.frontend.lower.kernels import _FLOAT16_EXACT
+
+    inferred = onnx.shape_inference.infer_shapes(model)
+    f16 = onnx.TensorProto.FLOAT16
+    types: dict[str, int] = {}
+
+    def collect(graph: onnx.GraphProto) -> None:
+        for v in list(graph.input) + list(graph.output) + list(graph.value_info):
+            types[v.name] = v.type.tensor_type.elem_type
+        for init in graph.initializer:
+            types[init.name] = init.data_type
+        for node in graph.node:
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    collect(attr.g)
+
+    def check_graph(graph: onnx.GraphProto) -> None:
+        for node in graph.node:
+            if node.domain in ("", "ai.onnx") and node.op_type not in _FLOAT16_EXACT:
+                bad = [i for i in node.input if i and types.get(i) == f16]
+                assert not bad, (f"node {node.name} ({node.op_type}) reads float16 {bad}: "
+                                 "onnxruntime drops numpy's float16 rounding there; compute in "
+                                 "float32 between explicit Casts")
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    check_graph(attr.g)
+
+    collect(inferred.graph)
+    check_graph(inferred.graph)
 
 
 def _input_dtype(model: onnx.ModelProto, name: str) -> np.dtype:

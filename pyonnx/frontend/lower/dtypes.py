@@ -16,7 +16,7 @@ from pyonnx.frontend.lower.values import Array
 
 __all__ = [
     "SUPPORTED_DTYPES", "to_ir", "from_ir", "proxy", "result_type", "ufunc_dtypes",
-    "default_dtype_of_scalar",
+    "default_dtype_of_scalar", "is_weak",
 ]
 
 # The dtypes pyonnx accepts for arrays (complex is carried as real/imag pairs by a later issue).
@@ -55,17 +55,24 @@ def proxy(value: Any) -> Any:
     ``int``/``float``/``bool``/``complex`` as weak); a static Python scalar is its type, a
     static numpy value its dtype.
     """
+    # A Python bool is the lowest kind, so it promotes as np.bool_ does (numpy's resolve_dtypes
+    # does not accept the bool type as a weak scalar).
     if isinstance(value, Array):
-        if value.weak:
-            return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[value.dtype.kind]
+        if value.weak and value.dtype.kind != "b":
+            return {"i": int, "u": int, "f": float, "c": complex}[value.dtype.kind]
         return value.dtype
-    if isinstance(value, bool | int | float | complex) and not isinstance(value, np.generic):
+    if isinstance(value, bool):
+        return np.dtype(np.bool_)
+    if isinstance(value, int | float | complex) and not isinstance(value, np.generic):
         return type(value)
     return np.asarray(value).dtype
 
 
-def _all_weak(proxies: tuple) -> bool:
-    return all(isinstance(p, type) for p in proxies)
+def is_weak(value: Any) -> bool:
+    """True for Python scalars and weak Arrays (values that came from Python scalars)."""
+    if isinstance(value, Array):
+        return value.weak
+    return isinstance(value, bool | int | float | complex) and not isinstance(value, np.generic)
 
 
 def _strong(p: Any) -> np.dtype:
@@ -90,7 +97,7 @@ def ufunc_dtypes(ufunc: np.ufunc, *operands: Any) -> tuple[tuple[np.dtype, ...],
         TypeError: numpy has no loop for these dtypes (e.g. ``float & float``).
     """
     proxies = tuple(proxy(v) for v in operands)
-    weak = _all_weak(proxies)
+    weak = all(is_weak(v) for v in operands)
     if weak:
         proxies = tuple(_strong(p) for p in proxies)
     try:
@@ -105,6 +112,6 @@ def ufunc_dtypes(ufunc: np.ufunc, *operands: Any) -> tuple[tuple[np.dtype, ...],
 def result_type(*operands: Any) -> np.dtype:
     """``np.result_type`` with weak Python scalars, for non-ufunc functions (concatenate, where)."""
     proxies = tuple(proxy(v) for v in operands)
-    if _all_weak(proxies):
+    if all(is_weak(v) for v in operands):
         proxies = tuple(_strong(p) for p in proxies)
     return np.result_type(*(p(0) if isinstance(p, type) else p for p in proxies))

@@ -34,10 +34,29 @@ _WIDER: dict[str, tuple[str, ...]] = {
 }
 
 
+# Ops that keep float16 values exactly on onnxruntime's CPU provider, each checked by running
+# Cast(f32→f16) → op → Cast(→f64) on values that change when rounded to float16. Tile, Trilu,
+# Pad, Where, Neg and Abs fail that check (onnxruntime fuses their float32 detour with the
+# Cast before them), so they run in float32 between explicit Casts like arithmetic does.
+_FLOAT16_EXACT = frozenset({
+    "Identity", "Reshape", "Slice", "Gather", "GatherND", "GatherElements", "Transpose",
+    "Unsqueeze", "Squeeze", "Concat", "Expand", "Compress", "Flatten", "Split",
+    "ReverseSequence", "ScatterND", "Cast", "Shape", "Size", "ConstantOfShape",
+})
+
+
 def has_kernel(op: str, dtype: np.dtype) -> bool:
-    """True when onnxruntime's CPU provider runs ``op`` in ``dtype`` (unknown ops: assumed)."""
+    """True when onnxruntime's CPU provider runs ``op`` in ``dtype`` (unknown ops: assumed).
+
+    float16 counts as having no kernel for ops that compute new values: onnxruntime runs them
+    through float32 and, in a chain of such ops, drops the rounding to float16 between them,
+    which numpy does after every op. Computing in float32 between explicit Casts keeps it.
+    """
+    name = np.dtype(dtype).name
+    if name == "float16" and op not in _FLOAT16_EXACT:
+        return False
     kernels = CPU_KERNELS.get(op)
-    return kernels is None or np.dtype(dtype).name in kernels
+    return kernels is None or name in kernels
 
 
 def compute_dtype(op: str, dtype: np.dtype, exact_ints: bool = True) -> np.dtype | None:
@@ -96,3 +115,22 @@ def emit(ctx, op: str, inputs: Sequence[Array], dtype: np.dtype,
     if produced != out_dtype:
         result = ctx.cast(result, out_dtype)
     return result
+
+
+def where(ctx, cond: Array, a: Array, b: Array) -> Array:
+    """``Where(cond, a, b)`` for Arrays of one dtype, exact for float16 (selected in float32).
+
+    Args:
+        cond: a bool Array.
+        a, b: the values, already of the result dtype.
+    """
+    from pyonnx.frontend.lower.shapes import broadcast_shapes
+
+    dtype = a.dtype
+    run = compute_dtype("Where", dtype) or dtype
+    try:
+        shape = broadcast_shapes(cond.shape, a.shape, b.shape)
+    except ValueError as e:
+        raise ctx.error(str(e)) from None
+    out = Array(ctx.op("Where", cond, ctx.cast(a, run), ctx.cast(b, run)), run, shape)
+    return ctx.cast(out, dtype)

@@ -727,16 +727,18 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) 
                                result_dt)
         half = ctx.const_array(np.array(0.5, t.dtype))
         upper = emit_exact(ctx, "GreaterOrEqual", [t, half], t.dtype, out_dtype=_BOOL)
-        result = Array(ctx.op("Where", upper, from_hi, from_lo), result_dt, out_q + rest)
+        result = kernels.where(ctx, upper, from_hi, from_lo)
+        result = Array(result.value, result_dt, out_q + rest)
     if inexact:
         # A slice holding NaN has it last after the sort: numpy's result there is that NaN.
         if qa.ndim == 0 and not rest and result_dt != x.dtype:
             raise ctx.error(f"{fname}: with this q numpy returns {result_dt} unless the data "
                             f"holds NaN (then {x.dtype}); cast the array to {result_dt} first")
         last = ctx.op("Gather", srt, ctx.const(np.array(-1, np.int64)), axis=0)
-        nan = ctx.op("IsNaN", last)
-        result = Array(ctx.op("Where", nan, ctx.cast(Array(last, x.dtype, rest), result_dt),
-                              result), result_dt, result.shape)
+        last = Array(last, x.dtype, rest)
+        nan = Array(ctx.op("IsNaN", ctx.cast(last, np.float32) if x.dtype == np.float16 else last),
+                    _BOOL, rest)
+        result = kernels.where(ctx, nan, ctx.cast(last, result_dt), result)
     if keepdims:
         shape = list(out_q) + [1 if i in reduced else x.shape[i] for i in range(nd)]
         vec = ctx.op("Concat", ctx.const(np.array(out_q, np.int64)),
