@@ -111,6 +111,10 @@ def m_true_arr(x): return x[True, [0, 1]]
 def m_int_true(x): return x[0, True]
 def m_int_sep_true(x): return x[0, :, True]
 def m_arr_list(x): return x[[0, 1], [True, False, True]]
+def m_mask_false(x): return x[:, [True], False]
+def m_mask_empty(x): return x[[True], []]
+def a_empty_oob(x): return x[[], [5]]  # nothing read: numpy checks no bounds
+def a_false_oob(x): return x[[5], False]
 
 
 # The tables: (function, shapes to run it on).
@@ -142,7 +146,9 @@ ADVANCED = [(a_list, [(3,), (3, 2)]), (a_neg_list, [(4,), (2, 3)]), (a_2d_list, 
             (m_gt, [(0,), (7,), (2, 4), (2, 3, 2)]), (m_and, [(7,), (2, 4)]),
             (m_list, [(3,), (3, 2)]), (m_col_list, [(2, 3)]), (m_true, [(), (2,), (2, 3)]),
             (m_false, [(), (2,), (2, 3)]), (m_true_mid, [(2, 3)]), (m_true_arr, [(2, 3)]),
-            (m_int_true, [(2, 3)]), (m_int_sep_true, [(2, 3, 4)]), (m_arr_list, [(2, 3)])]
+            (m_int_true, [(2, 3)]), (m_int_sep_true, [(2, 3, 4)]), (m_arr_list, [(2, 3)]),
+            (m_mask_false, [(0, 1), (2, 1)]), (m_mask_empty, [(1, 0), (1, 3)]),
+            (a_empty_oob, [(2, 3)]), (a_false_oob, [(2, 3)])]
 
 
 def _data(shape, dtype="float32"):
@@ -163,6 +169,12 @@ def check_fixed(fn, *args, static_argnames=()):
     feeds = {n: np.asarray(a, dtype=inputs[n]) for n, a in zip(params, args) if n in inputs}
     with np.errstate(all="ignore"):
         want = fn(*args)
+    # The static shape pyonnx declares must be numpy's wherever it states a length.
+    dims = model.graph.output[0].type.tensor_type.shape.dim
+    assert len(dims) == np.ndim(want), f"declared rank {len(dims)} != numpy's {np.ndim(want)}"
+    for i, d in enumerate(dims):
+        if d.HasField("dim_value"):
+            assert d.dim_value == np.shape(want)[i], f"declared shape {dims} != {np.shape(want)}"
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     for runtime, got in (("onnxruntime", sess.run(None, feeds)[0]), ("reference", None)):
         if runtime == "reference":

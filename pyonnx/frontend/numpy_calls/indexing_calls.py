@@ -180,7 +180,9 @@ def take_along_axis(ctx, arr, indices, axis=-1):
         if proven or all(other.shape[j] == 1 or (x.shape[j] is not None and (
                 x.shape[j] != 1 or x.shape[j] == other.shape[j])) for j in others):
             return x
-        if all(other.shape[j] is not None for j in others):
+        # (A constant target holding 0 is avoided: onnxruntime 1.31's optimizer can drop such
+        # an Expand.)
+        if all(other.shape[j] is not None and other.shape[j] != 0 for j in others):
             target = i64(ctx, [1 if j == axis else other.shape[j] for j in range(x.ndim)])
         else:
             keep = ctx.const(np.array([j != axis for j in range(x.ndim)]))

@@ -199,18 +199,26 @@ def _stack_dynamic(ctx, comps: list[_Component], columns: list[Any]) -> tuple[An
                 and len({a.ndim for a in arrays}) == 1
                 and all(same_shape(a.value, arrays[0].value) for a in arrays)))
     if not same:
-        # (onnxruntime 1.31's optimizer drops an Expand to a constant shape holding a 0.)
+        # onnxruntime 1.31's ExpandElimination drops an Expand whose constant target holds a 0
+        # (it reads 0 like 1), so a target that is or may fold to a constant never holds one.
         if None not in bshape and 0 not in bshape:
             target = i64(ctx, list(bshape) + [1])
             pieces = [p if s == bshape else ctx.op("Expand", p, target)
                       for p, s in zip(pieces, shapes)]
         else:
-            # Expand broadcasts both ways: chaining it over every piece's shape gives B + (1,).
-            acc = pieces[0]
-            for p in pieces[1:]:
+            # Expand broadcasts both ways: chaining it over the run-time pieces' shapes, from
+            # the static pieces' broadcast (a constant input, never a target), gives B + (1,).
+            static = [col.shape for col in columns if isinstance(col, np.ndarray)]
+            dynamic = [p for p, col in zip(pieces, columns) if not isinstance(col, np.ndarray)]
+            if static:
+                acc = ctx.const(np.zeros(np.broadcast_shapes(*static) + (1,), np.int64))
+                rest = dynamic
+            else:
+                acc, rest = dynamic[0], dynamic[1:]
+            for p in rest:
                 acc = ctx.op("Expand", acc, ctx.op("Shape", p))
             target = ctx.op("Shape", acc)
-            pieces = [acc] + [ctx.op("Expand", p, target) for p in pieces[1:]]
+            pieces = [p if p is acc else ctx.op("Expand", p, target) for p in pieces]
     idx = pieces[0] if len(pieces) == 1 else ctx.op("Concat", *pieces, axis=-1)
     return idx, bshape
 
