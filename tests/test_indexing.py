@@ -115,6 +115,7 @@ def m_mask_false(x): return x[:, [True], False]
 def m_mask_empty(x): return x[[True], []]
 def a_empty_oob(x): return x[[], [5]]  # nothing read: numpy checks no bounds
 def a_false_oob(x): return x[[5], False]
+def a_nonzero(x): return x[np.nonzero(x > 2)]
 
 
 # The tables: (function, shapes to run it on).
@@ -148,7 +149,8 @@ ADVANCED = [(a_list, [(3,), (3, 2)]), (a_neg_list, [(4,), (2, 3)]), (a_2d_list, 
             (m_false, [(), (2,), (2, 3)]), (m_true_mid, [(2, 3)]), (m_true_arr, [(2, 3)]),
             (m_int_true, [(2, 3)]), (m_int_sep_true, [(2, 3, 4)]), (m_arr_list, [(2, 3)]),
             (m_mask_false, [(0, 1), (2, 1)]), (m_mask_empty, [(1, 0), (1, 3)]),
-            (a_empty_oob, [(2, 3)]), (a_false_oob, [(2, 3)])]
+            (a_empty_oob, [(2, 3)]), (a_false_oob, [(2, 3)]),
+            (a_nonzero, [(7,), (3, 4), (2, 0)])]
 
 
 def _data(shape, dtype="float32"):
@@ -414,6 +416,8 @@ def test_lean_graphs():
     assert _ops(m_gt, _data((5,))) == ["Greater", "Compress"]
     assert _ops(m_gt, x3) == ["Greater", "Reshape", "Reshape", "Compress"]
     assert _ops(d_mask_col, x2, np.ones(6, bool)) == ["Shape", "Reshape", "Compress"]
+    # The rows of np.nonzero share a shape: no run-time broadcast of the index arrays.
+    assert "Expand" not in _ops(a_nonzero, x2)
     assert _ops(d_start_stop, _data((5,)), 1, 3) == ["Reshape", "Reshape", "Slice"]
     assert _ops(d_two, x3, 1, 2) == ["Gather", "Gather"]
 

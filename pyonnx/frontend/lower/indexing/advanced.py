@@ -309,25 +309,34 @@ _ELEMENTWISE = frozenset({
 })
 
 
-def _shape_root(v: Any, depth: int = 0) -> Any:
-    """The value ``v`` is elementwise-derived from with scalar-like constants only (so it has
-    the same shape up to leading 1s), else ``v`` itself."""
+def _shape_key(v: Any, depth: int = 0) -> Any:
+    """A key equal for values of provably the same shape (given the same rank): the value an
+    elementwise chain with scalar-like constants starts from, seen through ``Gather`` of one
+    constant position (the rows of ``np.nonzero``'s result share a shape)."""
     node = v.producer() if hasattr(v, "producer") else None
-    if node is None or node.domain not in ("", "ai.onnx") or node.op_type not in _ELEMENTWISE \
-            or depth > 32:
+    if node is None or node.domain not in ("", "ai.onnx") or depth > 32:
         return v
-    roots = set()
+    if node.op_type == "Gather":
+        idx = node.inputs[1].const_value if node.inputs[1] is not None else None
+        if idx is not None and idx.shape == ():
+            attr = node.attributes.get("axis")
+            return ("Gather", _shape_key(node.inputs[0], depth + 1),
+                    attr.as_int() if attr is not None else 0)
+        return v
+    if node.op_type not in _ELEMENTWISE:
+        return v
+    keys = set()
     for inp in node.inputs:
         if inp is None:
             continue
         const = inp.const_value
         if const is not None and all(d == 1 for d in const.shape):
             continue
-        roots.add(_shape_root(inp, depth + 1))
-    return roots.pop() if len(roots) == 1 else v
+        keys.add(_shape_key(inp, depth + 1))
+    return keys.pop() if len(keys) == 1 else v
 
 
 def same_shape(a: Any, b: Any) -> bool:
     """True when the ir values ``a`` and ``b`` provably have the same shape, given that they
-    have the same rank: both are derived elementwise from one value and scalar constants."""
-    return a is b or _shape_root(a) is _shape_root(b)
+    have the same rank (see :func:`_shape_key`)."""
+    return a is b or _shape_key(a) == _shape_key(b)
