@@ -315,6 +315,8 @@ def test_dynamic_slices(n):
         for j in (-6, -1, 3):
             check(d_start_stop, x, i, j)
             check(d_rev_to, x, i, j)
+    check(d_rev_from, x, 2**63 - 1)  # start + len would overflow
+    check(d_full, x, 2**63 - 1, -2**63, -(2**63 - 1))
     for k in (-3, -1, 1, 2):
         check(d_step, x, k)
         check(d_start_step, x, -6, k)
@@ -617,6 +619,7 @@ def t_take_static_clip(a): return np.take(a, [-7, 1, 5], axis=0, mode="clip")
 def t_take_scalar(a, i): return np.take(a, i)
 def t_take_bool(a): return np.take(a, [True, False, True], axis=0)
 def t_take_const_a(idx): return np.take(np.arange(10.0), idx)
+def t_take_list(a, i, j): return np.take(a, [[i], [j]], axis=0)
 def t_tal(a, idx): return np.take_along_axis(a, idx, axis=1)
 def t_tal0(a, idx): return np.take_along_axis(a, idx, 0)
 def t_tal_none(a, idx): return np.take_along_axis(a, idx, axis=None)
@@ -647,6 +650,7 @@ def test_take():
     check(t_take_scalar, a, -3)
     check(t_take_scalar, _data((0, 2)), np.zeros((2, 0), np.int64))
     check(t_take_const_a, np.array([9, -10]))
+    check(t_take_list, a, -1, 2)
     check(t_take_wrap, _data((0, 2)), np.zeros(0, np.int64))
     check_fixed(t_take_ax, a, np.array([[1, 3]]))
 

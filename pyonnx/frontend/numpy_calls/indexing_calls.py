@@ -72,6 +72,8 @@ def _ravel(ctx, a: Array) -> Array:
 
 def _indices(ctx, indices: Any, what: str = "indices") -> np.ndarray | Array:
     """Integer indices: a static int64 ndarray or an integer Array (bools read as 0/1)."""
+    if isinstance(indices, (list, tuple)) and not is_static(indices):
+        indices = ctx.asarray(indices)
     if isinstance(indices, Array):
         c = indices.value.const_value
         if c is None:

@@ -5,7 +5,8 @@ None, ints or 0-d integer Arrays, ``...``, None, a 0-d bool, a static list/array
 bools, an integer or bool Array, lists mixing Arrays, or a tuple of those). Output: an Array
 with numpy's value, dtype and shape (a 0-d Array where numpy returns a scalar).
 
-Three registries, each entry's docstring listing the syntax it supports:
+Four stages; the first and last are registries whose entries' docstrings list the syntax they
+support:
 
 * :mod:`.forms` classifies each subscript element (integers, slices, ``...``, None, 0-d
   booleans, integer arrays, boolean masks);

@@ -130,7 +130,7 @@ def _fix_end(ctx, x: Array, axis: int, start: Bound, end: Bound, neg: Any) -> An
     elif isinstance(d, int):
         before = ctx.op("Less", start, i64(ctx, [-d]))
     else:
-        before = ctx.op("Less", ctx.op("Add", start, d), i64(ctx, [0]))
+        before = ctx.op("Less", start, ctx.op("Neg", d))  # not start + d: it could overflow
     if neg is not None:
         before = ctx.op("And", before, neg)
     return ctx.op("Where", before, i64(ctx, [0]), i64(ctx, [end]) if isinstance(end, int) else end)
