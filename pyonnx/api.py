@@ -498,13 +498,11 @@ def _hashable(a: Any) -> Any:
 def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
     """Frontend → passes → serialized bytes (deterministic)."""
     from pyonnx.frontend.convert import convert
-    from pyonnx.passes.pipeline import optimize, serialize
+    from pyonnx.passes.pipeline import optimize, to_bytes
 
     converted = convert(fn, params, opset)
     model = optimize(converted.model)
-    proto = serialize(model)
-    return (proto.SerializeToString(deterministic=True), converted.structure,
-            converted.output_is_scalar)
+    return to_bytes(model), converted.structure, converted.output_is_scalar
 
 
 class _LazySessions:

@@ -8,6 +8,7 @@ outputs back into Python values. Runs: parse → syntax check → canonicalize �
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import types
 from typing import Any
@@ -105,6 +106,7 @@ def _version() -> str:
     return __version__
 
 
+@functools.lru_cache(maxsize=256)  # trees are cached by prepare(); the walk costs ~90 µs
 def _return_names(tree, count: int) -> list[str | None]:
     """Output names from the returned expressions (``return mean, std`` → mean, std)."""
     import ast

@@ -1,7 +1,7 @@
 """The IR pass pipeline: an ``onnx_ir.Model`` from the frontend → a serialized, checked model.
 
 Input: the lowered model (node names carry source lines, ``meta["pyonnx.loc"]`` locations).
-Output: the optimized model, then ``onnx.ModelProto`` (:func:`serialize`). The same model in gives
+Output: the optimized model, then checked ``onnx.ModelProto`` bytes (:func:`to_bytes`). The same model in gives
 byte-identical bytes out: every pass walks graphs in order and derives names from existing names
 (never from ``id()``, hashes or set order).
 
@@ -10,15 +10,15 @@ The passes, in order (:func:`passes`), and why that order:
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
-2. ``CommonSubexpressionEliminationPass`` (onnx-ir): merges identical nodes of the main graph.
-   Dead nodes left by folding do not disturb it (a live duplicate of a dead node keeps the
-   dead one alive instead: the same graph), so no removal is needed before it; one removal
-   after both passes saves a whole walk (~100 µs on a 15-line function).
+2. ``EliminateCommonSubexpressionsPass``: merges identical nodes, subgraphs included (onnx-ir's
+   CSE does the main graph only, 4x slower). Dead nodes left by folding do not disturb it (a
+   live duplicate of a dead node keeps the dead one alive instead: the same graph), so no
+   removal is needed before it; one removal after both saves a whole walk.
 3. ``RemoveUnusedPass``: what folding and CSE disconnected: nodes, unused optional outputs,
    then initializers and opset imports (after the nodes, so it sees the final domains).
-4. ``NameFixPass`` (onnx-ir): last, after every pass that creates values: sibling subgraphs may
-   both have named a value ``val_0``, and a returned variable may share a generated name; every
-   name becomes unique (deterministically, in graph order).
+4. ``UniqueNamesPass``: last, after every pass that creates values: subgraphs may have named a
+   value ``val_0`` like their parent, and a returned variable may share a generated name; then
+   onnx-ir's ``NameFixPass`` makes every name unique (deterministically, in graph order).
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ import logging
 
 import onnx
 import onnx_ir as ir
-import onnx_ir.passes.common as common
 
+from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
+from pyonnx.passes.unique_names import UniqueNamesPass
 
-__all__ = ["optimize", "passes", "serialize"]
+__all__ = ["optimize", "passes", "serialize", "to_bytes"]
 
 logger = logging.getLogger(__name__)
 
@@ -41,9 +42,9 @@ def passes() -> list[ir.passes.PassBase]:
     """Fresh instances of the pipeline's passes, in the order :func:`optimize` runs them."""
     return [
         FoldConstantsPass(),
-        common.CommonSubexpressionEliminationPass(),
+        EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
-        common.NameFixPass(),
+        UniqueNamesPass(),
     ]
 
 
@@ -71,3 +72,17 @@ def serialize(model: ir.Model) -> onnx.ModelProto:
     proto = ir.serde.serialize_model(model)
     onnx.checker.check_model(proto)
     return proto
+
+
+def to_bytes(model: ir.Model) -> bytes:
+    """The model as deterministic protobuf bytes, checked by the ONNX checker.
+
+    The checker is given the bytes: given a ModelProto it would serialize it once more
+    (checking bytes took 37 µs, a proto 60-120 µs, on a 50-node model).
+
+    Raises:
+        onnx.checker.ValidationError: the model is invalid (a pyonnx bug).
+    """
+    data = ir.serde.serialize_model(model).SerializeToString(deterministic=True)
+    onnx.checker.check_model(data)
+    return data
