@@ -41,7 +41,7 @@ F16_RTOL = 2e-3
 
 # Shapes per rank; the (0, ...) ones exercise empty reductions where numpy has an identity.
 SHAPES2 = [(3, 4), (0, 4), (4, 0), (1, 1)]
-SHAPES3 = [(2, 3, 4), (2, 0, 3)]
+SHAPES3 = [(2, 3, 4), (2, 0, 3), (3, 2, 0), (0, 2, 3)]
 
 
 def run_shapes(fn, dtype, shapes, seed=0, rtol=None, **kw):
@@ -314,6 +314,28 @@ def test_cum_dtype_and_wrap():
     run_shapes(cums_dtype, "int64", [(3, 4)])
     check(cums, np.full((3, 40), 3, np.int64))  # cumprod wraps modulo 2**64 like numpy
     check(cums, np.array([[2**62, 2**62, 2**62, 5]], np.int64))
+
+
+# -------------------------------------------------------------------------------- median
+def medians(x):
+    return (np.median(x), np.median(x, axis=0), np.median(x, axis=-1, keepdims=True),
+            np.median(x, axis=(0, 1)), np.median(x, keepdims=True))
+
+
+def median_01(x):
+    return np.median(x), np.median(x, keepdims=True)
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")
+@pytest.mark.parametrize("dtype", ALL)
+def test_median(dtype):
+    run_shapes(medians, dtype, [(3, 4), (4, 5), (1, 1), (0, 3), (3, 0), (2, 7)])
+    run_shapes(medians, dtype, [(2, 3, 4)])
+    run_shapes(median_01, dtype, [()])
+    if dtype.startswith("float"):
+        x = data(dtype, (4, 5), 1)
+        x[1, 2] = np.nan
+        check(medians, x)
 
 
 # ------------------------------------------------------------------------------- average

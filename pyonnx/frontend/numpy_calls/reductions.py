@@ -19,6 +19,7 @@ Supported syntax (functions, and the array methods where numpy has them)::
     np.ptp(a, axis=None, keepdims=False)
     np.nansum(a, axis=None, dtype=None, keepdims=False, initial=...)
     np.nanmean(a, axis=None, dtype=None, keepdims=False)
+    np.median(a, axis=None, keepdims=False)
 
 ``axis`` is None, an int (negative counts from the end) or a tuple of ints; ``out=`` and
 ``where=`` are refused with a hint.
@@ -28,9 +29,9 @@ onnxruntime 1.31.1):
 
 * Integer sums and products: onnxruntime's int64 ``ReduceSum``/``ReduceProd`` go through double
   (``sum([2**60 + 1])`` gives ``2**60``) and saturate instead of wrapping. numpy accumulates
-  integers in int64/uint64 modulo 2**64, so integer sums use ``ReduceSum`` only when every
-  partial sum stays below 2**53 (elements of at most 16 bits); otherwise the exact ``CumSum``
-  (its last element). Integer products multiply pairs in a ``Loop`` (log2(n) steps); ``cumprod``
+  integers in int64/uint64 modulo 2**64, so integer sums use a float64 ``ReduceSum`` only when
+  every partial sum stays below 2**53 (elements of at most 16 bits); otherwise a ``MatMul``
+  with ones, which is exact in int64. Integer products multiply pairs in a ``Loop`` (log2(n) steps); ``cumprod``
   is a Hillis-Steele scan in a ``Loop``. uint64 is computed as int64 (the cast wraps both ways,
   so sums and products modulo 2**64 are the same).
 * Float sums: numpy sums float32 pairwise; onnxruntime's float32 ``ReduceSum`` accumulates with
@@ -352,7 +353,8 @@ def _along_merged(ctx, x: Array, axes: tuple[int, ...], keepdims: bool,
             tail = _i64(ctx, [count]) if isinstance(count, int) else \
                 ctx.op("Unsqueeze", count.value, _i64(ctx, [0]))
             target = ctx.op("Concat", head, tail, axis=0)
-        flat = Array(ctx.op("Reshape", xt, target), x.dtype,
+        # allowzero: a 0 in the target is a 0, not "copy this input dimension".
+        flat = Array(ctx.op("Reshape", xt, target, allowzero=1), x.dtype,
                      kept_shape + (count if isinstance(count, int) else None,))
     r = fn(ctx, flat, flat.ndim - 1)
     r = _squeeze(ctx, Array(r.value, r.dtype, flat.shape[:-1] + (1,)), [flat.ndim - 1])
@@ -370,12 +372,27 @@ def _first_or(ctx, x: Array, k: int, fill: int) -> Array:
 
 
 def _int_sum_along(ctx, x: Array, k: int) -> Array:
-    """Exact int64 sum along ``k`` (wrapping like numpy): the last element of ``CumSum``."""
-    cs = ctx.op("CumSum", x, _i64(ctx, k))
-    last = ctx.op("Slice", cs, _i64(ctx, [-1]), _i64(ctx, [_INT64_MAX]), _i64(ctx, [k]))
-    n = x.shape[k]
-    size = None if n is None else min(n, 1)
-    return _first_or(ctx, Array(last, x.dtype, x.shape[:k] + (size,) + x.shape[k + 1:]), k, 0)
+    """Exact int64 sum along ``k``, wrapping like numpy: a MatMul with ones (onnxruntime's int64
+    MatMul is exact; measured 2.5x faster than taking the last element of CumSum)."""
+    nd = x.ndim
+    n = _i64(ctx, [x.shape[k]]) if x.shape[k] is not None else \
+        ctx.op("Shape", x, start=k, end=k + 1)
+    one = ir.tensor(np.array([1], np.int64))
+    if k == nd - 1:
+        ones = ctx.op("ConstantOfShape", ctx.op("Concat", n, _i64(ctx, [1]), axis=0), value=one)
+        return Array(ctx.op("MatMul", x, ones), _I64, x.shape[:k] + (1,))
+    # A row of ones from the left, with the axes after k merged into one.
+    ones = ctx.op("ConstantOfShape", ctx.op("Concat", _i64(ctx, [1]), n, axis=0), value=one)
+    if k == nd - 2:
+        return Array(ctx.op("MatMul", ones, x), _I64, x.shape[:k] + (1,) + x.shape[k + 1:])
+    head = ctx.op("Shape", x, start=0, end=k + 1)
+    tail = ctx.op("ReduceProd", ctx.op("Shape", x, start=k + 1), keepdims=1)
+    merged = ctx.op("Reshape", x, ctx.op("Concat", head, tail, axis=0), allowzero=1)
+    r = ctx.op("MatMul", ones, merged)
+    target = ctx.op("Concat", ctx.op("Shape", x, start=0, end=k), _i64(ctx, [1]),
+                    ctx.op("Shape", x, start=k + 1), axis=0)
+    return Array(ctx.op("Reshape", r, target, allowzero=1), _I64,
+                 x.shape[:k] + (1,) + x.shape[k + 1:])
 
 
 def _int_prod_along(ctx, x: Array, k: int) -> Array:
@@ -437,11 +454,6 @@ def _sum_dtype(x: np.dtype) -> np.dtype:
     return x
 
 
-def _small_ints(x: np.dtype, t: np.dtype) -> bool:
-    """Every partial sum of ``x`` cast to ``t`` stays below 2**53 for any feasible size."""
-    return (x.kind in "biu" and x.itemsize <= 2) or (t.kind in "iu" and t.itemsize <= 2)
-
-
 def reduce_sum(ctx, x: Array, axes: tuple[int, ...], keepdims: bool, t: np.dtype,
                axes_value: ir.Value | None = None) -> Array:
     """``np.add.reduce(x, axes, dtype=t, keepdims)``: ``x`` cast to ``t``, summed as numpy does."""
@@ -450,12 +462,17 @@ def reduce_sum(ctx, x: Array, axes: tuple[int, ...], keepdims: bool, t: np.dtype
     if t.kind == "b":  # add on bool is logical or
         return reduce_any(ctx, x, axes, keepdims)
     if t.kind in "iu":
-        wide = ctx.cast(ctx.cast(x, t), _I64)  # uint64 wraps into int64 and back exactly
-        if _small_ints(x.dtype, t):
-            r = _reduce_op(ctx, "ReduceSum", wide, axes, keepdims, axes_value)
-        else:
-            r = _along_merged(ctx, wide, axes, keepdims, _int_sum_along)
-        return ctx.cast(r, t)
+        xt = ctx.cast(x, t)
+        small = x if x.dtype.kind in "biu" and x.dtype.itemsize <= 2 else \
+            xt if t.itemsize <= 2 else None
+        if small is not None:
+            # Elements of at most 16 bits: float64 sums them exactly (partial sums stay below
+            # 2**53), 4x faster than int64 ReduceSum, which converts through double anyway.
+            # Summing x's own values then wrapping into t equals numpy's sum of x cast to t.
+            r = _reduce_op(ctx, "ReduceSum", ctx.cast(small, _F64), axes, keepdims, axes_value)
+            return ctx.cast(ctx.cast(r, _I64), t)
+        wide = ctx.cast(xt, _I64)  # uint64 wraps into int64 and back exactly
+        return ctx.cast(_along_merged(ctx, wide, axes, keepdims, _int_sum_along), t)
     acc = _SUM_ACC[t]
     r = _reduce_op(ctx, "ReduceSum", ctx.cast(ctx.cast(x, t), acc), axes, keepdims, axes_value)
     return ctx.cast(r, t)
@@ -901,6 +918,84 @@ def cumsum(ctx, a, axis=None, dtype=None, out=None):
 @register(np.cumprod, methods=("cumprod",))
 def cumprod(ctx, a, axis=None, dtype=None, out=None):
     return _cum(ctx, "np.cumprod", a, axis, dtype, out, True)
+
+
+# -------------------------------------------------------------------------------- median
+@register(np.median)
+def median(ctx, a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """numpy's ``_median``: the mean of the middle one or two sorted values (NaN if any NaN).
+
+    The smallest ``n // 2 + 1`` values come from TopK, so the middle ones are its last one or
+    two; their mean follows ``np.mean``'s dtypes and rounding exactly.
+    """
+    _refuse(ctx, "np.median", out)
+    x = _arr(ctx, a)
+    kd = _static_bool(ctx, keepdims, "keepdims")
+    axes = _axes(ctx, "np.median", x, axis)
+    if x.ndim == 0:
+        # A 0-d input stays 0-d, keepdims or not.
+        x, axes, kd = _flatten(ctx, x), (0,), False
+    nd = x.ndim
+    kept = [i for i in range(nd) if i not in axes]
+    # The reduced axes merged into the last one (numpy's _ureduce does the same).
+    perm = kept + list(axes)
+    if perm != list(range(nd)):
+        x = Array(ctx.op("Transpose", x, perm=perm), x.dtype, tuple(x.shape[p] for p in perm))
+    if len(axes) > 1:
+        count = _count(ctx, x, tuple(range(len(kept), nd)))
+        kept_shape = x.shape[:len(kept)]
+        tail = _i64(ctx, [count]) if isinstance(count, int) else \
+            ctx.op("Unsqueeze", count.value, _i64(ctx, [0]))
+        target = ctx.op("Concat", ctx.op("Shape", x, start=0, end=len(kept)), tail, axis=0)
+        x = Array(ctx.op("Reshape", x, target, allowzero=1), x.dtype,
+                  kept_shape + (count if isinstance(count, int) else None,))
+    k = x.ndim - 1
+    n_static = x.shape[k]
+    out_shape = x.shape[:k]
+    if n_static == 0:
+        # numpy: the mean of an empty slice, nan (with a RuntimeWarning).
+        nan_dt = _F64 if x.dtype.kind in "biu" else x.dtype
+        r = Array(ctx.op("ConstantOfShape", ctx.shape_of(Array(x.value, x.dtype, out_shape))
+                         if all(d is not None for d in out_shape) else
+                         ctx.op("Shape", x, start=0, end=k),
+                         value=ir.tensor(np.array([np.nan], nan_dt))), nan_dt, out_shape)
+        return _unsqueeze(ctx, r, list(axes)) if kd else r
+    fwd, back = _ordered(ctx, x.dtype)
+    xm = fwd(x)
+    n = _i64(ctx, n_static) if n_static is not None else \
+        ctx.op("Squeeze", ctx.op("Shape", x, start=k, end=k + 1), _i64(ctx, [0]))
+    if n_static is None:
+        # Append the largest value, so TopK has an element even when n is 0 (the result is
+        # then NaN, as numpy's mean of an empty slice) and the smallest n//2 + 1 are unchanged.
+        big = np.inf if xm.dtype.kind == "f" else np.iinfo(xm.dtype).max
+        shape = ctx.op("Concat", ctx.op("Shape", xm, start=0, end=k), _i64(ctx, [1]), axis=0)
+        column = ctx.op("ConstantOfShape", shape, value=ir.tensor(np.array([big], xm.dtype)))
+        xm = Array(ctx.op("Concat", xm, column, axis=k), xm.dtype, xm.shape)
+    half = ctx.op("Div", n, _i64(ctx, 2))
+    count_k = ctx.op("Unsqueeze", ctx.op("Add", half, _i64(ctx, 1)), _i64(ctx, [0]))
+    smallest, _ = ctx.op("TopK", xm, count_k, axis=k, largest=0, sorted=1, outputs=2)
+    lo_i = ctx.op("Unsqueeze", ctx.op("Div", ctx.op("Sub", n, _i64(ctx, 1)), _i64(ctx, 2)),
+                  _i64(ctx, [0]))
+    hi_i = ctx.op("Unsqueeze", half, _i64(ctx, [0]))
+    col_shape = x.shape[:k] + (1,)
+    lo = back(Array(ctx.op("Gather", smallest, lo_i, axis=k), xm.dtype, col_shape))
+    hi = back(Array(ctx.op("Gather", smallest, hi_i, axis=k), xm.dtype, col_shape))
+    odd = _mean(ctx, lo, (k,), None, False)
+    pair = Array(ctx.op("Concat", lo, hi, axis=k), x.dtype, x.shape[:k] + (2,))
+    even = _mean(ctx, pair, (k,), None, False)
+    if n_static is not None:
+        r = odd if n_static % 2 else even
+    else:
+        is_odd = ctx.op("Equal", ctx.op("Mod", n, _i64(ctx, 2)), _i64(ctx, 1))
+        r = select(ctx, is_odd, odd, even, out_shape)
+        empty = ctx.op("Equal", n, _i64(ctx, 0))
+        r = select(ctx, empty, ctx.const_array(np.array(np.nan, r.dtype)), r, out_shape)
+    if x.dtype.kind == "f":
+        # numpy's _median_nancheck: any NaN makes the median NaN.
+        nan = reduce_any(ctx, Array(ctx.op("IsNaN", widen_f16(ctx, x)), _BOOL, x.shape), (k,),
+                         False)
+        r = select(ctx, nan.value, ctx.const_array(np.array(np.nan, r.dtype)), r, out_shape)
+    return _unsqueeze(ctx, r, list(axes)) if kd else r
 
 
 # ------------------------------------------------------------------------------- average
