@@ -381,6 +381,29 @@ def list_inputs(x):
     return np.sum([x[0], x[1]], axis=0), np.max([x[0, 0], x[1, 1], 2.5]), np.mean([x, x])
 
 
+def zero_d_axis(x):
+    # numpy's ufunc reductions take axis=0/-1 on a 0-d array (mean, var, median do not).
+    return (np.sum(x, axis=0), np.max(x, axis=-1, keepdims=True), np.any(x, axis=0),
+            np.argmax(x, axis=0), np.argmin(x, axis=-1, keepdims=True), np.cumsum(x, axis=0),
+            np.count_nonzero(x, axis=0), np.prod(x, axis=-1))
+
+
+def test_zero_d_with_axis_0():
+    check(zero_d_axis, np.float32(2.5))
+    check(zero_d_axis, np.array(3, np.int64))
+
+
+def mean_zero_d_axis(x):
+    return np.mean(x, axis=0)
+
+
+def test_mean_of_zero_d_with_axis_0_is_an_error():
+    with pytest.raises(np.exceptions.AxisError):
+        mean_zero_d_axis(np.float64(2))
+    with pytest.raises(ConversionError, match="out of bounds"):
+        pyonnx.compile(mean_zero_d_axis)(np.float64(2))
+
+
 def test_reductions_of_lists_holding_arrays():
     check(list_inputs, data("float32", (3, 4)))
     check(list_inputs, data("int16", (2, 2)))

@@ -125,11 +125,17 @@ def _static_dtype(ctx, dtype) -> np.dtype | None:
     return dt
 
 
-def _axes(ctx, name: str, x: Array, axis) -> tuple[int, ...]:
-    """numpy's ``axis`` argument, normalized and sorted (None → every axis)."""
+def _axes(ctx, name: str, x: Array, axis, ufunc_reduce: bool = True) -> tuple[int, ...]:
+    """numpy's ``axis`` argument, normalized and sorted (None → every axis).
+
+    ``ufunc_reduce``: numpy's ufunc reductions (sum, max, any, ...) also take ``axis=0`` or
+    ``-1`` on a 0-d array, as no reduction; mean, var and median refuse it.
+    """
     axis = ctx.static(axis, "axis")
     if isinstance(axis, np.integer):
         axis = int(axis)
+    if ufunc_reduce and x.ndim == 0 and type(axis) is int and axis in (0, -1):
+        return ()
     if isinstance(axis, list):
         raise ctx.error(f"{name}: axis must be an int or a tuple of ints, not a list "
                         f"(write axis={tuple(axis)!r})")
@@ -583,7 +589,7 @@ def _mean(ctx, x: Array, axes: tuple[int, ...], dtype: np.dtype | None,
 def mean(ctx, a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _refuse(ctx, "np.mean", out, where)
     x = _arr(ctx, a)
-    return _mean(ctx, x, _axes(ctx, "np.mean", x, axis), _static_dtype(ctx, dtype),
+    return _mean(ctx, x, _axes(ctx, "np.mean", x, axis, False), _static_dtype(ctx, dtype),
                  _static_bool(ctx, keepdims, "keepdims"))
 
 
@@ -591,7 +597,7 @@ def mean(ctx, a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)
 def nanmean(ctx, a, axis=None, dtype=None, out=None, keepdims=_NOVALUE, *, where=_NOVALUE):
     _refuse(ctx, "np.nanmean", out, where)
     x = _arr(ctx, a)
-    axes = _axes(ctx, "np.nanmean", x, axis)
+    axes = _axes(ctx, "np.nanmean", x, axis, False)
     dt = _static_dtype(ctx, dtype)
     kd = _static_bool(ctx, keepdims, "keepdims")
     if x.dtype.kind != "f":
@@ -614,7 +620,7 @@ def _var(ctx, name: str, a, axis, dtype, out, ddof, keepdims, where, mean_, corr
     x = _arr(ctx, a)
     if x.dtype.kind not in "biuf":
         raise ctx.error(f"{name} of {x.dtype} is not supported")
-    axes = _axes(ctx, name, x, axis)
+    axes = _axes(ctx, name, x, axis, False)
     kd = _static_bool(ctx, keepdims, "keepdims")
     ddof = ctx.static(ddof, "ddof")
     if correction is not _NOVALUE:
@@ -818,7 +824,8 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
     x = _arr(ctx, a)
     kd = _static_bool(ctx, keepdims, "keepdims")
     nd = x.ndim
-    if ctx.static(axis, "axis") is None:
+    axis = ctx.static(axis, "axis")
+    if axis is None or (nd == 0 and type(axis) is int and axis in (0, -1)):
         flat = _flatten(ctx, x)
         k = 0
     else:
@@ -884,7 +891,8 @@ def count_nonzero(ctx, a, axis=None, *, keepdims=False):
 def _cum(ctx, name: str, a, axis, dtype, out, product: bool) -> Array:
     _refuse(ctx, name, out)
     x = _arr(ctx, a)
-    if ctx.static(axis, "axis") is None:
+    axis = ctx.static(axis, "axis")
+    if axis is None or (x.ndim == 0 and type(axis) is int and axis in (0, -1)):
         x, k = _flatten(ctx, x), 0
     else:
         k = _axis1(ctx, name, x, axis)
@@ -931,7 +939,7 @@ def median(ctx, a, axis=None, out=None, overwrite_input=False, keepdims=False):
     _refuse(ctx, "np.median", out)
     x = _arr(ctx, a)
     kd = _static_bool(ctx, keepdims, "keepdims")
-    axes = _axes(ctx, "np.median", x, axis)
+    axes = _axes(ctx, "np.median", x, axis, False)
     if x.ndim == 0:
         # A 0-d input stays 0-d, keepdims or not.
         x, axes, kd = _flatten(ctx, x), (0,), False
@@ -1003,7 +1011,7 @@ def median(ctx, a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def average(ctx, a, axis=None, weights=None, returned=False, *, keepdims=_NOVALUE):
     x = _arr(ctx, a)
     axis_s = ctx.static(axis, "axis")
-    axes = _axes(ctx, "np.average", x, axis_s)
+    axes = _axes(ctx, "np.average", x, axis_s, False)
     kd = _static_bool(ctx, keepdims, "keepdims")
     returned = _static_bool(ctx, returned, "returned")
     if weights is None:
