@@ -219,6 +219,25 @@ def array_dtype_direct(x):
     return np.array([x[0], 1.5], dtype=np.int64)
 
 
+def array_copies(x):
+    return np.asarray(x, copy=None), np.array(x, copy=False), np.asarray(x, dtype=x.dtype), \
+        np.array(x, dtype=np.float64)
+
+
+def copy_false_needs_copy(x):
+    return np.array(x, dtype=np.int8, copy=False)
+
+
+def test_array_copy_keyword():
+    exact(array_copies, np.arange(6.0).reshape(2, 3))
+    x = np.ones((2, 3))
+    with pytest.raises(ValueError):
+        copy_false_needs_copy(x)
+    with pytest.raises(ConversionError, match="copy=False") as info:
+        pyonnx.compile(copy_false_needs_copy)(x)
+    assert info.value.lineno == copy_false_needs_copy.__code__.co_firstlineno + 1
+
+
 def test_array_dtype_converts_each_element():
     exact(array_dtype_direct, np.array([2**60 + 1, 3], dtype=np.int64))
 

@@ -15,8 +15,8 @@ Supported syntax::
     np.eye(N, M=None, k=0, dtype=float), np.identity(n, dtype=None)
     np.tri(N, M=None, k=0, dtype=float)
     np.tril(m, k=0), np.triu(m, k=0)
-    np.array(obj, dtype=None, copy=True, ndmin=0), np.asarray / np.asanyarray /
-    np.ascontiguousarray(a, dtype=None)
+    np.array(obj, dtype=None, copy=True, ndmin=0), np.asarray / np.asanyarray(a, dtype=None,
+    copy=None), np.ascontiguousarray(a, dtype=None)
 
 ``shape`` is an int, a 0-d integer Array, a tuple or list mixing both (``(x.shape[0], 3)``), or
 a 1-D integer Array of known length. ``np.empty`` gives zeros (numpy's values are arbitrary, so
@@ -544,10 +544,21 @@ def _build(ctx, obj, dtype: np.dtype | None) -> Array:
     return Array(value, dt, (len(items),) + shape)
 
 
-def _array(ctx, name: str, obj, dtype, ndmin=0) -> Array:
+def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
+    """``np.array``: ``copy`` True always makes a new array; None returns ``obj`` itself when
+    it needs no conversion (``np.asarray``); False also, and refuses when it would need one."""
     dt = _dtype(ctx, name, dtype)
-    out = _build(ctx, obj, dt)
     ndmin = ctx.static(ndmin, "ndmin")
+    copy = ctx.static(copy, "copy")
+    if copy is not True:
+        same = isinstance(obj, Array) and not obj.weak and dt in (None, obj.dtype) \
+            and ndmin <= obj.ndim
+        if same:
+            return obj
+        if copy is False:
+            raise ctx.error(f"{name}(..., copy=False): a copy is needed here (numpy raises "
+                            "ValueError); use copy=None")
+    out = _build(ctx, obj, dt)
     if ndmin > out.ndim:
         extra = ndmin - out.ndim
         out = Array(ctx.op("Unsqueeze", out, _i64(ctx, list(range(extra)))),
@@ -558,19 +569,16 @@ def _array(ctx, name: str, obj, dtype, ndmin=0) -> Array:
 @register(np.array)
 def array(ctx, object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
     _refuse_order(ctx, "np.array", order, like)
-    if ctx.static(copy, "copy") is False:
-        raise ctx.error("np.array(..., copy=False) is not supported: pyonnx cannot tell "
-                        "whether a copy is needed; use np.asarray")
-    return _array(ctx, "np.array", object, dtype, ndmin)
+    return _array(ctx, "np.array", object, dtype, ndmin, copy)
 
 
 @register(np.asarray, np.asanyarray)
 def asarray(ctx, a, dtype=None, order=None, *, device=None, copy=None, like=None):
     _refuse_order(ctx, "np.asarray", order, like)
-    return _array(ctx, "np.asarray", a, dtype)
+    return _array(ctx, "np.asarray", a, dtype, 0, copy)
 
 
 @register(np.ascontiguousarray)
 def ascontiguousarray(ctx, a, dtype=None, *, like=None):
     _refuse_order(ctx, "np.ascontiguousarray", None, like)
-    return _array(ctx, "np.ascontiguousarray", a, dtype, 1)
+    return _array(ctx, "np.ascontiguousarray", a, dtype, 1, None)
