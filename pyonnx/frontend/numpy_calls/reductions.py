@@ -31,9 +31,9 @@ onnxruntime 1.31.1):
   (``sum([2**60 + 1])`` gives ``2**60``) and saturate instead of wrapping. numpy accumulates
   integers in int64/uint64 modulo 2**64, so integer sums use a float64 ``ReduceSum`` only when
   every partial sum stays below 2**53 (elements of at most 16 bits); otherwise a ``MatMul``
-  with ones, which is exact in int64. Integer products multiply pairs in a ``Loop`` (log2(n) steps); ``cumprod``
-  is a Hillis-Steele scan in a ``Loop``. uint64 is computed as int64 (the cast wraps both ways,
-  so sums and products modulo 2**64 are the same).
+  with ones, which is exact in int64. Integer products multiply pairs in a ``Loop`` (log2(n)
+  steps); ``cumprod`` is a Hillis-Steele scan in a ``Loop``. uint64 is computed as int64 (the
+  cast wraps both ways, so sums and products modulo 2**64 are the same).
 * Float sums: numpy sums float32 pairwise; onnxruntime's float32 ``ReduceSum`` accumulates with
   up to 2e-6 relative error at 1e6 elements, while summing in float64 and rounding matched
   numpy's pairwise result bit for bit in our measurements, so float32 sums accumulate in float64
@@ -47,6 +47,12 @@ onnxruntime 1.31.1):
   int32, uint32 → int64); uint64 is mapped to int64 by flipping the top bit, which keeps order.
 * ``mean``/``var`` divide in float64 by the element count and cast back, as numpy's
   ``true_divide(ret, intp(count), out=ret, casting='unsafe')`` does.
+* float16 arithmetic is written as float32 ops with explicit casts (see :func:`emit`).
+
+Not bit for bit (float rounding order only, within a few ulps): float products (numpy
+multiplies in sequence), float ``cumprod`` (computed one dtype wider), float16 ``cumsum`` and
+float16 sums along a non-contiguous axis (numpy rounds every partial sum to float16), and float
+sums along non-contiguous axes, where numpy adds in sequence rather than pairwise.
 
 Errors numpy raises: bad axes, ``max``/``min``/``argmax`` of an empty reduction known at
 conversion time → ConversionError. When the emptiness is only known at run time the model fails
