@@ -22,7 +22,8 @@ Rules (op: what is folded):
   the inner cast is exact for every value → ``Cast(x, T)`` (or ``x``).
 - Shape, Size: of constants and of any value whose shape annotation has the needed dims fixed.
 - Add, Sub, Mul, Div, Mod, Neg, Abs, Equal, Less, LessOrEqual, Greater, GreaterOrEqual, Not,
-  And, Or, Xor, Where: constants (numpy with ONNX's integer rules).
+  And, Or, Xor, Where: constants (numpy with ONNX's integer rules); ``x * 1``, ``x / 1``,
+  ``x - 0`` and integer ``x + 0`` with a 0-d constant → ``x``.
 - Gather, Slice, Concat, Transpose, Expand, Range (integers), ConstantOfShape: constants.
 - Reshape: constants; ``Reshape(Reshape(x, a), b)`` → ``Reshape(x, b)``; a reshape to the
   input's own static shape → the input.
@@ -304,8 +305,39 @@ def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], out_bool: bool =
     return rule
 
 
+# Which input may be a neutral constant, its value, and whether only integers are exact
+# (x + 0.0 turns -0.0 into +0.0; x - 0.0, x * 1.0 and x / 1.0 are exact for every float).
+_NEUTRAL = {"Add": ((0, 1), 0, "iu"), "Sub": ((1,), 0, "iuf"), "Mul": ((0, 1), 1, "iuf"),
+            "Div": ((1,), 1, "iuf")}
+
+
+def _drop_neutral(node: ir.Node) -> Result:
+    """``x + 0``, ``x - 0``, ``x * 1``, ``x / 1`` with a 0-d constant → ``x`` (a 0-d operand
+    cannot change the other's shape, and ONNX makes both operands one dtype)."""
+    inputs = node.inputs
+    if len(inputs) != 2 or inputs[0] is None or inputs[1] is None:
+        return None
+    positions, neutral, kinds = _NEUTRAL[node.op_type]
+    for i in positions:
+        c = inputs[i].const_value
+        if c is None or c.size != 1 or len(c.shape) != 0 or inputs[i].is_graph_input():
+            continue
+        arr = c.numpy()
+        if arr.dtype.kind in kinds and arr == neutral and not np.signbit(arr):
+            return [inputs[1 - i]]
+    return None
+
+
+def _arithmetic(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Rule:
+    fold = _binary(fn, kinds="iuf")
+
+    def rule(node: ir.Node, f: Inputs) -> Result:
+        return fold(node, f) or _drop_neutral(node)
+    return rule
+
+
 for _op, _fn in [("Add", np.add), ("Sub", np.subtract), ("Mul", np.multiply)]:
-    register(_op)(_binary(_fn, kinds="iuf"))
+    register(_op, partial=True)(_arithmetic(_fn))
 for _op, _fn in [("Equal", np.equal), ("Less", np.less), ("LessOrEqual", np.less_equal),
                  ("Greater", np.greater), ("GreaterOrEqual", np.greater_equal)]:
     register(_op)(_binary(_fn, out_bool=True))
@@ -324,11 +356,11 @@ def _int_division_ok(a: np.ndarray, b: np.ndarray) -> bool:
     return True
 
 
-@register("Div")
+@register("Div", partial=True)
 def div(node: ir.Node, f: Inputs) -> Result:
     args = f.consts()
     if args is None or len(args) != 2 or args[0] is None or args[1] is None:
-        return None
+        return _drop_neutral(node)
     a, b = args
     if a.dtype != b.dtype or not _broadcast_ok(f, a, b):
         return None

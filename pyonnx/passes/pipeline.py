@@ -1,9 +1,9 @@
 """The IR pass pipeline: an ``onnx_ir.Model`` from the frontend → a serialized, checked model.
 
 Input: the lowered model (node names carry source lines, ``meta["pyonnx.loc"]`` locations).
-Output: the optimized model, then checked ``onnx.ModelProto`` bytes (:func:`to_bytes`). The same model in gives
-byte-identical bytes out: every pass walks graphs in order and derives names from existing names
-(never from ``id()``, hashes or set order).
+Output: the optimized model, then checked ``onnx.ModelProto`` bytes (:func:`to_bytes`). The
+same model in gives byte-identical bytes out: every pass walks graphs in order and derives names
+from existing names (never from ``id()``, hashes or set order).
 
 The passes, in order (:func:`passes`), and why that order:
 
@@ -11,7 +11,7 @@ The passes, in order (:func:`passes`), and why that order:
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
 2. ``EliminateCommonSubexpressionsPass``: merges identical nodes, subgraphs included (onnx-ir's
-   CSE does the main graph only, 4x slower). Dead nodes left by folding do not disturb it (a
+   CSE does the main graph only, and is slower). Dead nodes left by folding do not disturb it (a
    live duplicate of a dead node keeps the dead one alive instead: the same graph), so no
    removal is needed before it; one removal after both saves a whole walk.
 3. ``RemoveUnusedPass``: what folding and CSE disconnected: nodes, unused optional outputs,

@@ -7,9 +7,10 @@ otherwise onnx-ir's ``NameFixPass`` renames (deterministically, in graph order).
 
 Why not always run ``NameFixPass``: on pyonnx's models names are already unique unless
 subgraphs reuse generated names (each onnx-ir graph counts ``val_0``... from zero) or a returned
-variable takes a generated name; the check costs a third of the pass (measured ~35 µs against
-~110 µs on a 50-node model). An omitted optional output (name ``""``, no users) is valid and
-stays omitted.
+variable takes a generated name (the frontend now names values uniquely itself); the check
+costs a third of the pass (~48 µs against ~125 µs on the 54-node model of
+benchmarks/conversion.py). An omitted optional output (name ``""``, no users) is valid and stays
+omitted.
 """
 
 from __future__ import annotations

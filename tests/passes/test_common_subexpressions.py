@@ -4,6 +4,7 @@ scopes; results stay identical under onnxruntime."""
 
 from __future__ import annotations
 
+import onnx_ir as ir
 import onnx_ir.passes.common as common
 import pytest
 
@@ -76,7 +77,7 @@ def test_chain_merges_transitively():
     assert mul.inputs[0] is mul.inputs[1]
 
 
-def test_random_ops_and_graph_outputs_are_not_merged():
+def test_random_ops_and_twin_graph_outputs_are_not_merged():
     m = model("""
 g (float[2] x) => (float[2] y, float[2] z, float[2] w) {
   r1 = RandomUniformLike(x)
@@ -87,6 +88,24 @@ g (float[2] x) => (float[2] y, float[2] z, float[2] w) {
 }""")
     assert not EliminateCommonSubexpressionsPass()(m).modified
     assert ops(m) == ["RandomUniformLike", "RandomUniformLike", "Add", "Neg", "Neg"]
+
+
+def test_a_duplicate_graph_output_is_taken_over_by_the_earlier_node():
+    # return (x + 1) * 2, x + 1
+    m = model("""
+g (float[N] x) => (float[N] y, float[N] z) <float one = {1}, float two = {2}> {
+  a = Add(x, one)
+  y = Mul(a, two)
+  z = Add(x, one)
+}""")
+    before = checked(m)
+    assert EliminateCommonSubexpressionsPass()(m).modified
+    assert ops(m) == ["Add", "Mul"]
+    y, z = m.graph.outputs
+    assert (y.name, z.name) == ("y", "z")
+    assert z.producer() is m.graph.node(0) and y.producer().inputs[0] is z
+    assert z.dtype == ir.DataType.FLOAT and z.shape is not None
+    same_results(before, checked(m))
 
 
 SUBGRAPHS = """

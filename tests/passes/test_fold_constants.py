@@ -516,3 +516,33 @@ g (float[2] x) => (float[2] y) <bool c = {0}> {
     else_branch = e () => (float[2] ey) { ey = Identity(x) }>
 }""", ["Identity"])
     assert m.graph.outputs[0].name == "y"
+
+
+# ------------------------------------------------------------------- neutral operands
+def test_neutral_scalar_operands_disappear():
+    assert_folds_to("""
+g (float[N] x, int32[N] i) => (float[N] y, int32[N] j)
+  <float one = {1}, float zero = {0}, int32 izero = {0}, int32 ione = {1}> {
+  a = Mul(x, one)
+  b = Mul(one, a)
+  c = Div(b, one)
+  y = Sub(c, zero)
+  k = Add(izero, i)
+  l = Add(k, izero)
+  j = Div(l, ione)
+}""", ["Identity", "Identity"])
+
+
+@pytest.mark.parametrize("body", [
+    "y = Add(x, zero)",          # -0.0 + 0.0 is +0.0
+    "y = Sub(x, negzero)",       # x - (-0.0) is x + 0.0
+    "y = Sub(zero, x)",          # not an identity
+    "y = Mul(x, ones)",          # a shape-(1,) operand broadcasts a 0-d x to shape (1,)
+    "y = Mul(x, two)",
+])
+def test_non_neutral_operands_stay(body):
+    assert_kept(f"""
+g (float[N] x) => (float[N] y)
+  <float zero = {{0}}, float negzero = {{-0.0}}, float[1] ones = {{1}}, float two = {{2}}> {{
+  {body}
+}}""")
