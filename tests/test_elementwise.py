@@ -122,6 +122,7 @@ def u_nan_to_num(x): return np.nan_to_num(x)
 def u_nan_to_num_args(x): return np.nan_to_num(x, nan=-1.0, posinf=7.0, neginf=-7.0)
 def u_sinc(x): return np.sinc(x)
 def u_acos_alias(x): return np.acos(x)
+def u_spacing(x): return np.spacing(x)
 
 
 UNARY = [u_negative, u_neg_op, u_positive, u_absolute, u_abs_builtin, u_fabs, u_invert,
@@ -130,7 +131,7 @@ UNARY = [u_negative, u_neg_op, u_positive, u_absolute, u_abs_builtin, u_fabs, u_
          u_arccos, u_arctan, u_sinh, u_cosh, u_tanh, u_arcsinh, u_arccosh, u_arctanh, u_floor,
          u_ceil, u_trunc, u_rint, u_fix, u_isnan, u_isinf, u_isfinite, u_isposinf, u_isneginf,
          u_signbit, u_degrees, u_radians, u_deg2rad, u_rad2deg, u_conj, u_bitwise_count, u_modf,
-         u_frexp, u_nan_to_num, u_nan_to_num_args, u_sinc, u_acos_alias]
+         u_frexp, u_nan_to_num, u_nan_to_num_args, u_sinc, u_acos_alias, u_spacing]
 
 
 @pytest.mark.parametrize("fn", UNARY, ids=lambda f: f.__name__[2:])
@@ -201,13 +202,17 @@ def b_copysign(a, b): return np.copysign(a, b)
 def b_heaviside(a, b): return np.heaviside(a, b)
 def b_logaddexp(a, b): return np.logaddexp(a, b)
 def b_logaddexp2(a, b): return np.logaddexp2(a, b)
+def b_nextafter(a, b): return np.nextafter(a, b)
+def b_gcd(a, b): return np.gcd(a, b)
+def b_lcm(a, b): return np.lcm(a, b)
 
 
 BINARY = [b_add, b_subtract, b_multiply, b_divide, b_true_divide, b_floor_divide, b_remainder,
           b_mod, b_fmod, b_divmod, b_float_power, b_and, b_or, b_xor, b_lshift,
           b_rshift, b_less, b_less_equal, b_greater, b_greater_equal, b_equal, b_not_equal,
           b_logical_and, b_logical_or, b_logical_xor, b_maximum, b_minimum, b_fmax, b_fmin,
-          b_arctan2, b_hypot, b_copysign, b_heaviside, b_logaddexp, b_logaddexp2]
+          b_arctan2, b_hypot, b_copysign, b_heaviside, b_logaddexp, b_logaddexp2, b_nextafter,
+          b_gcd, b_lcm]
 
 
 @pytest.mark.parametrize("fn", BINARY, ids=lambda f: f.__name__[2:])
@@ -617,3 +622,23 @@ def test_exact_special_results():
     assert np.max(np.abs(got - np.sin(k)) / np.abs(np.sin(k))) < 1e-15
     c = np.array([8.0, 27.0, -64.0, 1e-300, 0.001])
     np.testing.assert_array_equal(pyonnx.compile(u_cbrt)(c), np.cbrt(c))
+
+
+def test_exact_functions():
+    """nextafter, spacing, frexp, ldexp, modf and the rounding functions are exact in numpy;
+    compare bit for bit (NaN signs aside)."""
+    for dtype in FLOAT_DTYPES:
+        a, b = pairs(dtype)
+        for fn, args in ((b_nextafter, (a, b)), (u_spacing, (a,)), (u_frexp, (a,)),
+                         (u_modf, (a,)), (u_trunc, (a,)), (u_rint, (a,)), (u_floor, (a,)),
+                         (b_fmod, (a, b)), (b_floor_divide, (a, b)), (b_remainder, (a, b))):
+            got = pyonnx.compile(fn)(*args)
+            with np.errstate(all="ignore"):
+                want = fn(*args)
+            for g, w in zip(got if isinstance(got, tuple) else (got,),
+                            want if isinstance(want, tuple) else (want,)):
+                np.testing.assert_array_equal(g, w, err_msg=f"{fn.__name__}({dtype})")
+                if w.dtype.kind == "f":
+                    ok = ~np.isnan(w)
+                    np.testing.assert_array_equal(np.signbit(g)[ok], np.signbit(w)[ok],
+                                                  err_msg=f"{fn.__name__}({dtype}) zero signs")

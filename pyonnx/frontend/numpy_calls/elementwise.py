@@ -28,7 +28,7 @@ greater_equal equal not_equal logical_and logical_or logical_not logical_xor sig
 log log1p log2 log10 sqrt cbrt square reciprocal sin cos tan arcsin arccos arctan arctan2 sinh
 cosh tanh arcsinh arccosh arctanh floor ceil trunc rint isnan isinf isfinite signbit copysign
 minimum maximum fmin fmax hypot degrees radians deg2rad rad2deg heaviside logaddexp logaddexp2
-conjugate/conj modf frexp ldexp.
+conjugate/conj modf frexp ldexp spacing nextafter gcd lcm.
 
 Other elementwise functions: ``np.where(c, a, b)`` (``np.where(c)`` is ``np.nonzero``),
 ``np.clip(a, a_min, a_max)`` / ``np.clip(a, min=, max=)`` / ``x.clip(min, max)`` (None bounds),
@@ -967,6 +967,69 @@ def _ldexp(ctx, arrays, ins, outs):
     return ctx.cast(r.array(), dt)
 
 
+def _spacing(ctx, arrays, ins, outs):
+    dt = ins[0]
+    return ctx.cast(pm.spacing(ctx, ctx.cast(arrays[0], _F64), dt.name), dt)
+
+
+def _nextafter(ctx, arrays, ins, outs):
+    dt = ins[0]
+    x, y = (ctx.cast(a, _F64) for a in arrays)
+    return ctx.cast(pm.nextafter(ctx, x, y, dt.name), dt)
+
+
+def _gcd_unsigned(ctx, a: Array, b: Array, udt: np.dtype) -> Array:
+    """Euclid's gcd of unsigned Arrays (broadcast), in a Loop until every lane is done."""
+    import onnx_ir as ir
+
+    shape = broadcast_shapes(a.shape, b.shape)
+    a = _emit(ctx, "Add", [a, _zeros_like(ctx, b, udt)], udt)
+    b = _emit(ctx, "Add", [b, _zeros_like(ctx, a, udt)], udt)
+    zero, one = _const(ctx, 0, udt), _const(ctx, 1, udt)
+
+    def any_nonzero(v):
+        nz = ctx.cast(_not(ctx, _cmp(ctx, "Equal", v, zero)), _I64)
+        total = ctx.op("ReduceSum", nz, keepdims=0)
+        return ctx.op("Greater", total, ctx.const(np.array(0, np.int64)))
+
+    cond0 = any_nonzero(a)
+    tdt = lambda d: ir.TensorType(dtypes.to_ir(d))  # noqa: E731
+    it = ir.Value(name="gcd_i", type=tdt(_I64), shape=ir.Shape([]))
+    cin = ir.Value(name="gcd_cond", type=tdt(_BOOL), shape=ir.Shape([]))
+    a_in = Array(ir.Value(name="gcd_a", type=tdt(udt), shape=None), udt, shape)
+    b_in = Array(ir.Value(name="gcd_b", type=tdt(udt), shape=None), udt, shape)
+    with ctx.subgraph() as nodes:
+        done = _cmp(ctx, "Equal", a_in, zero)
+        r = _emit(ctx, "Mod", [b_in, where_(ctx, done, one, a_in, udt)], udt)
+        a_out = where_(ctx, done, zero, r, udt)
+        b_out = where_(ctx, done, b_in, a_in, udt)
+        cond_out = any_nonzero(a_out)
+    body = ir.Graph([it, cin, a_in.value, b_in.value], [cond_out, a_out.value, b_out.value],
+                    nodes=nodes, name=f"{ctx.function_name}_gcd")
+    outs = ctx.op("Loop", None, cond0, a, b, body=body, outputs=2)
+    return Array(outs[1], udt, shape)
+
+
+def _gcd_lcm(lcm: bool):
+    def emit(ctx, arrays, ins, outs):
+        # numpy works on the magnitudes as unsigned numbers (|INT_MIN| is 2**(bits-1)), then
+        # casts back: gcd(int8 -128, 0) == -128, lcm wraps.
+        a, b = arrays
+        dt = ins[0]
+        udt = _UNSIGNED[dt.itemsize]
+        ua = ctx.cast(_absolute(ctx, [a], (dt,), (dt,)), udt)
+        ub = ctx.cast(_absolute(ctx, [b], (dt,), (dt,)), udt)
+        g = _gcd_unsigned(ctx, ua, ub, udt)
+        if not lcm:
+            return ctx.cast(g, dt)
+        zero, one = _const(ctx, 0, udt), _const(ctx, 1, udt)
+        gz = _cmp(ctx, "Equal", g, zero)
+        q = _emit(ctx, "Div", [ua, where_(ctx, gz, one, g, udt)], udt)
+        res = where_(ctx, gz, zero, _emit(ctx, "Mul", [q, ub], udt), udt)
+        return ctx.cast(res, dt)
+    return emit
+
+
 _DEG = {np.dtype(np.float64): 180.0 / math.pi,
         np.dtype(np.float32): np.float32(180.0) / np.float32(math.pi)}
 _RAD = {np.dtype(np.float64): math.pi / 180.0,
@@ -1083,6 +1146,10 @@ def _register_all() -> None:
     reg(np.modf, _modf)
     reg(np.frexp, _frexp)
     reg(np.ldexp, _ldexp)
+    reg(np.spacing, _spacing)
+    reg(np.nextafter, _nextafter)
+    reg(np.gcd, _gcd_lcm(False))
+    reg(np.lcm, _gcd_lcm(True))
     reg(np.degrees, _scale_by(_DEG))
     reg(np.rad2deg, _scale_by(_DEG))
     reg(np.radians, _scale_by(_RAD))

@@ -38,7 +38,7 @@ from pyonnx.frontend.lower.values import Array
 __all__ = [
     "Ex", "where", "sin", "cos", "tan", "arctan", "arctan2", "arcsin", "arccos", "expm1", "log1p",
     "log2", "log10", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "hypot",
-    "logaddexp", "logaddexp2", "frexp",
+    "logaddexp", "logaddexp2", "frexp", "spacing", "nextafter",
 ]
 
 _F64 = np.dtype(np.float64)
@@ -509,6 +509,54 @@ def frexp(ctx, x: Array) -> tuple[Array, Array]:
     mant = where(~special, where(e.lt(0.0), -m, m), e)
     k = where(special, 0.0, k)
     return mant.array(), Array(ctx.op("Cast", k.value, to=6), np.dtype(np.int32), k.shape)
+
+
+# (mantissa bits, minimum normal exponent, largest finite) per float format
+_FORMATS = {"float64": (52, -1022, float(np.finfo(np.float64).max)),
+            "float32": (23, -126, float(np.finfo(np.float32).max)),
+            "float16": (10, -14, float(np.finfo(np.float16).max))}
+
+
+def _binade(a: Ex) -> tuple[Ex, Ex]:
+    """(e, is_pow2) for finite a > 0: a = m * 2**e with m in [1, 2), exactly."""
+    m, k = _split_exponent(a)
+    low = m.lt(1.0)
+    return where(low, k - 1.0, k), m.eq(1.0) | m.eq(0.5)
+
+
+def spacing(ctx, x: Array, fmt: str) -> Array:
+    """numpy's spacing for values of float format ``fmt`` held exactly in float64 ``x``:
+    ``nextafter(x, -inf if x < 0 else inf) - x``; numpy's float16 version steps toward +inf
+    always (its bit-level ``npy_half_spacing``)."""
+    e = Ex.of(ctx, x)
+    target = Ex(ctx, ctx.const(np.array(math.inf)), _F64, ()) if fmt == "float16" else \
+        where(e.lt(0.0), -math.inf, math.inf)           # -0.0 steps up, as numpy's
+    nxt = Ex.of(ctx, nextafter(ctx, x, target.array(), fmt))
+    return where(e.isinf(), math.nan, nxt - e).array()
+
+
+def nextafter(ctx, x: Array, y: Array, fmt: str) -> Array:
+    """numpy's nextafter(x, y) for values of float format ``fmt`` held exactly in float64."""
+    p, emin, fmax = _FORMATS[fmt]
+    a, b = Ex.of(ctx, x), Ex.of(ctx, y)
+    mag = a.abs()
+    safe = where(mag.eq(0.0) | mag.isinf() | mag.isnan(), 1.0, mag)
+    exp, pow2 = _binade(safe)
+    up = b.gt(a)
+    away = up.eq(a.gt(0.0))                  # moving away from zero
+    # toward zero from a power of two, the binade below has half the spacing
+    exp_toward = where(pow2 & exp.gt(float(emin)), exp - 1.0, exp)
+    step_exp = where(away, exp, exp_toward)
+    step = (where(step_exp.lt(float(emin)), float(emin), step_exp) - float(p)).rpow(2.0)
+    r = a + where(up, step, -step)
+    r = where(r.abs().gt(fmax), r * math.inf, r)       # past the format's largest: ±inf
+    # a result of zero keeps a's sign (nextafter(-tiny, 1) is -0.0)
+    r = where(~(r.eq(0.0) & a.lt(0.0)), r, -0.0)
+    tiny = 2.0 ** (emin - p)
+    r = where(a.eq(0.0), where(up, tiny, -tiny), r)
+    r = where(a.isinf(), where(a.gt(0.0), fmax, -fmax), r)
+    r = where(~a.eq(b), r, a if fmt == "float16" else b)   # C gives y, numpy's float16 x
+    return where(a.isnan() | b.isnan(), math.nan, r).array()
 
 
 _LN2 = 6.93147180559945286227e-01
