@@ -418,6 +418,12 @@ class CompiledFunction:
                 params.append(Param(name, "static", value=a))
             elif isinstance(a, TensorSpec):
                 params.append(Param(name, "tensor", spec=a))
+            elif isinstance(a, np.ndarray) and type(a) not in (np.ndarray, np.memmap):
+                # np.matrix multiplies with *, masked arrays carry masks: numpy's meaning for
+                # them is not the plain-array meaning pyonnx converts.
+                raise ConversionError(
+                    f"argument '{name}' is a {type(a).__name__}, an ndarray subclass pyonnx does "
+                    "not convert; pass np.asarray(...) of it")
             elif isinstance(a, np.ndarray) or isinstance(a, np.generic):
                 arr = np.asarray(a)
                 if arr.dtype.kind not in "biuf":
@@ -484,15 +490,29 @@ def _is_numeric_list(a: list) -> bool:
 
 
 def _hashable(a: Any) -> Any:
+    """A hashable stand-in for a static argument's value, equal exactly when the values are.
+
+    Containers are converted item by item and arrays by their bytes: a fallback to ``id()``
+    could match a new object that reuses a freed one's id and run the wrong model.
+
+    Raises:
+        ConversionError: the value is unhashable and not a list, tuple, dict or ndarray.
+    """
+    if isinstance(a, np.ndarray):
+        return (np.ndarray, a.dtype.str, a.shape, a.tobytes())
+    if isinstance(a, (list, tuple)):
+        return (type(a), tuple(_hashable(v) for v in a))
+    if isinstance(a, dict):
+        return (dict, tuple(sorted((repr(k), _hashable(v)) for k, v in a.items())))
+    if isinstance(a, slice):  # unhashable before Python 3.12
+        return (slice, _hashable(a.start), _hashable(a.stop), _hashable(a.step))
     try:
         hash(a)
-        return (type(a), a)
     except TypeError:
-        if isinstance(a, list):
-            return (list, tuple(_hashable(v) for v in a))
-        if isinstance(a, dict):
-            return (dict, tuple(sorted((k, _hashable(v)) for k, v in a.items())))
-        return (type(a), id(a))
+        raise ConversionError(
+            f"a static argument of type {type(a).__name__} must be hashable (it is part of the "
+            "signature that selects the compiled model)") from None
+    return (type(a), a)
 
 
 def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:

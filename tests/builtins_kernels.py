@@ -17,7 +17,7 @@ def builtin_abs(x):
 def builtin_minmax_scalars(x):
     a = x[0]
     b = x[1]
-    return max(a, b), min(a, b), max(a, b, 0.5), min(x[2], 10)
+    return max(a, b), min(a, b), max(a, b, 1), min(x[2], 10)
 
 
 def builtin_max_of_array(x):
@@ -25,7 +25,7 @@ def builtin_max_of_array(x):
 
 
 def builtin_round(x):
-    return round(x[0]), round(x, 1)
+    return round(x[0]), round(x[1], 1), np.round(x, 1)
 
 
 def builtin_float_int_bool(x):
@@ -52,3 +52,7 @@ def numpy_casts(x):
 
 def constants(x):
     return x * np.pi + np.e, np.isinf(np.inf + x), x[:, np.newaxis]
+
+
+def builtin_max_mixed_kinds(x):
+    return max(x[0], 0.5)

@@ -26,3 +26,10 @@ def test_builtins_on_ints():
     for fn in (k.len_and_range, k.builtin_abs, k.builtin_minmax_scalars, k.builtin_max_of_array,
                k.builtin_sum, k.int_div_is_float):
         check(fn, x)
+
+
+def test_max_with_data_dependent_type_refused():
+    import pyonnx
+
+    with pytest.raises(pyonnx.ConversionError, match="depend on the data"):
+        pyonnx.compile(k.builtin_max_mixed_kinds)(np.array([1, 2], dtype=np.int32))

@@ -116,3 +116,35 @@ def test_outputs_that_are_inputs_get_their_own_names():
     f = check(returns_inputs, x, y)
     names = [o.name for o in f.to_onnx(x, y).graph.output]
     assert len(set(names)) == 3 and not {"x", "y"} & set(names)
+
+
+def add_python_bool(x, flag):
+    return x + True, x - flag, x * False
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "float32"])
+def test_python_bool_promotes_as_numpy(dtype):
+    check(add_python_bool, np.arange(4).astype(dtype), True)
+
+
+def matmul_star(a, b):
+    return a * b
+
+
+def test_ndarray_subclasses_refused():
+    m = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(pyonnx.ConversionError, match="matrix"):
+        pyonnx.compile(matmul_star)(m, m)
+
+
+def index_with(x, idx):
+    return x[idx]
+
+
+def test_unhashable_static_arguments_are_keyed_by_value():
+    f = pyonnx.compile(index_with, static_argnames="idx")
+    x = np.arange(10.0)
+    check(f, x, (slice(1, None), ))
+    check(f, x, [1, 2])
+    check(f, x, [3, 4])  # an equal-length list with other values: a new signature
+    assert f.conversions == 3

@@ -116,8 +116,11 @@ class Session:
         for i in range(start, len(self._candidates)):
             chain = list(self._candidates[i:])
             try:
+                # ExpandElimination (onnxruntime 1.31) drops an Expand whose constant target has
+                # a 0 where the input's dimension is symbolic, giving wrong shapes and values.
                 sess = ort.InferenceSession(self._bytes, _session_options(self.options),
-                                            providers=chain, enable_fallback=0)
+                                            providers=chain, enable_fallback=0,
+                                            disabled_optimizers=["ExpandElimination"])
             except Exception as e:
                 errors.append(e)
                 if i + 1 < len(self._candidates):

@@ -105,6 +105,10 @@ class Lowering:
         line = loc.lineno if loc else 0
         node = ir.Node(domain, op_type, values, attrs, num_outputs=outputs,
                        name=f"{self.function_name}_L{line}_{op_type}_{self._counter}")
+        # Unique names now: onnx-ir's automatic val_N names restart in every subgraph, and two
+        # Loop bodies could then define the same name (onnxruntime refuses such a model).
+        for i, out in enumerate(node.outputs):
+            out.name = f"v{self._counter}" if outputs == 1 else f"v{self._counter}_{i}"
         if loc is not None:
             node.meta["pyonnx.loc"] = loc
             node.doc_string = f"{loc}: {loc.source_line.strip()}"

@@ -111,6 +111,17 @@ def _minmax(ctx, args, pick_greater: bool, name: str):
                 raise ctx.error(f"{name}() of arrays compares them with Python's truth test, "
                                 "which numpy refuses for arrays; use "
                                 f"np.{'maximum' if pick_greater else 'minimum'}")
+        # Python returns the winning object unchanged, so its type depends on the data unless
+        # every operand already has the result's dtype.
+        from pyonnx.frontend.lower import dtypes
+
+        common = dtypes.result_type(best, v)
+        for a in (best, v):
+            if isinstance(a, Array) and a.dtype != common:
+                raise ctx.error(
+                    f"{name}() of a {a.dtype} value and a {common} value: Python returns the "
+                    "winner unchanged, so the result type would depend on the data; cast the "
+                    f"operands to one dtype or use np.{'maximum' if pick_greater else 'minimum'}")
         # Python keeps the first of equal values and never propagates a NaN the way
         # np.maximum does: b if b > a else a.
         cmp = lookup(np.greater if pick_greater else np.less).fn(ctx, v, best)
@@ -131,20 +142,28 @@ def min_(ctx, *args):
 
 @register(builtins.round)
 def round_(ctx, x, ndigits=None):
+    """``round(x)`` → a Python int; ``round(x, n)`` → the same dtype. numpy arrays of rank ≥ 1
+    have no ``__round__`` (Python raises TypeError), so only 0-d values are accepted."""
     if isinstance(x, Array):
+        if x.ndim != 0:
+            raise ctx.error("type numpy.ndarray doesn't define __round__ method (Python raises "
+                            "TypeError); use np.round(x, decimals)")
         if ndigits is None:
-            if x.ndim != 0:
-                raise ctx.error("round(x) of a non-0-d array: use np.round(x)")
-            r = lookup(np.round).fn(ctx, x)
-            return _to_scalar(ctx, r, int, "int") if x.weak else r
-        return lookup(np.round).fn(ctx, x, ctx.static(ndigits, "ndigits"))
+            return _to_scalar(ctx, lookup(np.round).fn(ctx, x), int, "int")
+        out = lookup(np.round).fn(ctx, x, ctx.static(ndigits, "ndigits"))
+        out.weak = x.weak
+        return out
     return builtins.round(x, ndigits) if ndigits is not None else builtins.round(x)
 
 
 @register(builtins.sum)
 def sum_(ctx, seq, start=0):
     if isinstance(seq, Array):
-        total = lookup(np.sum).fn(ctx, seq, axis=0)
+        # Python adds the rows to a weak 0 one by one: the dtype is result_type(0, rows), not
+        # np.sum's widened accumulator (an int32 array sums to int32, wrapping as numpy does).
+        from pyonnx.frontend.lower import dtypes
+
+        total = lookup(np.sum).fn(ctx, seq, axis=0, dtype=dtypes.result_type(0, seq))
         return total if (is_static(start) and start == 0) else lookup(np.add).fn(ctx, start, total)
     total = start
     for v in seq:
