@@ -402,6 +402,23 @@ def test_python_int_argument():
     check(w_arg, np.array([1.5, 2.5], np.float32), 3)
 
 
+def s_sqrt(x, n): return np.sqrt(n) * x
+def s_add(x, n): return np.add(n, 1) * x
+def s_op(x, n): return (n + 1) * x
+def s_clip(x, n): return np.clip(n, 0, 5) * x
+def s_round(x, n): return np.round(n, 1) * x
+def s_where(x, n): return np.where(x > 0, n, 2) * x
+
+
+def test_numpy_results_of_python_scalars_are_strong():
+    """np.sqrt(n) is a numpy float64 (strong), n + 1 a Python int (weak), as NEP 50 says."""
+    x = np.arange(3, dtype=np.float32)
+    for fn in (s_sqrt, s_add, s_op, s_clip, s_where):
+        check(fn, x, 4)
+    check(s_round, x, 2.5)
+    check(s_op, x.astype(np.int8), 4)
+
+
 def test_static_array_operand_and_broadcasting():
     check(w_static_array, np.arange(6, dtype=np.int8).reshape(2, 3))
     check(b_add, np.arange(3.0).reshape(3, 1), np.arange(4, dtype=np.float32))
@@ -457,6 +474,13 @@ def test_where(dtype):
     check(f_where_float, c, x)
     check_or_refused(f_where_cond_num, x)
     check(f_where, c.reshape(-1, 1), x, np.int8(3))
+
+
+def f_where_one(x): return np.where(x > 1)
+
+
+def test_where_one_argument_is_nonzero():
+    check(f_where_one, np.arange(12).reshape(3, 4) % 5)
 
 
 def c_clip(x): return np.clip(x, 1, 3)

@@ -1186,6 +1186,15 @@ _register_all()
 
 
 # ------------------------------------------------------------------------------ functions
+def _strong(result):
+    """numpy functions return numpy values, strong in promotion even from Python scalars (a
+    ufunc call's operands may have been weak)."""
+    for r in result if isinstance(result, tuple) else (result,):
+        if isinstance(r, Array):
+            r.weak = False
+    return result
+
+
 @register(np.where)
 def where(ctx, condition, *args):
     """``np.where(c, a, b)`` (numpy's result_type of a and b, weak scalars included);
@@ -1235,13 +1244,13 @@ def clip(ctx, a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=
                         "provided is forbidden (numpy raises ValueError)")
     else:
         lo, hi = a_min, a_max
-    return _clip(ctx, a, lo, hi, out, **kwargs)
+    return _strong(_clip(ctx, a, lo, hi, out, **kwargs))
 
 
 @register(name="ndarray.clip", methods=("clip",))
 def clip_method(ctx, a, min=None, max=None, out=None, **kwargs):
     """``x.clip(min, max)``."""
-    return _clip(ctx, a, min, max, out, **kwargs)
+    return _strong(_clip(ctx, a, min, max, out, **kwargs))
 
 
 def _clip(ctx, a, lo, hi, out, **kwargs):
@@ -1311,9 +1320,9 @@ def round_(ctx, a, decimals=0, out=None):
     a = ctx.asarray(a)
     dt = a.dtype
     if dt.kind in "iu" and d >= 0:
-        return lookup(np.positive).fn(ctx, a)
+        return _strong(lookup(np.positive).fn(ctx, a))
     if d == 0:
-        return lookup(np.rint).fn(ctx, a)
+        return _strong(lookup(np.rint).fn(ctx, a))
     if dt == _BOOL:
         raise ctx.error("Cannot cast ufunc 'multiply' output from dtype('float64') to "
                         "dtype('bool') with casting rule 'same_kind' (numpy raises "
@@ -1326,9 +1335,7 @@ def round_(ctx, a, decimals=0, out=None):
     y = _emit(ctx, op1, [x, fc], work)
     y = _emit(ctx, "Round", [y], work)
     y = _emit(ctx, op2, [y, fc], work)
-    result = ctx.cast(y, dt)
-    result.weak = a.weak and dt.kind == "f"
-    return result
+    return _strong(ctx.cast(y, dt))
 
 
 @register(np.fix)
@@ -1336,7 +1343,7 @@ def fix(ctx, x, out=None):
     """``np.fix(x)``: rounding toward zero, as ``np.trunc`` (numpy 2 keeps integers)."""
     if out is not None:
         raise ctx.error("np.fix(..., out=...) is not supported; assign the result instead")
-    return lookup(np.trunc).fn(ctx, x)
+    return _strong(lookup(np.trunc).fn(ctx, x))
 
 
 @register(np.nan_to_num)
@@ -1345,8 +1352,7 @@ def nan_to_num(ctx, x, copy=True, nan=0.0, posinf=None, neginf=None):
     the replacement values must be known at conversion time."""
     x = ctx.asarray(x)
     if x.dtype.kind != "f":
-        return lookup(np.positive).fn(ctx, x) if x.dtype != _BOOL else \
-            Array(ctx.op("Identity", x), x.dtype, x.shape)
+        return Array(ctx.op("Identity", x), x.dtype, x.shape)
     dt = x.dtype
     info = np.finfo(dt)
     values = []
@@ -1369,7 +1375,7 @@ def sinc(ctx, x):
     y = call(np.multiply, math.pi, ctx.asarray(x))
     eps = np.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
     y = call(np.where, y, y, eps)
-    return call(np.true_divide, call(np.sin, y), y)
+    return _strong(call(np.true_divide, call(np.sin, y), y))
 
 
 @register(np.isposinf)
@@ -1378,7 +1384,8 @@ def isposinf(ctx, x, out=None):
     if out is not None:
         raise ctx.error("np.isposinf(..., out=...) is not supported; assign the result instead")
     call = lambda f, *a: lookup(f).fn(ctx, *a)  # noqa: E731
-    return call(np.logical_and, call(np.isinf, x), call(np.logical_not, call(np.signbit, x)))
+    return _strong(call(np.logical_and, call(np.isinf, x),
+                        call(np.logical_not, call(np.signbit, x))))
 
 
 @register(np.isneginf)
@@ -1387,7 +1394,7 @@ def isneginf(ctx, x, out=None):
     if out is not None:
         raise ctx.error("np.isneginf(..., out=...) is not supported; assign the result instead")
     call = lambda f, *a: lookup(f).fn(ctx, *a)  # noqa: E731
-    return call(np.logical_and, call(np.isinf, x), call(np.signbit, x))
+    return _strong(call(np.logical_and, call(np.isinf, x), call(np.signbit, x)))
 
 
 @register(name="ndarray.conj", methods=("conj", "conjugate"))
