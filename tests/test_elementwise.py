@@ -176,6 +176,8 @@ def b_remainder(a, b): return a % b
 def b_mod(a, b): return np.mod(a, b)
 def b_fmod(a, b): return np.fmod(a, b)
 def b_divmod(a, b): return np.divmod(a, b)
+def b_divmod_builtin(a, b): return divmod(a, b)
+def b_pow_builtin(a, b): return pow(a, b)
 def b_power(a, b): return np.power(a, b)
 def b_float_power(a, b): return np.float_power(a, b)
 def b_and(a, b): return a & b
@@ -233,7 +235,7 @@ MIXED = [("int8", "uint8"), ("int64", "uint64"), ("uint64", "int64"), ("int32", 
 
 @pytest.mark.parametrize("fn", [b_add, b_subtract, b_multiply, b_divide, b_floor_divide,
                                 b_remainder, b_less, b_equal, b_greater_equal, b_maximum,
-                                b_and, b_rshift, b_arctan2, b_copysign],
+                                b_and, b_rshift, b_arctan2, b_copysign, b_divmod_builtin],
                          ids=lambda f: f.__name__[2:])
 def test_binary_mixed_dtypes(fn):
     for da, db in MIXED:
@@ -277,6 +279,7 @@ def test_power_every_dtype(dtype):
     check_or_refused(p_pow, np.repeat(a, len(b)), np.tile(b, len(a)))
     for fn in (p_square, p_cube, p_zero, p_one, p_half, p_neg_float, p_bcast):
         check_or_refused(fn, a)
+    check_or_refused(b_pow_builtin, a, np.abs(a) % 5 if dtype[0] in "iu" else a)
 
 
 def test_integer_power_exact_wrapping():
@@ -400,6 +403,13 @@ def test_python_int_argument():
     check(g, x, -1000)
     check(g, np.arange(4, dtype=np.uint64), -1)
     check(w_arg, np.array([1.5, 2.5], np.float32), 3)
+    # bool ** 2 is int8 but bool ** 3 int64: the exponent argument becomes static
+    f = pyonnx.compile(p_pow)
+    check(f, np.array([True, False]), 2)
+    check(f, np.array([True, False]), 3)
+    # two Python ints follow Python: a negative exponent gives a float
+    check(f, 2, -1)
+    check(f, 3, 4)
 
 
 def s_sqrt(x, n): return np.sqrt(n) * x

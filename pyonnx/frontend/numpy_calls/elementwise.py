@@ -12,8 +12,10 @@ loop dtypes and computes as numpy's loop does:
   through double); shifts by >= the bit width give 0 (or -1), right shifts are arithmetic;
 * comparisons of int64 with uint64 and with out-of-range Python ints are exact, as numpy 2's;
 * float ``//`` and ``%`` follow numpy's ``npy_divmod`` (floor, sign of the divisor, its inf and
-  zero cases); ``maximum``/``minimum`` propagate NaN, ``fmax``/``fmin`` ignore it; ``x ** 0.5``
-  with a scalar exponent is ``sqrt`` as in numpy's fast path (``-0.0 ** 0.5 == -0.0``);
+  zero cases); ``maximum``/``minimum`` propagate NaN, ``fmax``/``fmin`` ignore it; ``x ** 2``,
+  ``x ** -1`` and ``x ** 0.5`` take ndarray.__pow__'s fast paths (square, reciprocal, sqrt:
+  ``bool ** 2`` is int8, ``-0.0 ** 0.5 == -0.0``), and np.power's float loops take sqrt for a
+  broadcast exponent of 0.5;
 * float16 loops compute as numpy does (through float32, rounded once); float64 functions that
   onnxruntime lacks or computes imprecisely are built in :mod:`.precise_math` to float64
   precision; float32 uses onnxruntime's float32 kernels where they are within a few ulp of
@@ -36,16 +38,24 @@ Other elementwise functions: ``np.where(c, a, b)`` (``np.where(c)`` is ``np.nonz
 round half to even), ``np.fix``, ``np.nan_to_num(x, copy, nan, posinf, neginf)``, ``np.sinc``,
 ``np.isposinf``, ``np.isneginf``; methods ``x.clip``, ``x.round``, ``x.conj``, ``x.conjugate``.
 
-Not reproducible, and documented rather than refused: the sign bit of a NaN (ONNX has no bitcast,
-so ``np.signbit(nan)`` is False and ``np.copysign(x, nan)`` positive), and ``fmax``/``fmin`` of
-equal zeros of different sign (numpy's own answer depends on its SIMD path). Integer ``**`` with a
-negative exponent only known at run time raises onnxruntime's error at run time (numpy raises
-ValueError); a Python-int argument out of range of the array's integer dtype likewise fails at
-run time (numpy raises OverflowError).
+Not reproducible, and documented rather than refused (the values compare equal to numpy's):
+
+* the sign bit of a NaN (ONNX has no bitcast): ``np.signbit(nan)`` is False and
+  ``np.copysign(x, nan)`` positive;
+* the sign of a zero *selected* by ``np.where`` (onnxruntime's Where returns +0.0 for a selected
+  -0.0; measured) or by ``maximum``/``minimum``/``clip``/``fmax``/``fmin`` between zeros of
+  different sign (onnxruntime's Max/Min pick either; numpy's own fmax/fmin depend on its SIMD
+  path). Functions that compute a zero (``np.sin(-0.0)``, ``np.trunc(-0.5)``, ``//``, ``%``,
+  ``copysign``...) keep numpy's sign: they place -0.0 where Where keeps it.
+
+Integer ``**`` with a negative exponent only known at run time fails at run time (numpy raises
+ValueError), as does a Python-int argument out of range of the array's integer dtype (numpy
+raises OverflowError): the error names the line.
 """
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import math
 import operator
@@ -145,8 +155,8 @@ def _resolve(ctx, ufunc, operands, dtype, casting):
             if dt not in dtypes.SUPPORTED_DTYPES:
                 raise ctx.error(f"dtype {dt} is not supported")
             proxies = tuple(dtypes.proxy(o) for o in operands)
-            if all(isinstance(p, type) for p in proxies):
-                proxies = tuple(dtypes._strong(p) for p in proxies)
+            if all(isinstance(p, type) for p in proxies):   # all Python scalars: their defaults
+                proxies = tuple(dtypes.default_dtype_of_scalar(p(0)) for p in proxies)
             # dtype= fixes the outputs only (numpy's signature=(None, ..., dt)).
             resolved = ufunc.resolve_dtypes(proxies + (None,) * ufunc.nout,
                                             signature=(None,) * ufunc.nin + (dt,) * ufunc.nout,
@@ -155,8 +165,8 @@ def _resolve(ctx, ufunc, operands, dtype, casting):
         return dtypes.ufunc_dtypes(ufunc, *operands)
     except (TypeError, ValueError) as e:     # numpy's no-loop and casting errors
         names = ", ".join(_describe_operand(o) for o in operands)
-        raise ctx.error(f"numpy has no '{name}' for ({names}) (numpy raises TypeError: {e})") \
-            from None
+        raise ctx.error(f"numpy has no '{name}' for ({names}) (numpy raises "
+                        f"{type(e).__name__}: {e})") from None
 
 
 def _describe_operand(o) -> str:
@@ -630,6 +640,22 @@ def pow_operator(ctx, a, b):
         half = _cmp(ctx, "Equal", ctx.cast(b, _F64), _const(ctx, 0.5, _F64))
         res = _sqrt_where_half(ctx, a, res, half)
     return res
+
+
+@register(builtins.pow)
+def pow_builtin(ctx, base, exp, mod=None):
+    """``pow(a, b)`` on arrays is ``a ** b`` (ndarray.__pow__); ``pow(a, b, m)`` is refused as
+    numpy refuses it."""
+    if mod is not None:
+        raise ctx.error("pow() with a modulus is not supported for arrays (numpy raises "
+                        "TypeError); write (a ** b) % m")
+    return pow_operator(ctx, base, exp)
+
+
+@register(builtins.divmod)
+def divmod_builtin(ctx, a, b):
+    """``divmod(a, b)`` on arrays is ``np.divmod(a, b)`` (ndarray.__divmod__)."""
+    return lookup(np.divmod).fn(ctx, a, b)
 
 
 def _python_pow(ctx, a, b):
