@@ -548,6 +548,13 @@ def test_ldexp():
         x, n = pairs(dtype, "int32")
         n = (n % 2200 - 1100).astype(np.int32)
         check(l_ldexp, x, n)
+    # rounding into the subnormals happens once, as numpy's
+    rng = np.random.default_rng(1)
+    x = rng.uniform(1, 2, 3000) * np.where(rng.random(3000) < 0.5, -1, 1)
+    n = rng.integers(-1080, -1015, 3000).astype(np.int32)
+    x = np.concatenate([x, [1.0, 1.5, 1.0000000000000002, -1.75, 3.0, 1e300, 5e-324]])
+    n = np.concatenate([n, [-1075, -1075, -1075, -1075, -1076, -2100, 1100]]).astype(np.int32)
+    np.testing.assert_array_equal(pyonnx.compile(l_ldexp)(x, n), np.ldexp(x, n))
 
 
 # ---------------------------------------------------------------------------- float64 accuracy

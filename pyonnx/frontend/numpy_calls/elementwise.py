@@ -982,14 +982,15 @@ def _frexp(ctx, arrays, ins, outs):
 def _ldexp(ctx, arrays, ins, outs):
     x, n = arrays
     dt = ins[0]
-    # x * 2**n in two exact power-of-two steps (2**n alone may overflow while the result
-    # does not); numpy computes float16/float32 through ldexpf, rounding once.
-    run = _F64
-    nf = ctx.cast(_emit(ctx, "Max", [_emit(ctx, "Min", [ctx.cast(n, _I64),
-                                                         _const(ctx, 2200, _I64)], _I64),
-                                     _const(ctx, -2200, _I64)], _I64), run)
-    e = pm.Ex.of(ctx, ctx.cast(x, run))
-    r = pm._scale2(e, pm.Ex.of(ctx, nf))
+    # n clamped to ±2200 (beyond, every result is 0 or ±inf anyway), as float64.
+    n64 = ctx.cast(_max_min(ctx, "Max", _max_min(ctx, "Min", ctx.cast(n, _I64),
+                                                   _const(ctx, 2200, _I64), _I64),
+                            _const(ctx, -2200, _I64), _I64), _F64)
+    if dt == _F64:
+        return pm.ldexp(ctx, x, n64)
+    # float16/float32 values times a power of two are exact in float64 (two steps keep each
+    # power finite); the cast rounds once, as numpy's ldexpf.
+    r = pm._scale2(pm.Ex.of(ctx, ctx.cast(x, _F64)), pm.Ex.of(ctx, n64))
     return ctx.cast(r.array(), dt)
 
 

@@ -38,7 +38,7 @@ from pyonnx.frontend.lower.values import Array
 __all__ = [
     "Ex", "where", "sin", "cos", "tan", "arctan", "arctan2", "arcsin", "arccos", "expm1", "log1p",
     "log2", "log10", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "hypot",
-    "logaddexp", "logaddexp2", "frexp", "spacing", "nextafter",
+    "logaddexp", "logaddexp2", "frexp", "spacing", "nextafter", "ldexp",
 ]
 
 _F64 = np.dtype(np.float64)
@@ -406,9 +406,12 @@ def _expm1(x: Ex) -> Ex:
     e = (r * (e - c) - c) - hxs
     res_m1 = 0.5 * (r - e) - 0.5
     res_p1 = where(r.lt(-0.25), -2.0 * (e - (r + 0.5)), 1.0 + 2.0 * (r - e))
-    res_far = _scale2(1.0 - (e - r), k) - 1.0
-    twomk = (-k).rpow(2.0)
-    twopk = k.rpow(2.0)
+    # One Pow (the slowest op here): 2**k for k <= 1023, its exact reciprocal 2**-k, and
+    # k == 1024 (x just below the overflow threshold) as 2 * 2**1023. Below k = -38 the
+    # result is -1 (selected below), so 2**k never underflows where it matters.
+    twopk = where(k.gt(1023.0), 1023.0, k).rpow(2.0)
+    twomk = 1.0 / twopk
+    res_far = (1.0 - (e - r)) * twopk * where(k.gt(1023.0), 2.0, 1.0) - 1.0
     res_mid = ((1.0 - twomk) - (e - r)) * twopk
     res_hi = ((r - (e + twomk)) + 1.0) * twopk
     res = _select(res_far, (k.eq(0.0), res_k0), (k.eq(-1.0), res_m1), (k.eq(1.0), res_p1),
@@ -443,8 +446,13 @@ _LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e
 
 def _split_exponent(x: Ex) -> tuple[Ex, Ex]:
     """x = m * 2**k for finite x > 0 with m in [sqrt(2)/2, sqrt(2)), k an integer (float64)."""
+    # Subnormals are first scaled up by 2**100 (exactly), so one power of two, 2**-k with
+    # k in [-1000, 1024], does the rest.
+    sub = x.lt(2.0 ** -1000)
+    x = where(sub, x * 2.0 ** 100, x)
     k = (x.log() * _INVLN2).floor()     # off by at most one near powers of two
-    m = _scale2(x, -k)
+    m = x * (-k).rpow(2.0)
+    k = where(sub, k - 100.0, k)
     up = m.ge(2.0)
     m, k = where(up, m * 0.5, m), where(up, k + 1.0, k)
     down = m.lt(1.0)
@@ -557,6 +565,28 @@ def nextafter(ctx, x: Array, y: Array, fmt: str) -> Array:
     r = where(a.isinf(), where(a.gt(0.0), fmax, -fmax), r)
     r = where(~a.eq(b), r, a if fmt == "float16" else b)   # C gives y, numpy's float16 x
     return where(a.isnan() | b.isnan(), math.nan, r).array()
+
+
+def ldexp(ctx, x: Array, n: Array) -> Array:
+    """``x * 2**n`` for float64 ``x`` and integer-valued float64 ``n``, rounded once.
+
+    x = ±m * 2**e (m in [1, 2)) is split exactly, so the product is a single multiplication by
+    2**(e+n), which rounds once even when the result is subnormal; 2**-1075 (representable
+    only as 0) is handled by hand: it rounds to the smallest subnormal when m > 1.
+    """
+    a, k = Ex.of(ctx, x), Ex.of(ctx, n)
+    mag = a.abs()
+    special = mag.eq(0.0) | mag.isinf() | mag.isnan()
+    m, e = _split_exponent(where(special, 1.0, mag))
+    low = m.lt(1.0)
+    m, e = where(low, m * 2.0, m), where(low, e - 1.0, e)
+    t = e + k
+    t = where(t.gt(1100.0), 1100.0, where(t.lt(-1100.0), -1100.0, t))
+    r = m * t.rpow(2.0)
+    r = where(t.eq(-1075.0), where(m.gt(1.0), 2.0 ** -1074, 0.0), r)
+    r = where(t.lt(-1075.0), 0.0, r)
+    r = where(~_signbit(a), r, -r)
+    return where(~special, r, a).array()
 
 
 _LN2 = 6.93147180559945286227e-01
