@@ -438,6 +438,26 @@ def test_static_array_operand_and_broadcasting():
     check(u_sin, np.ones((2, 0)))
     check(u_tan, np.float64(0.7))
     check(b_power, np.arange(4).reshape(2, 2), np.array(2))
+    check(b_power, np.zeros((0, 3), np.int32), np.arange(3, dtype=np.int32))
+    check(b_gcd, np.zeros((2, 0), np.int64), np.int64(4))
+    check(b_gcd, np.int16(12), np.int16(18))
+    check(b_floor_divide, np.int64(-7), np.int64(2))
+    check(b_lshift, np.zeros(0, np.uint8), np.uint8(3))
+
+
+def o_add(a, b): return np.add.outer(a, b)
+def o_divmod(a, b): return np.divmod.outer(a, b)
+def o_less(a, b): return np.less.outer(a, b)
+def o_scalar(a): return np.multiply.outer(a, 3)
+
+
+def test_ufunc_outer():
+    a = np.arange(6, dtype=np.int8).reshape(2, 3)
+    b = np.array([1, -2, 5], np.int8)
+    for fn in (o_add, o_divmod, o_less):
+        check(fn, a, b)
+    check(o_add, np.float32(1.5), b)
+    check(o_scalar, a)
 
 
 def e_bool_sub(a, b): return a - b

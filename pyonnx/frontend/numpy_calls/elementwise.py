@@ -36,7 +36,8 @@ Other elementwise functions: ``np.where(c, a, b)`` (``np.where(c)`` is ``np.nonz
 ``np.clip(a, a_min, a_max)`` / ``np.clip(a, min=, max=)`` / ``x.clip(min, max)`` (None bounds),
 ``np.round(a, decimals)`` / ``np.around`` / ``x.round(decimals)`` (numpy's multiply-rint-divide,
 round half to even), ``np.fix``, ``np.nan_to_num(x, copy, nan, posinf, neginf)``, ``np.sinc``,
-``np.isposinf``, ``np.isneginf``; methods ``x.clip``, ``x.round``, ``x.conj``, ``x.conjugate``.
+``np.isposinf``, ``np.isneginf``, ``np.<binary ufunc>.outer(a, b)``, the builtins ``pow(a, b)``
+and ``divmod(a, b)``; methods ``x.clip``, ``x.round``, ``x.conj``, ``x.conjugate``.
 
 Not reproducible, and documented rather than refused (the values compare equal to numpy's):
 
@@ -200,6 +201,23 @@ def _register(ufunc: np.ufunc, emit: Callable[..., Any], methods: tuple[str, ...
     lower.__name__ = ufunc.__name__
     lower.__doc__ = f"``np.{ufunc.__name__}`` (see the module docstring)."
     register(ufunc, methods=methods)(lower)
+    if ufunc.nin == 2:
+        register(ufunc.outer, name=f"numpy.{ufunc.__name__}.outer")(_outer(ufunc))
+
+
+def _outer(ufunc: np.ufunc):
+    def lower(ctx, A, B, **kwargs):
+        """``np.<ufunc>.outer(A, B)``: ``ufunc(A[..., None, ...], B)``; both operands are
+        arrays first (a Python scalar is not weak here, as in numpy)."""
+        a, b = (ctx.asarray(v) for v in (A, B))
+        a, b = (Array(v.value, v.dtype, v.shape) for v in (a, b))
+        if b.ndim:
+            axes = ctx.const(np.arange(a.ndim, a.ndim + b.ndim, dtype=np.int64))
+            a = Array(ctx.op("Unsqueeze", a, axes), a.dtype, a.shape + (1,) * b.ndim)
+        return _strong(ufunc_call(ctx, ufunc, a, b, **kwargs))
+
+    lower.__name__ = f"{ufunc.__name__}_outer"
+    return lower
 
 
 # ------------------------------------------------------------------------------ helpers
