@@ -287,11 +287,15 @@ class _Folding:
         branch = attr.as_graph()
         if branch.initializers or branch.inputs or len(branch.outputs) != len(node.outputs):
             return False
+        graph = node.graph
+        if any(o.is_graph_output() and not any(o is g for g in graph.outputs)
+               for o in node.outputs):
+            return False  # an output of another graph: it could not be rewired
         results = list(branch.outputs)
         branch.outputs.clear()
         moved = list(branch)
         branch.remove(moved)
-        node.graph.insert_before(node, moved)
+        graph.insert_before(node, moved)
         self._apply(node, results)
         self.modified = True
         for inner in moved:  # now in this graph: fold them too

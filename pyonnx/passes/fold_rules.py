@@ -332,7 +332,15 @@ def _arithmetic(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Rule:
     fold = _binary(fn, kinds="iuf")
 
     def rule(node: ir.Node, f: Inputs) -> Result:
-        return fold(node, f) or _drop_neutral(node)
+        inputs = node.inputs
+        if len(inputs) != 2 or inputs[0] is None or inputs[1] is None:
+            return None
+        a, b = inputs[0].const_value, inputs[1].const_value
+        if a is None and b is None:
+            return None  # the common case, decided in a few attribute reads
+        if a is not None and b is not None:
+            return fold(node, f)
+        return _drop_neutral(node)
     return rule
 
 
@@ -358,6 +366,9 @@ def _int_division_ok(a: np.ndarray, b: np.ndarray) -> bool:
 
 @register("Div", partial=True)
 def div(node: ir.Node, f: Inputs) -> Result:
+    inputs = node.inputs
+    if len(inputs) != 2 or inputs[1] is None or inputs[1].const_value is None:
+        return None  # the common case: a computed divisor
     args = f.consts()
     if args is None or len(args) != 2 or args[0] is None or args[1] is None:
         return _drop_neutral(node)
