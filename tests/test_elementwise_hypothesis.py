@@ -66,3 +66,36 @@ def test_binary_random(fn, ab):
             pyonnx.compile(fn)(a, b)
         return
     check(fn, a, b)
+
+
+def un_sin(x): return np.sin(x)
+def un_tan(x): return np.tan(x)
+def un_arcsinh(x): return np.arcsinh(x)
+def un_expm1(x): return np.expm1(x)
+def un_log1p(x): return np.log1p(x)
+def un_cbrt(x): return np.cbrt(x)
+def un_sign(x): return np.sign(x)
+def un_rint(x): return np.rint(x)
+def un_tanh(x): return np.tanh(x)
+def un_reciprocal(x): return np.reciprocal(x)
+def un_round(x): return np.round(x, 2)
+def un_spacing(x): return np.spacing(x)
+
+
+UNARY = [un_sin, un_tan, un_arcsinh, un_expm1, un_log1p, un_cbrt, un_sign, un_rint, un_tanh,
+         un_reciprocal, un_round, un_spacing]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fn=st.sampled_from(UNARY), dtype=st.sampled_from(DTYPES), data=st.data())
+def test_unary_random(fn, dtype, data):
+    x = data.draw(hnp.arrays(np.dtype(dtype), hnp.array_shapes(min_dims=0, max_dims=2,
+                                                                max_side=4)))
+    try:
+        with np.errstate(all="ignore"):
+            fn(x)
+    except TypeError:
+        with pytest.raises(pyonnx.ConversionError):
+            pyonnx.compile(fn)(x)
+        return
+    check(fn, x)
