@@ -4,9 +4,9 @@ Run: ``python benchmarks/conversion.py [--repeat N]``. Prints
 
 1. ``pyonnx._build_model`` (frontend → passes → serialize + check) for :func:`features`, a
    15-line feature-scaling function, cold (first conversion: source read and parsed) and warm
-   (a new signature of an already parsed function), median over repeats;
-2. the same path stage by stage (median µs and share of the warm total), each IR pass timed
-   separately, with the node count before and after the passes;
+   (a new signature of an already parsed function), median and minimum over repeats;
+2. the same path stage by stage (median and minimum µs, share of the warm total), each IR pass
+   timed separately, with the node count before and after the passes;
 3. ``import pyonnx`` time in a fresh interpreter and whether it imported onnx_ir, onnxscript,
    onnx or onnxruntime (it should import none of them; the converter loads on first use).
 
@@ -192,6 +192,8 @@ def main() -> None:
         print(f"features() does not convert yet ({str(e).splitlines()[0]});\n"
               "timing features_basic() (operators only) instead\n")
         fn = features_basic
+    got, want = pyonnx.compile(fn)(*_args()), fn(*_args())
+    assert got.dtype == want.dtype and np.allclose(got, want), "the timed model is wrong"
     stage_table(fn, args.repeat)
     import_time()
 

@@ -112,3 +112,21 @@ g (float[2, 3] x) => (float[2, 3] y) <int64[2] shp = {2, 3}, float one = {1}> {
     assert list(m.graph.opset_imports) == [""]
     assert [o.name for o in m.graph.outputs] == ["y"]
     same_results(before, checked(m))
+
+
+def _modules_after(statement: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", f"{statement}; import sys; "
+                          "print(' '.join(sorted(sys.modules)))"], cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_passes_never_import_the_frontend():
+    modules = _modules_after("import pyonnx.passes.pipeline")
+    assert not {m for m in modules if m.startswith("pyonnx.frontend")}
+    assert "onnxscript" not in modules
+
+
+def test_import_pyonnx_loads_no_converter_or_runtime():
+    modules = _modules_after("import pyonnx")
+    assert not modules & {"onnx_ir", "onnxscript", "onnxruntime", "sympy"}
