@@ -241,9 +241,12 @@ def cast(node: ir.Node, f: Inputs) -> Result:
     assert x is not None
     if inner is not None and inner.inputs[0] is not None:
         src, mid = _dtype_of(inner.inputs[0]), _dtype_of(x)
-        # Cast(Cast(x, mid), dst) == Cast(x, dst) when every x value survives the first cast.
+        # Cast(Cast(x, mid), dst) == Cast(x, dst) when every x value survives the first cast;
+        # except float mid → narrower int dst, undefined in ONNX for values out of range where
+        # the direct int → int cast wraps.
         if src is not None and mid is not None and src in _FOLDABLE_DTYPES \
-                and mid in _FOLDABLE_DTYPES and _exact_cast(src, mid):
+                and mid in _FOLDABLE_DTYPES and _exact_cast(src, mid) \
+                and not (mid.kind == "f" and dst.kind in "iu" and not _exact_cast(src, dst)):
             source = inner.inputs[0]
             node.replace_input_with(0, source)
             f.rewired(x)

@@ -546,3 +546,20 @@ g (float[N] x) => (float[N] y)
   <float zero = {{0}}, float negzero = {{-0.0}}, float[1] ones = {{1}}, float two = {{2}}> {{
   {body}
 }}""")
+
+
+def test_cast_chain_through_float_to_a_narrower_int_is_kept():
+    # int32 → double → int8 is undefined in ONNX for values out of int8's range, while int32 →
+    # int8 wraps: the chain stays as written.
+    assert_kept("""
+g (int32[N] x) => (int8[N] y) {
+  w = Cast <to = 11> (x)
+  n = Cast <to = 3> (w)
+  y = Neg(n)
+}""")
+    assert_folds_to("""
+g (int8[N] x) => (int32[N] y) {
+  w = Cast <to = 11> (x)
+  n = Cast <to = 6> (w)
+  y = Neg(n)
+}""", ["Cast", "Neg"])
