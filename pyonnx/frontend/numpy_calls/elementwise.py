@@ -1008,7 +1008,7 @@ def _ldexp(ctx, arrays, ins, outs):
         return pm.ldexp(ctx, x, n64)
     # float16/float32 values times a power of two are exact in float64 (two steps keep each
     # power finite); the cast rounds once, as numpy's ldexpf.
-    r = pm._scale2(pm.Ex.of(ctx, ctx.cast(x, _F64)), pm.Ex.of(ctx, n64))
+    r = pm.scale2(pm.Ex.of(ctx, ctx.cast(x, _F64)), pm.Ex.of(ctx, n64))
     return ctx.cast(r.array(), dt)
 
 
@@ -1123,10 +1123,6 @@ def _hypot32(ctx, a, b):
     inf = _logic(ctx, "Or", _emit(ctx, "IsInf", [a64], _F64, _BOOL),
                  _emit(ctx, "IsInf", [b64], _F64, _BOOL))
     return ctx.cast(where_(ctx, inf, _const(ctx, np.inf, _F64), h, _F64), _F32)
-
-
-def _via64(fn):
-    return lambda ctx, *xs: ctx.cast(fn(ctx, *[ctx.cast(x, _F64) for x in xs]), _F32)
 
 
 def _log_native_f32(op_scale: float):

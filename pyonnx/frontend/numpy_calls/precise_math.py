@@ -46,7 +46,7 @@ from pyonnx.frontend.lower.values import Array
 __all__ = [
     "Ex", "where", "sin", "cos", "tan", "arctan", "arctan2", "arcsin", "arccos", "expm1", "log1p",
     "log2", "log10", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "hypot",
-    "logaddexp", "logaddexp2", "frexp", "spacing", "nextafter", "ldexp",
+    "logaddexp", "logaddexp2", "frexp", "spacing", "nextafter", "ldexp", "scale2",
 ]
 
 _F64 = np.dtype(np.float64)
@@ -168,7 +168,7 @@ def _horner1(z: Ex, coeffs: Sequence[float]) -> Ex:
     return r
 
 
-def _scale2(x: Ex, k: Ex) -> Ex:
+def scale2(x: Ex, k: Ex) -> Ex:
     """``x * 2**k`` for an integer-valued float64 ``k`` in about [-2200, 2200], exactly.
 
     Two factors keep each power of two representable (2**1024 is not); ``Pow(2, n)`` is exact
