@@ -55,7 +55,13 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 return entry.target(*args, **kwargs)
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
-        return _invoke(ctx, entry, args, kwargs)
+        result = _invoke(ctx, entry, args, kwargs)
+        if isinstance(entry.target, np.ufunc):
+            # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
+            for r in result if isinstance(result, tuple) else (result,):
+                if isinstance(r, Array):
+                    r.weak = False
+        return result
     if isinstance(func, type) and issubclass(func, np.generic):
         return _scalar_type_call(ctx, func, args, kwargs)
     if isinstance(func, np.dtype):

@@ -133,7 +133,8 @@ class ExprLowering:
             except Exception as e:
                 raise self.ctx.error(f"{type(e).__name__}: {e}") from None
         ufunc = BINOP_UFUNCS[op]
-        entry = lookup(ufunc)
+        # ``a ** b`` is ndarray.__pow__, whose fast paths (square, sqrt) differ from np.power.
+        entry = (lookup(operator.pow) if op is ast.Pow else None) or lookup(ufunc)
         if entry is None:
             raise self.ctx.error(f"the operator for np.{ufunc.__name__} is not supported yet")
         result = entry.fn(self.ctx, left, right)
