@@ -66,6 +66,7 @@ class Lowering:
         # value → names of the Python-scalar arguments it was computed from (see NeedStatic).
         self._deps: dict[ir.Value, frozenset[str]] = {}
         self.custom_domains: dict[str, int] = {}
+        self._docs: dict[SourceLoc, str] = {}
 
     # ------------------------------------------------------------------ nodes
     @property
@@ -98,29 +99,37 @@ class Lowering:
             The output ``ir.Value``, or a tuple of them when ``outputs != 1``.
         """
         values = [i.value if isinstance(i, Array) else i for i in inputs]
-        attrs = ir.convenience.convert_attributes(
-            {k: v for k, v in attributes.items() if v is not None}) if attributes else ()
+        attrs = _attributes(attributes) if attributes else ()
         self._counter += 1
+        n = self._counter
         loc = self.loc
-        line = loc.lineno if loc else 0
         node = ir.Node(domain, op_type, values, attrs, num_outputs=outputs,
-                       name=f"{self.function_name}_L{line}_{op_type}_{self._counter}")
+                       name=f"{self.function_name}_L{loc.lineno if loc else 0}_{op_type}_{n}")
         # Unique names now: onnx-ir's automatic val_N names restart in every subgraph, and two
         # Loop bodies could then define the same name (onnxruntime refuses such a model).
-        for i, out in enumerate(node.outputs):
-            out.name = f"v{self._counter}" if outputs == 1 else f"v{self._counter}_{i}"
+        outs = node.outputs
+        if outputs == 1:
+            outs[0].name = f"v{n}"
+        else:
+            for i, out in enumerate(outs):
+                out.name = f"v{n}_{i}"
         if loc is not None:
             node.meta["pyonnx.loc"] = loc
-            node.doc_string = f"{loc}: {loc.source_line.strip()}"
+            doc = self._docs.get(loc)
+            if doc is None:
+                doc = self._docs[loc] = f"{loc}: {loc.source_line.strip()}"
+            node.doc_string = doc
         self._scopes[-1].append(node)
-        if self._deps:
-            deps = frozenset().union(*(self._deps.get(v, frozenset()) for v in values if v is not None))
-            if deps:
-                for out in node.outputs:
-                    self._deps[out] = deps
+        deps_of = self._deps
+        if deps_of:
+            found = [d for v in values if v is not None and (d := deps_of.get(v))]
+            if found:
+                deps = found[0].union(*found[1:]) if len(found) > 1 else found[0]
+                for out in outs:
+                    deps_of[out] = deps
         if outputs == 1:
-            return node.outputs[0]
-        return tuple(node.outputs)
+            return outs[0]
+        return tuple(outs)
 
     def mark_argument_scalar(self, value: ir.Value, argname: str) -> None:
         """Records that ``value`` is the Python-scalar argument ``argname`` (see NeedStatic)."""
@@ -187,7 +196,8 @@ class Lowering:
 
     def cast(self, array: Array, dtype: Any) -> Array:
         """``array.astype(dtype)`` (numpy's unsafe casting, as ``astype`` does)."""
-        dtype = np.dtype(dtype)
+        if dtype is not array.dtype:
+            dtype = np.dtype(dtype)
         if array.dtype == dtype:
             return array if not array.weak else Array(array.value, dtype, array.shape)
         if dtype not in dtypes.SUPPORTED_DTYPES:
@@ -255,6 +265,35 @@ class Lowering:
     def error(self, message: str, loc: SourceLoc | None = None) -> ConversionError:
         """A ConversionError at ``loc`` (default: the construct being lowered)."""
         return ConversionError(message, loc or self.loc)
+
+
+def _attributes(attributes: dict[str, Any]) -> list[ir.Attr]:
+    """Node attributes from Python values (None values dropped).
+
+    The common kinds are built directly: onnx-ir's generic ``convert_attributes`` costs about
+    three times as much per attribute, which shows in conversion time.
+    """
+    out = []
+    generic = {}
+    for k, v in attributes.items():
+        if v is None:
+            continue
+        t = type(v)
+        if t is int or t is bool:
+            out.append(ir.AttrInt64(k, int(v)))
+        elif t is float:
+            out.append(ir.AttrFloat32(k, v))
+        elif t is str:
+            out.append(ir.AttrString(k, v))
+        elif isinstance(v, ir.DataType):
+            out.append(ir.AttrInt64(k, int(v)))
+        elif (t is list or t is tuple) and v and all(type(e) is int for e in v):
+            out.append(ir.AttrInt64s(k, list(v)))
+        else:
+            generic[k] = v
+    if generic:
+        out.extend(ir.convenience.convert_attributes(generic))
+    return out
 
 
 def _describe(value: Any) -> str:

@@ -58,6 +58,16 @@ class FunctionLowering(ExprLowering, StmtLowering):
         self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
 
     def loc_of(self, node: ast.AST) -> SourceLoc:
+        # Cached on the node: canonical trees are kept per function, so later conversions
+        # of the same function find it there.
+        loc = node.__dict__.get("_pyonnx_loc")
+        if loc is not None:
+            return loc
+        loc = self._compute_loc(node)
+        node._pyonnx_loc = loc  # type: ignore[attr-defined]
+        return loc
+
+    def _compute_loc(self, node: ast.AST) -> SourceLoc:
         lineno = getattr(node, "lineno", self.tree.lineno)
         col = getattr(node, "col_offset", 0)
         key = (lineno, col)

@@ -9,6 +9,7 @@ ufuncs through float32, so this matches it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -45,6 +46,7 @@ _FLOAT16_EXACT = frozenset({
 })
 
 
+@functools.cache
 def has_kernel(op: str, dtype: np.dtype) -> bool:
     """True when onnxruntime's CPU provider runs ``op`` in ``dtype`` (unknown ops: assumed).
 
@@ -59,6 +61,7 @@ def has_kernel(op: str, dtype: np.dtype) -> bool:
     return kernels is None or name in kernels
 
 
+@functools.cache
 def compute_dtype(op: str, dtype: np.dtype, exact_ints: bool = True) -> np.dtype | None:
     """The dtype to run ``op`` in for numpy dtype ``dtype``, or None if none has a kernel.
 

@@ -20,6 +20,11 @@ def broadcast_shapes(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
     Raises:
         ValueError: two known dimensions > 1 differ.
     """
+    first = shapes[0] if shapes else ()
+    if all(s == first for s in shapes):
+        # The common case: operands of one static shape (unknown dims stay unknown: equal
+        # shapes broadcast to themselves whatever the run-time sizes).
+        return first
     ndim = max((len(s) for s in shapes), default=0)
     out: list[Dim] = []
     for i in range(-ndim, 0):
