@@ -148,3 +148,19 @@ def test_unhashable_static_arguments_are_keyed_by_value():
     check(f, x, [1, 2])
     check(f, x, [3, 4])  # an equal-length list with other values: a new signature
     assert f.conversions == 3
+
+
+def _lse(v):
+    return np.log(np.sum(np.exp(v)))
+
+
+def named_outputs(x):
+    v1 = x + 1
+    return v1, _lse(x), x.mean(), x.T
+
+
+def test_output_names_follow_the_source():
+    x = np.ones((2, 3))
+    f = check(named_outputs, x)
+    names = [o.name for o in f.to_onnx(x).graph.output]
+    assert names == ["v1_out", "_lse", "mean", "T"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import re
 import types
 from typing import Any
 
@@ -118,7 +119,21 @@ def _return_names(tree, count: int) -> list[str | None]:
     elts = value.elts if isinstance(value, ast.Tuple) else [value]
     if len(elts) != count:
         return [None] * count
-    return [e.id if isinstance(e, ast.Name) else None for e in elts]
+    return [_expr_name(e) for e in elts]
+
+
+def _expr_name(e) -> str | None:
+    """A name for a returned expression: the variable, or the function or method called
+    (``logsumexp(x)`` → logsumexp, ``x.mean()`` → mean), or the attribute (``x.T`` → T)."""
+    import ast
+
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Call):
+        return _expr_name(e.func)
+    if isinstance(e, ast.Attribute):
+        return e.attr
+    return None
 
 
 def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
@@ -149,7 +164,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
         arrays.append(Array(value, item.dtype, item.shape))
     for i, (a, name) in enumerate(zip(arrays, names)):
         base = name or (fn.__name__ if len(arrays) == 1 else f"output_{i}")
-        if base in taken or base in {p for p in inspect.signature(fn).parameters}:
+        # Internal values are named v<n>, v<n>_<i> and const_<n>: never reuse those shapes.
+        if (base in taken or base in {p for p in inspect.signature(fn).parameters}
+                or re.fullmatch(r"v\d+(_\d+)?|const_\d+", base)):
             base = f"{base}_out"
         while base in taken:
             base += "_"
