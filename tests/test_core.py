@@ -164,3 +164,17 @@ def test_output_names_follow_the_source():
     f = check(named_outputs, x)
     names = [o.name for o in f.to_onnx(x).graph.output]
     assert names == ["v1_out", "_lse", "mean", "T"]
+
+
+def reduce_along(x, axis, scale):
+    return x.sum(axis=axis) * scale
+
+
+def test_python_int_axis_becomes_static_but_scale_does_not():
+    f = pyonnx.compile(reduce_along)
+    x = np.arange(6.0).reshape(2, 3)
+    for axis in (0, 1, -1):
+        for scale in (2.0, 3.5):
+            check(f, x, axis, scale)
+    assert f.static_argnames == {"axis"}
+    assert f.conversions == 3  # one per axis value; scale stays a run-time input
