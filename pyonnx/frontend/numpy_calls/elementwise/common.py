@@ -1,0 +1,143 @@
+"""Building blocks shared by the elementwise families.
+
+Input: Arrays already in the dtype to compute in. Output: Arrays. ``_emit`` runs an op in a dtype
+onnxruntime has a kernel for (widening exactly, casting back); ``_logic``/``_not``/``_flip``
+combine bool Arrays; ``_cmp`` compares; :func:`where_` selects in any supported dtype;
+``_zeros_like``/``_full_like`` fill x's run-time shape; :func:`runtime_check` makes the model fail
+at run time where numpy raises; ``_max_min`` is onnxruntime's Max/Min made exact for int64;
+``_isnan`` is false for non-float dtypes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pyonnx.frontend.lower import kernels
+from pyonnx.frontend.lower.shapes import broadcast_shapes
+from pyonnx.frontend.lower.values import Array
+
+__all__ = ["where_", "runtime_check"]
+
+
+_BOOL = np.dtype(np.bool_)
+_I64 = np.dtype(np.int64)
+_U64 = np.dtype(np.uint64)
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+
+
+def _emit(ctx, op: str, arrays: Sequence[Array], dtype, out=None, **attrs) -> Array:
+    return kernels.emit(ctx, op, arrays, dtype, out_dtype=out, **attrs)
+
+
+def _const(ctx, value, dtype) -> Array:
+    with np.errstate(over="ignore"):    # e.g. 1e25 in float16 is inf, as numpy converts it
+        return ctx.const_array(np.asarray(value, dtype=dtype))
+
+
+def _logic(ctx, op: str, *arrays: Array) -> Array:
+    """And/Or/Xor/Not on bool Arrays."""
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return Array(ctx.op(op, *arrays), _BOOL, shape)
+
+
+def _not(ctx, a: Array) -> Array:
+    return _logic(ctx, "Not", a)
+
+
+def _flip(ctx, a: Array) -> Array:
+    """Logical not for a Where condition: Xor with True, because onnxruntime's NotWhereFusion
+    would turn Where(Not(c), a, b) back into Where(c, b, a), moving a -0.0 into the branch
+    that loses its sign (see :func:`where_`)."""
+    return _logic(ctx, "Xor", a, _const(ctx, True, _BOOL))
+
+
+def _cmp(ctx, op: str, a: Array, b: Array, dtype=None) -> Array:
+    """A comparison of two Arrays in ``dtype`` (default a's), as a bool Array."""
+    dtype = np.dtype(dtype or a.dtype)
+    if op == "NotEqual":
+        return _not(ctx, _emit(ctx, "Equal", [a, b], dtype, _BOOL))
+    return _emit(ctx, op, [a, b], dtype, _BOOL)
+
+
+# Where's kernels lack these dtypes (float16: see kernels.has_kernel); the replacement holds
+# every value exactly (uint64 goes through int64 by wrapping casts, which keep the bits).
+_WHERE_VIA = {"bool": np.uint8, "int16": np.int32, "uint16": np.int32, "uint64": np.int64,
+              "float16": np.float32}
+
+
+def where_(ctx, cond: Array, a: Array, b: Array, dtype=None) -> Array:
+    """``Where(cond, a, b)`` in ``dtype`` (default a's), for any supported dtype.
+
+    ``cond`` must be bool; ``a`` and ``b`` are cast to ``dtype``. onnxruntime's Where returns
+    +0.0 for a selected -0.0 (always from its first branch, and from its second in some
+    broadcasting paths; measured), so callers that must keep -0.0 put it in the second branch
+    with operands of one shape.
+    """
+    dtype = np.dtype(dtype or a.dtype)
+    run = dtype if kernels.has_kernel("Where", dtype) else np.dtype(_WHERE_VIA[dtype.name])
+    a2, b2 = ctx.cast(a, run), ctx.cast(b, run)
+    shape = broadcast_shapes(cond.shape, a.shape, b.shape)
+    out = Array(ctx.op("Where", cond, a2, b2), run, shape)
+    return ctx.cast(out, dtype) if run != dtype else out
+
+
+def _zeros_like(ctx, x: Array, dtype=None) -> Array:
+    """A constant-filled Array of x's (run-time) shape."""
+    return _full_like(ctx, x, 0, dtype)
+
+
+def _full_like(ctx, x: Array, value, dtype=None) -> Array:
+    dtype = np.dtype(dtype or x.dtype)
+    c = _const(ctx, value, dtype)
+    if x.ndim == 0:
+        return c
+    return Array(ctx.op("Expand", c, ctx.shape_of(x)), dtype, x.shape)
+
+
+def runtime_check(ctx, bad: Array, result: Array, what: str) -> Array:
+    """``result``, made to fail at run time where any element of ``bad`` is true.
+
+    ONNX cannot raise, so a Gather with an out-of-range index stands in for numpy's exception:
+    onnxruntime then reports the failing node, whose name carries the source line and ``what``
+    (the runtime maps it back to the user's line). The result goes through an added zero so the
+    check cannot be pruned.
+    """
+    count = Array(ctx.op("ReduceSum", ctx.cast(bad, _I64), keepdims=0), _I64, ())
+    index = ctx.op("Min", count, ctx.const(np.array(1, np.int64)))
+    zero = ctx.op("Gather", ctx.const(np.zeros(1, result.dtype)), index)
+    zero.producer().name += f"_{what}"
+    return _emit(ctx, "Add", [result, Array(zero, result.dtype, ())], result.dtype) \
+        if result.dtype.kind in "iuf" else result
+
+
+def _via(ctx, fn: Callable[..., Array], arrays: Sequence[Array], compute, out) -> Array:
+    """``fn`` computed in dtype ``compute`` and rounded once to ``out``."""
+    res = fn(ctx, *[ctx.cast(a, compute) for a in arrays])
+    return ctx.cast(res, out)
+
+
+_UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
+             8: np.dtype(np.uint64)}
+
+
+def _max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype) -> Array:
+    """onnxruntime's Max/Min in dtype ``dt``, except int64.
+
+    onnxruntime 1.31's vectorized int64 Max/Min compare the low 32-bit halves as signed numbers
+    when the high halves are equal (Max(2**31, 1) == 1 on arrays of two or more; measured), so
+    int64 selects with Greater/Less, which are exact.
+    """
+    if dt == _I64:
+        take_a = _cmp(ctx, "Greater" if op == "Max" else "Less", a, b)
+        return where_(ctx, take_a, a, b, dt)
+    run = {"b": np.dtype(np.uint8), "f": _F32 if dt == np.float16 else dt}.get(dt.kind, dt)
+    return ctx.cast(_emit(ctx, op, [ctx.cast(a, run), ctx.cast(b, run)], run), dt)
+
+
+def _isnan(ctx, a: Array) -> Array:
+    if a.dtype.kind != "f":
+        return _full_like(ctx, a, False, _BOOL)
+    return _emit(ctx, "IsNaN", [a], a.dtype, _BOOL)
