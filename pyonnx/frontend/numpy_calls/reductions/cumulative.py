@@ -1,0 +1,75 @@
+"""Cumulative reductions: ``np.cumsum`` and ``np.cumprod``.
+
+Input: an Array (or anything ``np.asarray`` takes), ``axis`` and ``dtype`` static (``axis=None``
+flattens). Output: an Array of numpy's accumulation dtype. Integers accumulate exactly in int64,
+wrapping like numpy (``cumprod`` is a Hillis-Steele scan in a ``Loop``, see :mod:`.exact`).
+
+Not bit for bit (float rounding order only, within a few ulps): float ``cumprod`` (computed one
+dtype wider) and float16 ``cumsum`` (numpy rounds every partial sum to float16).
+
+Supported syntax::
+
+    np.cumsum / np.cumprod(a, axis=None, dtype=None)                    a.cumsum(...)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyonnx.frontend.lower import kernels
+from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.reductions.common import (
+    _F16,
+    _F32,
+    _I64,
+    _SUM_ACC,
+    _arr,
+    _axis1,
+    _flatten,
+    _i64,
+    _refuse,
+    _static_dtype,
+)
+from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along
+from pyonnx.frontend.numpy_calls.reductions.sums import _sum_dtype
+
+
+def _cum(ctx, name: str, a, axis, dtype, out, product: bool) -> Array:
+    _refuse(ctx, name, out)
+    x = _arr(ctx, a)
+    axis = ctx.static(axis, "axis")
+    if axis is None or (x.ndim == 0 and type(axis) is int and axis in (0, -1)):
+        x, k = _flatten(ctx, x), 0
+    else:
+        k = _axis1(ctx, name, x, axis)
+    t = _static_dtype(ctx, dtype) or _sum_dtype(x.dtype)
+    if t.kind == "b":
+        raise ctx.error(f"{name} with dtype=bool is not supported; use np.logical_or.accumulate "
+                        "semantics explicitly")
+    if t.kind in "iu":
+        wide = ctx.cast(ctx.cast(x, t), _I64)  # int64 arithmetic wraps like numpy's
+        if product:
+            r = _cumprod_along(ctx, wide, k)
+        else:
+            r = Array(ctx.op("CumSum", wide, _i64(ctx, k)), _I64, x.shape)
+        return ctx.cast(r, t)
+    xt = ctx.cast(x, t)
+    if product:
+        # Float products scan in a wider dtype: the scan multiplies in another order than
+        # numpy's running product, so rounding is kept below numpy's own.
+        return ctx.cast(_cumprod_along(ctx, ctx.cast(xt, _SUM_ACC[t]), k), t)
+    # float16 runs in float32 (numpy rounds each partial sum to float16: a few ulps apart).
+    run = _F32 if t == _F16 else kernels.compute_dtype("CumSum", t)
+    r = Array(ctx.op("CumSum", ctx.cast(xt, run), _i64(ctx, k)), run, x.shape)
+    return ctx.cast(r, t)
+
+
+@register(np.cumsum, methods=("cumsum",))
+def cumsum(ctx, a, axis=None, dtype=None, out=None):
+    return _cum(ctx, "np.cumsum", a, axis, dtype, out, False)
+
+
+@register(np.cumprod, methods=("cumprod",))
+def cumprod(ctx, a, axis=None, dtype=None, out=None):
+    return _cum(ctx, "np.cumprod", a, axis, dtype, out, True)
