@@ -49,6 +49,3 @@ from pyonnx.frontend.numpy_calls.creation import (  # noqa: F401
 from pyonnx.frontend.numpy_calls.creation.filled import shape_arg
 
 __all__ = ["shape_arg"]
-
-
-

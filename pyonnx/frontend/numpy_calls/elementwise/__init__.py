@@ -79,6 +79,3 @@ from pyonnx.frontend.numpy_calls.elementwise.common import runtime_check, where_
 from pyonnx.frontend.numpy_calls.elementwise.ufunc import UFUNCS, ufunc_call
 
 __all__ = ["ufunc_call", "UFUNCS", "where_", "runtime_check"]
-
-
-

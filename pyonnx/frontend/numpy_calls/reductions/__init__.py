@@ -59,6 +59,3 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
 from pyonnx.frontend.numpy_calls.reductions.sums import reduce_sum
 
 __all__ = ["reduce_sum", "reduce_any", "emit", "binary_ufunc", "widen_f16", "select"]
-
-
-
