@@ -1,4 +1,4 @@
-"""Differential tests of numpy's linear algebra (pyonnx/frontend/numpy_calls/linalg.py).
+"""Differential tests of numpy's linear algebra (pyonnx/frontend/numpy_calls/linalg/).
 
 Integer products are checked with values that overflow the narrow types (numpy wraps), bool
 products are logical, float16 products are compared with a float16 tolerance.

@@ -1,4 +1,4 @@
-"""Differential tests of numpy's shape functions (pyonnx/frontend/numpy_calls/shape.py).
+"""Differential tests of numpy's shape functions (pyonnx/frontend/numpy_calls/shape/).
 
 Every compiled input has symbolic dimensions, so these exercise the run-time shape paths;
 arrays built from constants (``x + ZEROS_6``) have known dims and exercise the static checks.

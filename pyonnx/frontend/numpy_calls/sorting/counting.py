@@ -1,0 +1,64 @@
+"""numpy counting of non-negative integers: bincount.
+
+Input: a 1-D array of non-negative integers, optional 1-D weights, a static ``minlength``.
+Output: a 1-D Array (int64 counts, or float64 sums of weights) whose length is known only at
+run time.
+
+Supported syntax:
+
+* ``np.bincount(x, weights=None, minlength=0)`` (with weights, an empty ``x`` gives float64
+  zeros where numpy gives int64 zeros: the dtype cannot depend on the run-time size).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.shape import to_array
+from pyonnx.frontend.numpy_calls.sorting.common import _I64, _INT64_MAX, _ints
+
+
+# -------------------------------------------------------------------------- bincount
+@register(np.bincount)
+def bincount(ctx, x, weights=None, minlength=0):
+    """``np.bincount(x, weights=None, minlength=0)``: ``x`` 1-D non-negative integers (a
+    negative value makes the run fail, as numpy raises); int64 counts or float64 sums of
+    ``weights`` (added in index order, as numpy does). One difference: for an empty ``x``
+    numpy returns int64 zeros even with weights; here the dtype is fixed at conversion time,
+    so those zeros are float64."""
+    xs = to_array(ctx, x)
+    if xs.ndim != 1:
+        raise ctx.error(f"np.bincount: x must be 1-D, got {xs.ndim}-D (numpy raises ValueError)")
+    if xs.dtype.kind not in "biu" or xs.dtype == np.uint64:
+        raise ctx.error(f"np.bincount: cannot cast {xs.dtype} to int64 safely (numpy raises "
+                        "TypeError); pass non-negative integers")
+    minlength = ctx.static(minlength, "minlength")
+    if minlength is None:
+        minlength = 0
+    if not isinstance(minlength, (int, np.integer)) or isinstance(minlength, bool) or minlength < 0:
+        raise ctx.error(f"np.bincount: minlength must be a non-negative integer, got {minlength!r}")
+    idx = ctx.cast(xs, _I64).value
+    # Length: max(max(x) + 1, minlength); -1 joins x so an empty x has max -1.
+    top = ctx.op("ReduceMax", ctx.op("Concat", idx, _ints(ctx, -1), axis=0), keepdims=1)
+    length = ctx.op("Max", ctx.op("Add", top, _ints(ctx, 1)), _ints(ctx, int(minlength)))
+    # A negative x is sent out of range so ScatterElements fails instead of wrapping.
+    idx = ctx.op("Where", ctx.op("Less", idx, ctx.const(np.array(0, np.int64))),
+                 ctx.const(np.array(_INT64_MAX, np.int64)), idx)
+    if weights is None:
+        out_dt = _I64
+        updates = ctx.op("ConstantOfShape", ctx.op("Shape", idx),
+                         value=ir.tensor(np.ones(1, np.int64)))
+    else:
+        w = to_array(ctx, weights)
+        if w.ndim != 1:
+            raise ctx.error("np.bincount: weights must be 1-D like x")
+        if w.dtype == np.uint64 or w.dtype.kind not in "biuf":
+            raise ctx.error(f"np.bincount: weights of dtype {w.dtype} are not supported")
+        out_dt = np.dtype(np.float64)
+        updates = ctx.cast(w, out_dt).value
+    zeros = ctx.op("ConstantOfShape", length, value=ir.tensor(np.zeros(1, out_dt)))
+    out = ctx.op("ScatterElements", zeros, idx, updates, axis=0, reduction="add")
+    return Array(out, out_dt, (None,))

@@ -1,0 +1,186 @@
+"""numpy order statistics: quantile, percentile.
+
+Input: an array and ``q`` known at conversion time, with static ``axis`` and ``keepdims``.
+Output: an Array in numpy's result dtype, computed by numpy's ``_quantile`` arithmetic step by
+step (its dtypes, its two-sided lerp, NaN slices giving NaN) on the data sorted with the
+stable ordering core.
+
+Supported syntax:
+
+* ``np.quantile(a, q, axis=None, keepdims=False)`` and ``np.percentile(...)`` with
+  ``method='linear'`` and ``q`` known at conversion time.
+
+Not supported: methods other than 'linear', ``weights=``, run-time ``q``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyonnx.frontend.lower import kernels
+from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.shape import to_array
+from pyonnx.frontend.numpy_calls.sorting.common import (
+    _BOOL, _I64, _axis, _bool_flag, _ints, emit_exact,
+)
+from pyonnx.frontend.numpy_calls.sorting.ordering import sort_along
+
+_F64 = np.dtype(np.float64)
+
+
+# ------------------------------------------------------------------ quantile, percentile
+def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) -> Array:
+    """numpy's ``_quantile_ureduce_func`` + ``_quantile`` for method='linear', step by step.
+
+    ``qa`` is numpy's ``q`` array (after ``/ 100`` for percentile), known at conversion time;
+    ``weak_q``: q was a Python int/float (numpy then interpolates with a Python-float gamma).
+    """
+    x = to_array(ctx, a)
+    if qa.ndim > 2:
+        raise ctx.error(f"{fname}: q must be a scalar or 1d (numpy raises ValueError)")
+    if qa.dtype.kind not in "biuf":
+        raise ctx.error(f"{fname}: q must be real numbers")
+    if not np.all((qa >= 0) & (qa <= 1)):
+        word = "Percentiles must be in the range [0, 100]" if fname == "np.percentile" \
+            else "Quantiles must be in the range [0, 1]"
+        raise ctx.error(f"{fname}: {word} (numpy raises ValueError)")
+    keepdims = _bool_flag(ctx, keepdims, "keepdims")
+    axis = ctx.static(axis, "axis")
+    nd = x.ndim
+    # numpy's _ureduce: the kept axes go first, the reduced ones are merged into one.
+    if axis is None:
+        reduced = tuple(range(nd))
+    else:
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        reduced = tuple(sorted(_axis(ctx, ax, nd, fname) for ax in axes))
+        if len(set(reduced)) != len(reduced):
+            raise ctx.error(f"{fname}: repeated axis (numpy raises ValueError)")
+    kept = [i for i in range(nd) if i not in reduced]
+    if nd == 0:
+        arr = Array(ctx.op("Reshape", x, _ints(ctx, 1)), x.dtype, (1,))
+    else:
+        moved = ctx.op("Transpose", x, perm=list(reduced) + kept) if nd > 1 else x.value
+        known = [x.shape[i] for i in reduced]
+        merged = None if any(d is None for d in known) else int(np.prod(known))
+        # The merged length is computed, not -1: Reshape's allowzero forbids -1 next to a 0.
+        shape_vec = ctx.op("ReduceProd", ctx.op("Gather", ctx.op("Shape", x),
+                                                _ints(ctx, *reduced), axis=0), keepdims=1)
+        if kept:
+            shape_vec = ctx.op("Concat", shape_vec, *(ctx.op("Shape", x, start=i, end=i + 1)
+                                                      for i in kept), axis=0)
+        arr = Array(ctx.op("Reshape", moved, shape_vec, allowzero=1), x.dtype,
+                    (merged,) + tuple(x.shape[i] for i in kept))
+    rest = arr.shape[1:]
+    if arr.shape[0] == 0:
+        raise ctx.error(f"{fname}: index -1 is out of bounds for axis 0 with size 0 (numpy "
+                        "raises IndexError on an empty reduction)")
+    srt, _ = sort_along(ctx, arr, 0)
+    n_minus_1 = ctx.op("Squeeze", ctx.op("Sub", ctx.op("Shape", srt, start=0, end=1),
+                                         _ints(ctx, 1)), _ints(ctx, 0))
+    qdt = np.dtype(np.int64) if qa.dtype.kind == "b" else qa.dtype
+    q_const = ctx.const(qa.astype(qdt))
+    inexact = x.dtype.kind == "f"
+    out_q = qa.shape
+    if qdt.kind in "iu":
+        # Integer virtual indexes: numpy takes the elements, no interpolation.
+        vi = ctx.op("Mul", n_minus_1, ctx.cast(Array(q_const, qdt, qa.shape), _I64))
+        result = Array(ctx.op("Gather", srt, vi, axis=0), x.dtype, out_q + rest)
+        result_dt = x.dtype
+    else:
+        if x.dtype == _BOOL:
+            raise ctx.error(f"{fname}: numpy boolean subtract is not supported (numpy raises "
+                            "TypeError); cast the array to a number type first")
+        n1 = ctx.cast(Array(n_minus_1, _I64, ()), qdt)
+        qv = Array(q_const, qdt, qa.shape)
+        vi = emit_exact(ctx, "Mul", [n1, qv], qdt)
+        prev = emit_exact(ctx, "Floor", [vi], qdt)
+        one = ctx.const_array(np.ones((), qdt))
+        nxt = emit_exact(ctx, "Add", [prev, one], qdt)
+        above = emit_exact(ctx, "GreaterOrEqual", [vi, n1], qdt, out_dtype=_BOOL)
+        below = emit_exact(ctx, "Less", [vi, ctx.const_array(np.zeros((), qdt))], qdt,
+                             out_dtype=_BOOL)
+        minus_one = ctx.const(np.array(-1, qdt))
+        zero = ctx.const(np.array(0, qdt))
+        prev = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, prev))
+        nxt = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, nxt))
+        prev_a = Array(prev, qdt, qa.shape)
+        gamma = emit_exact(ctx, "Sub", [vi, prev_a], qdt)
+        lo = Array(ctx.op("Gather", srt, ctx.cast(prev_a, _I64), axis=0), x.dtype, out_q + rest)
+        hi = Array(ctx.op("Gather", srt, ctx.cast(Array(nxt, qdt, qa.shape), _I64), axis=0),
+                   x.dtype, out_q + rest)
+        # numpy's _lerp: a + (b-a)*t, or b - (b-a)*(1-t) where t >= 0.5.
+        diff = emit_exact(ctx, "Sub", [hi, lo], x.dtype)
+        if weak_q:
+            t = Array(gamma.value, _F64, (), weak=True)  # float(gamma): q was float64
+        else:
+            t = gamma if qa.ndim == 0 else Array(
+                ctx.op("Reshape", gamma, _ints(ctx, *(qa.shape + (1,) * len(rest)))), qdt,
+                qa.shape + (1,) * len(rest))
+        mul_dt = np.result_type(x.dtype, 0.5 if weak_q else qdt)
+        result_dt = np.result_type(x.dtype, mul_dt)
+        one_minus_t = emit_exact(ctx, "Sub", [ctx.const_array(np.ones((), t.dtype)), t],
+                                   t.dtype)
+        up = emit_exact(ctx, "Mul", [ctx.cast(diff, mul_dt), ctx.cast(t, mul_dt)], mul_dt)
+        down = emit_exact(ctx, "Mul", [ctx.cast(diff, mul_dt), ctx.cast(one_minus_t, mul_dt)],
+                            mul_dt)
+        from_lo = emit_exact(ctx, "Add", [ctx.cast(lo, result_dt), ctx.cast(up, result_dt)],
+                               result_dt)
+        from_hi = emit_exact(ctx, "Sub", [ctx.cast(hi, result_dt), ctx.cast(down, result_dt)],
+                               result_dt)
+        half = ctx.const_array(np.array(0.5, t.dtype))
+        upper = emit_exact(ctx, "GreaterOrEqual", [t, half], t.dtype, out_dtype=_BOOL)
+        result = kernels.where(ctx, upper, from_hi, from_lo)
+        result = Array(result.value, result_dt, out_q + rest)
+    if inexact:
+        # A slice holding NaN has it last after the sort: numpy's result there is that NaN.
+        if qa.ndim == 0 and not rest and result_dt != x.dtype:
+            raise ctx.error(f"{fname}: with this q numpy returns {result_dt} unless the data "
+                            f"holds NaN (then {x.dtype}); cast the array to {result_dt} first")
+        last = ctx.op("Gather", srt, ctx.const(np.array(-1, np.int64)), axis=0)
+        last = Array(last, x.dtype, rest)
+        nan = Array(ctx.op("IsNaN", ctx.cast(last, np.float32) if x.dtype == np.float16 else last),
+                    _BOOL, rest)
+        result = kernels.where(ctx, nan, ctx.cast(last, result_dt), result)
+    if keepdims:
+        shape = list(out_q) + [1 if i in reduced else x.shape[i] for i in range(nd)]
+        vec = ctx.op("Concat", ctx.const(np.array(out_q, np.int64)),
+                     *(_ints(ctx, 1) if i in reduced else ctx.op("Shape", x, start=i, end=i + 1)
+                       for i in range(nd)), axis=0)
+        result = Array(ctx.op("Reshape", result, vec, allowzero=1), result_dt, tuple(shape))
+    return result
+
+
+def _method(ctx, method, fname: str, out, weights) -> None:
+    if out is not None:
+        raise ctx.error(f"{fname}(..., out=...) is not supported; assign the result")
+    if weights is not None:
+        raise ctx.error(f"{fname}(..., weights=...) is not supported (it needs "
+                        "method='inverted_cdf')")
+    method = ctx.static(method, "method")
+    if method != "linear":
+        raise ctx.error(f"{fname}: only method='linear' (the default) is supported, got "
+                        f"{method!r}")
+
+
+@register(np.quantile)
+def quantile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None):
+    """``np.quantile(a, q, axis=None, keepdims=False)`` with method='linear' and ``q`` known
+    at conversion time (a Python number, list, tuple or constant array)."""
+    _method(ctx, method, "np.quantile", out, weights)
+    qs = ctx.static(q, "q (the quantiles)")
+    weak_q = type(qs) in (int, float)
+    return _quantile(ctx, a, np.asanyarray(qs), weak_q, axis, keepdims, "np.quantile")
+
+
+@register(np.percentile)
+def percentile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None):
+    """``np.percentile(a, q, axis=None, keepdims=False)`` with method='linear' and ``q`` known
+    at conversion time."""
+    _method(ctx, method, "np.percentile", out, weights)
+    qs = ctx.static(q, "q (the percentiles)")
+    weak_q = type(qs) in (int, float)
+    return _quantile(ctx, a, np.true_divide(qs, 100, out=...), weak_q, axis, keepdims,
+                     "np.percentile")
