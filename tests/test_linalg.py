@@ -457,3 +457,15 @@ def test_vecdot_length_checked_at_run_time():
         np.vecdot(np.ones(3), np.ones(1))
     with pytest.raises(pyonnx.ExecutionError):
         pyonnx.compile(bool_vecdot)(np.ones((2, 3)), np.ones((2, 1)))
+
+
+def einsum_pair(a, b):
+    return np.einsum("ij,jk->ik", a, b)
+
+
+def test_einsum_conflicting_label_sizes_is_a_conversion_error():
+    a = pyonnx.spec("float64", (2, 3))
+    b = pyonnx.spec("float64", (4, 5))
+    with pytest.raises(pyonnx.ConversionError, match="label 'j' has sizes 3 and 4") as info:
+        pyonnx.compile(einsum_pair).to_onnx(a, b)
+    assert info.value.lineno == einsum_pair.__code__.co_firstlineno + 1

@@ -86,7 +86,7 @@ def einsum(ctx, *operands, out=None, optimize=False, dtype=None, order="K", cast
                 sizes[lab] = d
             elif d is not None and d != 1 and sizes[lab] is not None and d != sizes[lab]:
                 raise ctx.error(f"operands could not be broadcast together with remapped shapes: "
-                                f"label '{lab}' has sizes {prev} and {d}")
+                                f"label '{lab}' has sizes {sizes[lab]} and {d}")
     try:
         ell_shape = broadcast_shapes(*ell_shapes)
     except ValueError as e:
