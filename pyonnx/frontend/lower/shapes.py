@@ -6,12 +6,20 @@ numpy's message when the known dimensions cannot broadcast.
 
 from __future__ import annotations
 
+import functools
+
 from pyonnx.frontend.lower.values import Dim
 
 __all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes"]
 
 
 def broadcast_shapes(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
+    """numpy broadcasting of static shapes (see :func:`_broadcast`); any sequences accepted."""
+    return _broadcast(*(s if type(s) is tuple else tuple(s) for s in shapes))
+
+
+@functools.lru_cache(maxsize=4096)  # shapes are tuples of int/None: hashable, few distinct
+def _broadcast(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
     """numpy broadcasting of shapes whose dimensions may be unknown.
 
     A dimension is known in the result when some operand has it > 1 (any other operand then
