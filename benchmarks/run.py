@@ -246,35 +246,12 @@ def kernels(cfg: Config) -> None:
 
 
 # ---------------------------------------------------------------- 3. conversion
-def fifteen_lines(x, w, lo, hi):
-    """A 15-line function of operators only (used when benchmarks/conversion.py is absent)."""
-    n = x.shape[0]
-    m = x.shape[1]
-    mean = (x * 0.5 + w) / 3.0
-    d = x - mean
-    var = d * d / (n - 1)
-    z = d / (var + 1e-8)
-    z = z * (z < hi) + hi * (z >= hi)
-    y = z * w + (1.0 - w) * mean
-    y = np.add(y, n * m) - np.multiply(y, 0.5)
-    r = y / (y * y + 1.0)
-    s = r - r * r / 3.0
-    t = np.negative(s) + (x > mean) * 1.0
-    u = t * (n + 1) - (m - 1) - lo
-    return u
-
-
 def _fifteen_line_candidates():
-    """benchmarks/conversion.py's functions when present (one definition of "15 lines")."""
+    """benchmarks/conversion.py's functions (one definition of "15 lines")."""
     sys.path.insert(0, HERE)
-    try:
-        import conversion
+    import conversion
 
-        return [conversion.features, conversion.features_basic]
-    except (ImportError, AttributeError):
-        return [fifteen_lines]
-    finally:
-        sys.path.remove(HERE)
+    return [conversion.features, conversion.features_basic]
 
 
 @section("conversion")
