@@ -7,7 +7,6 @@ lowering; each keeps every node's absolute source location (copied from the node
 from __future__ import annotations
 
 import ast
-import copy
 
 from pyonnx.frontend.canonicalize import augassign
 
@@ -19,8 +18,12 @@ PASSES = (augassign,)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:
-    """Runs every canonicalization pass on a deep copy of ``tree`` and returns the copy."""
-    tree = copy.deepcopy(tree)
+    """Runs every canonicalization pass on ``tree``, in place, and returns it.
+
+    The caller owns the tree (``prepare`` parses one per function and keeps only the canonical
+    form): a deep copy here cost more than parsing the source again (~560 µs of a cold
+    conversion).
+    """
     for p in PASSES:
         tree = p.transform(tree)
     return tree
