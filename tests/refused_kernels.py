@@ -140,3 +140,15 @@ def dynamic_if(x):
     if x[0, 0] > 0:  # <- dynamic_if
         return x
     return -x
+
+
+def uses_copyto(x):
+    y = x + 1
+    np.copyto(y, x)  # <- copyto
+    return y
+
+
+def uses_fill(x):
+    y = x + 1
+    y.fill(0)  # <- fill
+    return y

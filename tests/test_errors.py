@@ -49,6 +49,8 @@ CASES = [
     (k.raises_static, "raise", "stmt", ["ValueError", "x must be 1-D"]),
     (k.bad_inplace_dtype, "inplace", "x += 1.5", ["same_kind"]),
     (k.dynamic_if, "dynamic_if", "x[0, 0] > 0", ["if"]),
+    (k.uses_copyto, "copyto", "np.copyto", ["writes into an existing array"]),
+    (k.uses_fill, "fill", "y.fill", ["writes into the array"]),
 ]
 
 

@@ -130,10 +130,18 @@ def _isinstance_array(array: Array, classinfo: Any) -> bool:
     return False
 
 
+# numpy functions that write into an argument.
+_NUMPY_WRITERS = {"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"}
+
+
 def _unsupported_call_message(func: Any) -> str:
     module = getattr(func, "__module__", None) or ""
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
     full = f"{module}.{name}" if module and module != "builtins" else name
+    if module.startswith("numpy") and name in _NUMPY_WRITERS:
+        return (f"{full} writes into an existing array, which is not supported yet: numpy's "
+                "view and alias semantics for writes come with item assignment; build the new "
+                "array instead (e.g. np.where(mask, values, x))")
     if module.startswith("numpy"):
         return (f"{full} is not supported by pyonnx yet; the supported numpy functions are "
                 "listed in the README")

@@ -242,6 +242,11 @@ class ExprLowering:
                 return attr(self.ctx, base)
             if lookup_method(name) is not None:
                 return ArrayMethod(base, name)
+            if name in _WRITING_METHODS:
+                raise self.ctx.error(
+                    f"'.{name}()' writes into the array, which is not supported yet: numpy's view "
+                    "and alias semantics for writes come with item assignment; build a new array "
+                    "instead")
             if hasattr(np.ndarray, name):
                 raise self.ctx.error(
                     f"the array attribute or method '.{name}' is not supported"
@@ -315,5 +320,6 @@ _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDi
             ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
             ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 _CMP_TEXT = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+_WRITING_METHODS = {"fill", "put", "itemset", "resize", "setfield", "partition", "setflags"}
 _LEAVES_NUMPY = {"tobytes", "tolist", "tofile", "dump", "dumps", "tostring", "ctypes", "data",
                  "__array_interface__"}
