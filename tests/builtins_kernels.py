@@ -56,3 +56,7 @@ def constants(x):
 
 def builtin_max_mixed_kinds(x):
     return max(x[0], 0.5)
+
+
+def int_of_element(x):
+    return int(x[0]) + 1

@@ -33,3 +33,12 @@ def test_max_with_data_dependent_type_refused():
 
     with pytest.raises(pyonnx.ConversionError, match="depend on the data"):
         pyonnx.compile(k.builtin_max_mixed_kinds)(np.array([1, 2], dtype=np.int32))
+
+
+def test_int_of_nan_fails_the_run_at_the_line():
+    import pyonnx
+
+    f = check(k.int_of_element, np.array([2.7, 1.0]))
+    with pytest.raises(pyonnx.ExecutionError) as info:
+        f(np.array([np.nan, 1.0]))
+    assert "builtins_kernels.py" in str(info.value)

@@ -65,7 +65,12 @@ def _to_scalar(ctx, x: Array, py_type: type, name: str) -> Array:
                                        x.dtype, ())
     target = {float: np.float64, int: np.int64, bool: np.bool_}[py_type]
     if py_type is int and x.dtype.kind == "f":
+        # int() of NaN or inf raises in Python; the Cast would give INT64_MIN instead.
+        from pyonnx.frontend.numpy_calls.elementwise import runtime_check
+
+        bad = lookup(np.logical_not).fn(ctx, lookup(np.isfinite).fn(ctx, flat))
         flat = Array(ctx.op("Cast", flat, to=7), np.dtype(np.int64), ())  # truncation, as int()
+        flat = runtime_check(ctx, bad, flat, "cannot_convert_float_NaN_or_inf_to_integer")
     out = ctx.cast(flat, target)
     return Array(out.value, out.dtype, (), weak=True)
 
