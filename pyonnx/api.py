@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
 import operator
 import time
 import types
@@ -118,6 +119,8 @@ class CompiledFunction:
             try:
                 compiled = self._convert(args)
                 break
+            except ConversionError as e:
+                raise _at_user_level(e) from None
             except NeedStatic as e:
                 new = set(e.argnames) - self.static_argnames
                 if not new:  # pragma: no cover - a frontend bug: the value was already static
@@ -224,6 +227,8 @@ class CompiledFunction:
                 params = self._params_for(args, symbolic=True)
                 model_bytes, _, _ = _build_model(self.fn, params, self.opset)
                 return onnx.load_from_string(model_bytes)
+            except ConversionError as e:
+                raise _at_user_level(e) from None
             except NeedStatic as e:
                 self.static_argnames |= set(e.argnames)
                 self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
@@ -231,6 +236,14 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
+
+
+def _at_user_level(error: ConversionError) -> ConversionError:
+    """The error without pyonnx's internal frames: its message already names the user's line.
+    ``PYONNX_FULL_TRACEBACK=1`` keeps them (for debugging pyonnx itself)."""
+    if os.environ.get("PYONNX_FULL_TRACEBACK"):
+        return error
+    return error.with_traceback(None)
 
 
 def _is_numeric_list(a: list) -> bool:
