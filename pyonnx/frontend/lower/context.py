@@ -31,6 +31,12 @@ __all__ = ["Lowering", "NeedStatic"]
 # Constants up to this many elements are deduplicated by value.
 _DEDUP_LIMIT = 4096
 
+# Pure, deterministic ops that lowering helpers emit again and again on the same inputs
+# (``x.shape`` then ``np.mean`` then ``np.std`` each read the same dimension, count it and cast
+# the count): :meth:`Lowering.op` returns the existing output instead of a duplicate node (fewer
+# nodes make every later stage cheaper). Only ops whose attributes are ints: no NaN/-0.0 keys.
+_MEMO_OPS = frozenset({"Shape", "Size", "Squeeze", "Unsqueeze", "Cast", "ReduceProd"})
+
 
 class NeedStatic(Exception):
     """A Python-scalar argument's value is needed at conversion time.
@@ -61,12 +67,15 @@ class Lowering:
         self.loc: SourceLoc | None = None
         self.initializers: list[ir.Value] = []
         self._scopes: list[list[ir.Node]] = [[]]
+        # One memo per scope (see _MEMO_OPS): a node made inside a subgraph is not visible
+        # outside it, so its entries go with the scope.
+        self._memos: list[dict[tuple, Any]] = [{}]
         self._const_cache: dict[tuple, ir.Value] = {}
         self._counter = 0
         # value → names of the Python-scalar arguments it was computed from (see NeedStatic).
         self._deps: dict[ir.Value, frozenset[str]] = {}
         self.custom_domains: dict[str, int] = {}
-        self._docs: dict[SourceLoc, str] = {}
+        self._docs: dict[int, tuple[SourceLoc, str]] = {}
 
     # ------------------------------------------------------------------ nodes
     @property
@@ -78,10 +87,12 @@ class Lowering:
     def subgraph(self) -> Iterator[list[ir.Node]]:
         """Collects the nodes emitted inside the block into a fresh list (an If/Loop body)."""
         self._scopes.append([])
+        self._memos.append({})
         try:
             yield self._scopes[-1]
         finally:
             self._scopes.pop()
+            self._memos.pop()
 
     def op(self, op_type: str, *inputs: ir.Value | Array | None, domain: str = "",
            outputs: int = 1, **attributes: Any) -> Any:
@@ -99,6 +110,14 @@ class Lowering:
             The output ``ir.Value``, or a tuple of them when ``outputs != 1``.
         """
         values = [i.value if isinstance(i, Array) else i for i in inputs]
+        key = None
+        if op_type in _MEMO_OPS and not domain:
+            key = _memo_key(op_type, values, outputs, attributes)
+            if key is not None:
+                for memo in reversed(self._memos):
+                    hit = memo.get(key)
+                    if hit is not None:
+                        return hit
         attrs = _attributes(attributes) if attributes else ()
         self._counter += 1
         n = self._counter
@@ -115,10 +134,12 @@ class Lowering:
                 out.name = f"v{n}_{i}"
         if loc is not None:
             node.meta["pyonnx.loc"] = loc
-            doc = self._docs.get(loc)
-            if doc is None:
-                doc = self._docs[loc] = f"{loc}: {loc.source_line.strip()}"
-            node.doc_string = doc
+            # Keyed by identity: hashing the frozen dataclass hashes all its fields each time,
+            # and one SourceLoc object stands for each construct (cached on its AST node).
+            cached = self._docs.get(id(loc))
+            if cached is None or cached[0] is not loc:
+                cached = self._docs[id(loc)] = (loc, f"{loc}: {loc.source_line.strip()}")
+            node.doc_string = cached[1]
         self._scopes[-1].append(node)
         deps_of = self._deps
         if deps_of:
@@ -127,9 +148,10 @@ class Lowering:
                 deps = found[0].union(*found[1:]) if len(found) > 1 else found[0]
                 for out in outs:
                     deps_of[out] = deps
-        if outputs == 1:
-            return outs[0]
-        return tuple(outs)
+        result = outs[0] if outputs == 1 else tuple(outs)
+        if key is not None:
+            self._memos[-1][key] = result
+        return result
 
     def mark_argument_scalar(self, value: ir.Value, argname: str) -> None:
         """Records that ``value`` is the Python-scalar argument ``argname`` (see NeedStatic)."""
@@ -265,6 +287,21 @@ class Lowering:
     def error(self, message: str, loc: SourceLoc | None = None) -> ConversionError:
         """A ConversionError at ``loc`` (default: the construct being lowered)."""
         return ConversionError(message, loc or self.loc)
+
+
+def _memo_key(op_type: str, values: list, outputs: int, attributes: dict[str, Any]) -> tuple | None:
+    """The memo key of a :data:`_MEMO_OPS` node, or None when an attribute is not an int."""
+    attrs = []
+    for k, v in attributes.items():
+        t = type(v)
+        if t is int or t is bool or v is None:
+            attrs.append((k, v if v is None else int(v)))
+        elif isinstance(v, ir.DataType):
+            attrs.append((k, int(v)))
+        else:
+            return None
+    # Values hash by identity: the same input objects, not equal-looking ones.
+    return (op_type, outputs, *values, None, *sorted(attrs))
 
 
 def _attributes(attributes: dict[str, Any]) -> list[ir.Attr]:

@@ -96,12 +96,20 @@ def ufunc_dtypes(ufunc: np.ufunc, *operands: Any) -> tuple[tuple[np.dtype, ...],
     Raises:
         TypeError: numpy has no loop for these dtypes (e.g. ``float & float``).
     """
-    proxies = tuple(proxy(v) for v in operands)
-    weak = all(is_weak(v) for v in operands)
+    # proxy()/is_weak() inlined for the common strong Array (this runs for every operator).
+    proxies = []
+    weak = True
+    for v in operands:
+        if isinstance(v, Array) and not v.weak:
+            proxies.append(v.dtype)
+            weak = False
+        else:
+            proxies.append(proxy(v))
+            weak = weak and is_weak(v)
     if weak:
-        proxies = tuple(_strong(p) for p in proxies)
+        proxies = [_strong(p) for p in proxies]
     try:
-        ins, outs = _resolve(ufunc, proxies)
+        ins, outs = _resolve(ufunc, tuple(proxies))
     except TypeError:
         raise
     except Exception as e:  # numpy raises its own _UFuncNoLoopError (a TypeError subclass) or others

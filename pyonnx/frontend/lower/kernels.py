@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pyonnx.frontend.lower.ort_kernels import CPU_KERNELS
+from pyonnx.frontend.lower.shapes import broadcast_shapes
 from pyonnx.frontend.lower.values import Array
 
 __all__ = ["compute_dtype", "emit", "has_kernel"]
@@ -100,19 +101,21 @@ def emit(ctx, op: str, inputs: Sequence[Array], dtype: np.dtype,
     Raises:
         ConversionError: onnxruntime has no kernel for this op in any exact wider dtype.
     """
-    from pyonnx.frontend.lower.shapes import broadcast_shapes
-
-    dtype = np.dtype(dtype)
-    out_dtype = np.dtype(out_dtype) if out_dtype is not None else dtype
+    if not isinstance(dtype, np.dtype):
+        dtype = np.dtype(dtype)
+    out_dtype = dtype if out_dtype is None else np.dtype(out_dtype)
     run = compute_dtype(op, dtype, exact_ints)
     if run is None:
         raise ctx.error(f"onnxruntime has no {op} kernel for {dtype} (nor a wider exact one)")
-    cast_in = [ctx.cast(a, run) for a in inputs]
     try:
-        shape = broadcast_shapes(*(a.shape for a in inputs))
+        shape = broadcast_shapes(*[a.shape for a in inputs])
     except ValueError as e:
         raise ctx.error(str(e)) from None
-    value = ctx.op(op, *cast_in, **attrs)
+    # An input already in ``run`` needs no cast (ctx.op reads only its value, so its weak flag
+    # does not matter).
+    cast = ctx.cast
+    value = ctx.op(op, *[a if a.dtype == run else cast(a, run) for a in inputs],
+                   **attrs)
     produced = out_dtype if out_dtype.kind == "b" and dtype.kind != "b" else run
     result = Array(value, produced, shape)
     if produced != out_dtype:

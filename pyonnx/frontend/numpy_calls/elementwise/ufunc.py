@@ -64,6 +64,36 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
         ConversionError: numpy has no loop for these dtypes, an unsupported keyword is given, or
             a static Python int does not fit the loop dtype (numpy's OverflowError).
     """
+    if len(operands) != ufunc.nin or out is not None or where is not True \
+            or signature is not None:
+        _refuse(ctx, ufunc, operands, out, where, signature)
+    for o in operands:
+        if isinstance(o, (list, tuple)) and not is_static(o):
+            operands = tuple(ctx.asarray(o) if isinstance(o, (list, tuple)) and not is_static(o)
+                             else o for o in operands)
+            break
+    spec = UFUNCS.get(ufunc)
+    if spec is None:
+        raise ctx.error(f"np.{ufunc.__name__} is not supported yet")
+    ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
+    if spec.raw:
+        result = spec.emit(ctx, operands, ins, outs)
+    else:
+        # A strong Array already in its loop dtype is its own operand (the common case).
+        arrays = [o if isinstance(o, Array) and not o.weak and o.dtype == dt
+                  else _operand(ctx, o, dt) for o, dt in zip(operands, ins)]
+        result = spec.emit(ctx, arrays, ins, outs)
+    results = result if isinstance(result, tuple) else (result,)
+    fixed = []
+    for r, dt in zip(results, outs):
+        if r.dtype != dt:
+            r = ctx.cast(r, dt)
+        fixed.append(Array(r.value, r.dtype, r.shape, weak=weak))
+    return tuple(fixed) if isinstance(result, tuple) else fixed[0]
+
+
+def _refuse(ctx, ufunc, operands, out, where, signature):
+    """Raises the error for a call with the wrong operand count or an unsupported keyword."""
     name = ufunc.__name__
     if len(operands) != ufunc.nin:
         raise ctx.error(f"np.{name}() takes {ufunc.nin} positional argument"
@@ -76,24 +106,6 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
     if signature is not None:
         raise ctx.error(f"np.{name}(..., signature=...) is not supported; cast the operands or "
                         "pass dtype=")
-    operands = tuple(ctx.asarray(o) if isinstance(o, (list, tuple)) and not is_static(o) else o
-                     for o in operands)
-    spec = UFUNCS.get(ufunc)
-    if spec is None:
-        raise ctx.error(f"np.{name} is not supported yet")
-    ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
-    if spec.raw:
-        result = spec.emit(ctx, operands, ins, outs)
-    else:
-        arrays = [_operand(ctx, o, dt) for o, dt in zip(operands, ins)]
-        result = spec.emit(ctx, arrays, ins, outs)
-    results = result if isinstance(result, tuple) else (result,)
-    fixed = []
-    for r, dt in zip(results, outs):
-        if r.dtype != dt:
-            r = ctx.cast(r, dt)
-        fixed.append(Array(r.value, r.dtype, r.shape, weak=weak))
-    return tuple(fixed) if isinstance(result, tuple) else fixed[0]
 
 
 def _resolve(ctx, ufunc, operands, dtype, casting):
