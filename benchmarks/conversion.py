@@ -93,6 +93,7 @@ def stage_table(fn, repeat: int) -> None:
     from pyonnx.frontend import convert as convert_mod
     from pyonnx.frontend.lower import function as function_mod
     from pyonnx.passes import pipeline
+    from pyonnx.passes import serialize as serialize_mod
 
     compiled = pyonnx.compile(fn)
     params = compiled._params_for(_args(), symbolic=True)
@@ -128,8 +129,7 @@ def stage_table(fn, repeat: int) -> None:
             timed(f"pass {k}: {type(p).__name__}", p, model)
         nodes_after = _count_nodes(model)
         # pipeline.to_bytes, stage by stage
-        proto = timed("serialize: ir -> ModelProto", __import__("onnx_ir").serde.serialize_model,
-                      model)
+        proto = timed("serialize: ir -> ModelProto", serialize_mod.serialize_model, model)
         data = timed("serialize: SerializeToString", proto.SerializeToString, True)
         timed("serialize: onnx.checker.check_model(bytes)", onnx.checker.check_model, data)
 
