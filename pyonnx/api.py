@@ -17,10 +17,12 @@ symbolic, so one model serves every size.
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import logging
 import os
 import operator
+import threading
 import time
 import types
 from collections.abc import Callable, Sequence
@@ -250,7 +252,37 @@ def _is_numeric_list(a: list) -> bool:
     return bool(a) and all(isinstance(v, (int, float, bool)) for v in a)
 
 
+_gc_lock = threading.Lock()
+_gc_pauses = 0            # conversions running with the collector paused (threads nest)
+_gc_resume = False        # whether the first of them found the collector enabled
+
+
 def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
+    """:func:`_build_model_now` with the cyclic garbage collector paused.
+
+    A conversion allocates thousands of onnx-ir objects in reference cycles (nodes <-> values)
+    that are all garbage once the bytes exist. Collections during the conversion find them
+    alive, promote them, and collect them again later in older generations (a full collection
+    every ~200 conversions): 0.5 ms a conversion of a 15-line function, a fifth of its time.
+    Paused, the next young collection after it frees them in one pass. (The collector is
+    resumed after the model's last reference is gone: resuming inside would collect it alive.)
+    """
+    global _gc_pauses, _gc_resume
+    with _gc_lock:
+        if _gc_pauses == 0:
+            _gc_resume = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        return _build_model_now(fn, params, opset)
+    finally:
+        with _gc_lock:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_resume:
+                gc.enable()
+
+
+def _build_model_now(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
     """Frontend → passes → serialized bytes (deterministic)."""
     from pyonnx.frontend.convert import convert
     from pyonnx.passes.pipeline import optimize, to_bytes
