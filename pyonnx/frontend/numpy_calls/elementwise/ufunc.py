@@ -75,7 +75,13 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
     spec = UFUNCS.get(ufunc)
     if spec is None:
         raise ctx.error(f"np.{ufunc.__name__} is not supported yet")
-    ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
+    if dtype is None:
+        try:
+            ins, outs, weak = dtypes.ufunc_dtypes(ufunc, *operands)
+        except (TypeError, ValueError):      # numpy's no-loop errors, reported by _resolve
+            ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
+    else:
+        ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
     if spec.raw:
         result = spec.emit(ctx, operands, ins, outs)
     else:
@@ -83,13 +89,17 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
         arrays = [o if isinstance(o, Array) and not o.weak and o.dtype == dt
                   else _operand(ctx, o, dt) for o, dt in zip(operands, ins)]
         result = spec.emit(ctx, arrays, ins, outs)
-    results = result if isinstance(result, tuple) else (result,)
+    if not isinstance(result, tuple):
+        if result.dtype != outs[0]:
+            result = ctx.cast(result, outs[0])
+        return Array(result.value, result.dtype, result.shape, weak=weak)
+    results = result
     fixed = []
     for r, dt in zip(results, outs):
         if r.dtype != dt:
             r = ctx.cast(r, dt)
         fixed.append(Array(r.value, r.dtype, r.shape, weak=weak))
-    return tuple(fixed) if isinstance(result, tuple) else fixed[0]
+    return tuple(fixed)
 
 
 def _refuse(ctx, ufunc, operands, out, where, signature):
