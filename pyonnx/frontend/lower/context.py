@@ -31,6 +31,9 @@ __all__ = ["Lowering", "NeedStatic"]
 # Constants up to this many elements are deduplicated by value.
 _DEDUP_LIMIT = 4096
 
+# A Python scalar's dtype when numpy converts it alone (NEP 50 defaults).
+_SCALAR_DTYPE = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_)}
+
 # Pure, deterministic ops that lowering helpers emit again and again on the same inputs
 # (``x.shape`` then ``np.mean`` then ``np.std`` each read the same dimension, count it and cast
 # the count): :meth:`Lowering.op` returns the existing output instead of a duplicate node (fewer
@@ -71,6 +74,7 @@ class Lowering:
         # outside it, so its entries go with the scope.
         self._memos: list[dict[tuple, Any]] = [{}]
         self._const_cache: dict[tuple, ir.Value] = {}
+        self._scalar_cache: dict[tuple, ir.Value] = {}
         self._counter = 0
         # value → names of the Python-scalar arguments it was computed from (see NeedStatic).
         self._deps: dict[ir.Value, frozenset[str]] = {}
@@ -164,10 +168,27 @@ class Lowering:
         Raises:
             ConversionError: a Python int does not fit ``dtype`` (numpy 2 raises OverflowError).
         """
+        # Python scalars in their own default dtype (``x * 2.0``, ``n + 1``) skip numpy: such a
+        # conversion never warns, and a failing one (an int beyond int64) is never cached.
+        t = type(value)
+        skey = None
+        if (t is float or t is int or t is bool) and (dtype is None or dtype == _SCALAR_DTYPE[t]):
+            # repr keeps 0.0 and -0.0 apart (they compare and hash equal).
+            skey = (t, repr(value) if t is float else value)
+            hit = self._scalar_cache.get(skey)
+            if hit is not None:
+                return hit
         try:
             arr = np.asarray(value, dtype=dtype) if dtype is not None else np.asarray(value)
         except OverflowError as e:
             raise self.error(f"{e} (numpy raises OverflowError here)") from None
+        if skey is not None:
+            v = self._const_of(arr)
+            self._scalar_cache[skey] = v
+            return v
+        return self._const_of(arr, value)
+
+    def _const_of(self, arr: np.ndarray, value: Any = None) -> ir.Value:
         if arr.dtype.kind in "OUS":
             raise self.error(f"cannot use {value!r} as an array value")
         key = None
