@@ -66,6 +66,11 @@ def static_truth(ctx, value: Any) -> bool | None:
         raise ctx.error(f"{e} (numpy raises ValueError)") from None
 
 
+# (lowering class, AST node class) -> its expr_<Node> function: one dict look-up per
+# subexpression instead of building the name and binding the method.
+_VISITORS: dict[tuple[type, type], Any] = {}
+
+
 class ExprLowering:
     """Mixin of :class:`~pyonnx.frontend.lower.function.FunctionLowering`: ``expr(node)``."""
 
@@ -75,12 +80,17 @@ class ExprLowering:
         """Lowers an expression; ConversionErrors without a location get this node's."""
         ctx = self.ctx
         prev = ctx.loc
-        ctx.loc = self.loc_of(node)
+        # (loc_of's cache, read inline: this runs for every subexpression.)
+        ctx.loc = node.__dict__.get("_pyonnx_loc") or self.loc_of(node)
         try:
-            visitor = getattr(self, f"expr_{type(node).__name__}", None)
+            key = (type(self), type(node))
+            visitor = _VISITORS.get(key)
             if visitor is None:
-                raise ctx.error(f"{type(node).__name__} expressions are not supported")
-            return visitor(node)
+                visitor = getattr(type(self), f"expr_{type(node).__name__}", None)
+                if visitor is None:
+                    raise ctx.error(f"{type(node).__name__} expressions are not supported")
+                _VISITORS[key] = visitor
+            return visitor(self, node)
         except ConversionError as e:
             raise e.with_loc(ctx.loc) from None
         finally:
