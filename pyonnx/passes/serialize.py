@@ -9,7 +9,8 @@ look for quantization annotations, protocol checks. This one writes the common n
 (ONNX-domain or custom-domain node, ``INT``/``FLOAT``/``STRING``/``INTS``/``FLOATS`` attributes)
 and hands everything else to ``onnx_ir.serde``: tensor and graph attributes (graph attributes
 come back here through :func:`_graph_into`), reference attributes, node metadata, overloads,
-device configurations, values with metadata; a model with functions or device configurations
+device configurations, values with metadata or a non-tensor type (plain tensor value infos are
+written here); a model with functions or device configurations
 goes to ``serde.serialize_model`` whole. ``tests/test_passes_serialize.py`` compares the bytes.
 """
 
@@ -71,7 +72,7 @@ def _graph_into(proto: onnx.GraphProto, graph: ir.Graph, ir_version: int | None)
         proto.doc_string = graph.doc_string
     inits = graph.initializers
     for v in graph.inputs:
-        serde.serialize_value_into(proto.input.add(), v)
+        _value_into(proto.input.add(), v)
         if v.name not in inits and not _plain(v):
             serde._maybe_add_quantization_annotation(proto, v)  # noqa: SLF001
     input_names = {v.name for v in graph.inputs}
@@ -79,7 +80,7 @@ def _graph_into(proto: onnx.GraphProto, graph: ir.Graph, ir_version: int | None)
         if not _plain(v):
             serde._maybe_add_quantization_annotation(proto, v)  # noqa: SLF001
         if serde._should_create_value_info_for_value(v) and v.name not in input_names:  # noqa: SLF001
-            serde.serialize_value_into(proto.value_info.add(), v)
+            _value_into(proto.value_info.add(), v)
         if v.const_value is None:
             serde.logger.warning("Initializer '%s' does not have a constant value set.", v.name)
             continue
@@ -97,14 +98,50 @@ def _graph_into(proto: onnx.GraphProto, graph: ir.Graph, ir_version: int | None)
             if (out.shape is None and out.type is None and not out.metadata_props
                     and not out.doc_string) or not out.name:
                 continue
-            serde.serialize_value_into(proto.value_info.add(), out)
+            _value_into(proto.value_info.add(), out)
     for v in graph.outputs:
-        serde.serialize_value_into(proto.output.add(), from_=v)
+        _value_into(proto.output.add(), v)
         if not _plain(v):
             serde._maybe_add_quantization_annotation(proto, v)  # noqa: SLF001
     if graph.metadata_props:
         for key in sorted(graph.metadata_props):
             proto.metadata_props.add(key=key, value=graph.metadata_props[key])
+
+
+def _value_into(proto: onnx.ValueInfoProto, v: ir.Value) -> None:
+    """serde.serialize_value_into for a plain tensor value (typed, dims ints or symbolic, no
+    denotations or metadata); anything else goes to serde."""
+    t = v.type
+    shape = v.shape
+    if type(t) is not ir.TensorType or t.denotation or v.metadata_props or (
+            shape is not None and not _plain_shape(shape)):
+        serde.serialize_value_into(proto, v)
+        return
+    proto.name = v.name
+    tensor_type = proto.type.tensor_type
+    tensor_type.elem_type = t.dtype.value
+    if shape is not None:
+        shape_proto = tensor_type.shape
+        shape_proto.ClearField("dim")          # an empty shape is still written (rank 0)
+        add = shape_proto.dim.add
+        for d in shape.dims:
+            if type(d) is int:
+                add().dim_value = d
+            elif d.value is not None:
+                add().dim_param = str(d.value)
+            else:
+                add()
+    if v.doc_string:
+        proto.doc_string = v.doc_string
+
+
+def _plain_shape(shape: ir.Shape) -> bool:
+    if type(shape) is not ir.Shape:
+        return False
+    for i, d in enumerate(shape.dims):
+        if (type(d) is not int and type(d) is not ir.SymbolicDim) or shape.get_denotation(i):
+            return False
+    return True
 
 
 def _node_into(proto: onnx.NodeProto, node: ir.Node, ir_version: int | None) -> None:
