@@ -8,7 +8,7 @@ an error-capturing wrapper around every call, a ``MetadataStore`` created on eve
 look for quantization annotations, protocol checks. This one writes the common node directly
 (ONNX-domain or custom-domain node, ``INT``/``FLOAT``/``STRING``/``INTS``/``FLOATS`` attributes)
 and hands everything else to ``onnx_ir.serde``: tensor and graph attributes (graph attributes
-come back here through :func:`_graph_into`), reference attributes, node metadata, overloads,
+come back here through :func:`_graph_into`; in-memory ``ir.Tensor`` initializers are written here), reference attributes, node metadata, overloads,
 device configurations, values with metadata or a non-tensor type (plain tensor value infos are
 written here); a model with functions or device configurations
 goes to ``serde.serialize_model`` whole. ``tests/test_passes_serialize.py`` compares the bytes.
@@ -85,7 +85,7 @@ def _graph_into(proto: onnx.GraphProto, graph: ir.Graph, ir_version: int | None)
             serde.logger.warning("Initializer '%s' does not have a constant value set.", v.name)
             continue
         v.const_value.name = v.name
-        serde.serialize_tensor_into(proto.initializer.add(), from_=v.const_value)
+        _tensor_into(proto.initializer.add(), v.const_value)
     add_node = proto.node.add
     for node in graph:
         _node_into(add_node(), node, ir_version)
@@ -133,6 +133,23 @@ def _value_into(proto: onnx.ValueInfoProto, v: ir.Value) -> None:
                 add()
     if v.doc_string:
         proto.doc_string = v.doc_string
+
+
+def _tensor_into(proto: onnx.TensorProto, t: ir.TensorProtocol) -> None:
+    """serde.serialize_tensor_into for an in-memory ``ir.Tensor`` (raw bytes); others to serde."""
+    if type(t) is not ir.Tensor:
+        serde.serialize_tensor_into(proto, from_=t)
+        return
+    if t.name:
+        proto.name = t.name
+    if t.doc_string:
+        proto.doc_string = t.doc_string
+    proto.data_type = t.dtype.value
+    proto.dims.extend(t.shape.numpy())
+    proto.raw_data = t.tobytes()
+    if t.metadata_props:
+        for key in sorted(t.metadata_props):
+            proto.metadata_props.add(key=key, value=t.metadata_props[key])
 
 
 def _plain_shape(shape: ir.Shape) -> bool:
