@@ -31,6 +31,10 @@ __all__ = ["Lowering", "NeedStatic"]
 # Constants up to this many elements are deduplicated by value.
 _DEDUP_LIMIT = 4096
 
+# Node doc strings by id(SourceLoc) (see Lowering.op); cleared when it reaches the limit.
+_DOCS: dict[int, tuple[SourceLoc, str]] = {}
+_DOCS_LIMIT = 8192
+
 # A Python scalar's dtype when numpy converts it alone (NEP 50 defaults).
 _SCALAR_DTYPE = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_)}
 
@@ -79,7 +83,6 @@ class Lowering:
         # value → names of the Python-scalar arguments it was computed from (see NeedStatic).
         self._deps: dict[ir.Value, frozenset[str]] = {}
         self.custom_domains: dict[str, int] = {}
-        self._docs: dict[int, tuple[SourceLoc, str]] = {}
 
     # ------------------------------------------------------------------ nodes
     @property
@@ -139,10 +142,14 @@ class Lowering:
         if loc is not None:
             node.meta["pyonnx.loc"] = loc
             # Keyed by identity: hashing the frozen dataclass hashes all its fields each time,
-            # and one SourceLoc object stands for each construct (cached on its AST node).
-            cached = self._docs.get(id(loc))
+            # and one SourceLoc object stands for each construct (cached on its AST node, so
+            # the same object comes back in every conversion of the function: the cache is
+            # module-wide; the entry holds the loc, so its id cannot be reused meanwhile).
+            cached = _DOCS.get(id(loc))
             if cached is None or cached[0] is not loc:
-                cached = self._docs[id(loc)] = (loc, f"{loc}: {loc.source_line.strip()}")
+                if len(_DOCS) >= _DOCS_LIMIT:
+                    _DOCS.clear()
+                cached = _DOCS[id(loc)] = (loc, f"{loc}: {loc.source_line.strip()}")
             node.doc_string = cached[1]
         self._scopes[-1].append(node)
         deps_of = self._deps
