@@ -24,6 +24,7 @@ The passes, in order (:func:`passes`), and why that order:
 from __future__ import annotations
 
 import logging
+import os
 
 import onnx
 import onnx_ir as ir
@@ -86,5 +87,15 @@ def to_bytes(model: ir.Model) -> bytes:
     """
     # (serialize_model: onnx-ir's serde, byte for byte, at about half its cost.)
     data = serialize_model(model).SerializeToString(deterministic=True)
+    if _VERIFY_SERIALIZER:
+        # The test suite sets this: every model it converts checks the hand-written serializer
+        # against onnx-ir's own, so a divergence (e.g. after an onnx-ir upgrade) fails loudly.
+        expected = ir.serde.serialize_model(model).SerializeToString(deterministic=True)
+        if data != expected:
+            raise AssertionError("pyonnx.passes.serialize diverged from onnx_ir.serde for "
+                                 f"model {model.graph.name!r}")
     onnx.checker.check_model(data)
     return data
+
+
+_VERIFY_SERIALIZER = bool(os.environ.get("PYONNX_VERIFY_SERIALIZER"))
