@@ -18,7 +18,7 @@ import onnx.reference
 
 import pyonnx
 
-__all__ = ["check", "assert_same", "run_reference"]
+__all__ = ["check", "check_refused", "assert_same", "run_reference"]
 
 
 def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | None = None,
@@ -93,6 +93,18 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
             assert_same(ref_out, want, rtol if rtol is not None else 1e-5,
                         atol if atol is not None else 1e-6, where="reference evaluator: ")
     return compiled
+
+
+def check_refused(fn, *args: Any, match: str) -> None:
+    """Asserts numpy refuses ``fn(*args)`` and pyonnx refuses it too, with a ConversionError
+    matching ``match`` on the function's first body line (``def`` line + 1)."""
+    import pytest
+
+    with pytest.raises(Exception):  # numpy refuses these too
+        fn(*args)
+    with pytest.raises(pyonnx.ConversionError, match=match) as info:
+        pyonnx.compile(fn)(*args)
+    assert info.value.lineno == fn.__code__.co_firstlineno + 1
 
 
 def assert_no_float16_compute(model: onnx.ModelProto) -> None:

@@ -2,17 +2,8 @@
 
 Input: Arrays (or values ``ctx.asarray`` accepts). Output: Arrays, or tuples of them.
 
-Every ordering goes through one stable argsort (:func:`stable_argsort`) built on ONNX ``TopK``
-(ascending, ties broken by index, as the ONNX spec and onnxruntime guarantee) over a key that
-orders exactly as numpy does:
-
-* NaNs sort to the end (numpy's order), although ``TopK`` itself has no NaN order: float16 and
-  float32 are widened to float64 with ``+inf`` mapped to the largest finite float64 and NaN to
-  ``+inf``; float64 needs a second stable pass on the NaN flag.
-* ``-0.0`` and ``0.0`` compare equal (ties keep index order).
-* dtypes without a ``TopK`` kernel are mapped exactly: bool → uint8, uint16 → int32,
-  uint32 → int64, and uint64 through ``x ^ 2**63`` reinterpreted as int64 (order-preserving,
-  so values ≥ 2**63 order exactly).
+Every ordering goes through one stable argsort built on ONNX ``TopK`` over a key that orders
+exactly as numpy does (NaNs last, ``-0.0 == 0.0``, exact uint64): see :mod:`.ordering`.
 
 Supported syntax:
 
