@@ -136,10 +136,42 @@ def ambiguous_truth(x):
     return -x
 
 
-def dynamic_if(x):
-    if x[0, 0] > 0:  # <- dynamic_if
-        return x
-    return -x
+def branch_undefined(x):
+    if x[0, 0] > 0:
+        y = x * 2
+    return y  # <- branch_undefined
+
+
+def possibly_undefined(x):
+    for row in x:
+        last = row * 2
+    return last  # <- possibly_undefined
+
+
+def read_before_loop_assignment(x):
+    for row in x:
+        total = prev + row  # <- read_before_loop
+        prev = row
+    return x
+
+
+def raise_in_dynamic_branch(x):
+    if x.sum() > 100:
+        raise ValueError("too big")  # <- dynamic_raise
+    return x
+
+
+def dynamic_assert(x):
+    assert x.sum() > 0  # <- dynamic_assert
+    return x
+
+
+def dtype_changes_in_branches(x):
+    if x[0, 0] > 0:
+        y = x.astype(np.float32)
+    else:
+        y = x
+    return y  # <- branch_dtypes
 
 
 def uses_copyto(x):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import ast
 
-from pyonnx.frontend.canonicalize import augassign
+from pyonnx.frontend.canonicalize import augassign, break_continue, early_return
 
 __all__ = ["canonicalize", "PASSES"]
 
-# Order: augmented assignment first, so later passes (SetItem, control flow) see plain
-# assignments only.
-PASSES = (augassign,)
+# Order: augmented assignment first, so later passes see plain assignments only; break/continue
+# before early return, whose loop tests combine with the break flags (as AutoGraph orders them).
+PASSES = (augassign, break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
 
@@ -32,6 +33,8 @@ _PURE_BUILTINS = {builtins.tuple, builtins.list, builtins.isinstance, builtins.e
 # Containers whose items may be Arrays: Python semantics still apply to the container itself.
 _CONTAINER_BUILTINS = {builtins.tuple, builtins.list, builtins.enumerate, builtins.zip,
                        builtins.reversed}
+
+_ITERATION_BUILTINS = {builtins.enumerate, builtins.zip, builtins.reversed}
 
 _IO_HINT = {
     builtins.print: "print() cannot run inside an ONNX model; return the value and print it "
@@ -69,6 +72,15 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                         f"x.astype(np.{func.name})")
     if func in _IO_HINT if _hashable(func) else False:
         raise ctx.error(_IO_HINT[func])
+    if func is np.ndindex or (_hashable(func) and func in _ITERATION_BUILTINS):
+        lazy = lazy_call(func, args, kwargs)
+        if lazy is not None:
+            return lazy
+        if func is np.ndindex:
+            try:
+                return list(np.ndindex(*args, **kwargs))
+            except Exception as e:
+                raise ctx.error(f"np.ndindex: {type(e).__name__}: {e}") from None
     if _hashable(func) and func in _PURE_BUILTINS:
         if func is builtins.isinstance and args and isinstance(args[0], Array):
             return _isinstance_array(args[0], args[1])

@@ -91,9 +91,10 @@ class Lowering:
         return self._scopes[-1]
 
     @contextlib.contextmanager
-    def subgraph(self) -> Iterator[list[ir.Node]]:
-        """Collects the nodes emitted inside the block into a fresh list (an If/Loop body)."""
-        self._scopes.append([])
+    def subgraph(self, nodes: list[ir.Node] | None = None) -> Iterator[list[ir.Node]]:
+        """Collects the nodes emitted inside the block into a fresh list (an If/Loop body), or
+        appends them to ``nodes``, a subgraph's list made earlier."""
+        self._scopes.append([] if nodes is None else nodes)
         self._memos.append({})
         try:
             yield self._scopes[-1]
@@ -163,6 +164,11 @@ class Lowering:
         if key is not None:
             self._memos[-1][key] = result
         return result
+
+    def fresh_name(self, hint: str) -> str:
+        """A value name unique in the model (subgraph inputs are named, not made by nodes)."""
+        self._counter += 1
+        return f"{hint}_{self._counter}"
 
     def mark_argument_scalar(self, value: ir.Value, argname: str) -> None:
         """Records that ``value`` is the Python-scalar argument ``argname`` (see NeedStatic)."""

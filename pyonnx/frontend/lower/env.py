@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from pyonnx.frontend.lower.values import Undefined
 from pyonnx.frontend.source import FunctionSource
 
 __all__ = ["Env", "assigned_names"]
@@ -44,7 +45,10 @@ class Env:
     def lookup(self, name: str) -> tuple[bool, Any, str]:
         """Returns (found, value, why-not) for ``name``."""
         if name in self.locals:
-            return True, self.locals[name], ""
+            value = self.locals[name]
+            if type(value) is Undefined:
+                return False, None, value.message
+            return True, value, ""
         if name in self._local_names:
             return False, None, (f"local variable '{name}' is used before it is assigned "
                                  "(Python raises UnboundLocalError here)")

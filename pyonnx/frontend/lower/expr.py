@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -189,57 +190,60 @@ class ExprLowering:
         return entry.fn(self.ctx, operand)
 
     def expr_Compare(self, node: ast.Compare) -> Any:
-        left = self.expr(node.left)
-        result: Any = True
-        for op, comparator in zip(node.ops, node.comparators):
-            right = self.expr(comparator)
-            if isinstance(left, Array) or isinstance(right, Array):
-                if type(op) not in _CMP_UFUNCS:
-                    raise self.ctx.error(
-                        f"'{_CMP_TEXT[type(op)]}' needs values known at conversion time; "
-                        "it cannot test array values")
-                value = lookup(_CMP_UFUNCS[type(op)]).fn(self.ctx, left, right)
-            else:
-                try:
-                    value = _PY_CMPS[type(op)](left, right)
-                except Exception as e:
-                    raise self.ctx.error(f"{type(e).__name__}: {e}") from None
-            if len(node.ops) == 1:
-                return value
-            truth = static_truth(self.ctx, value)
-            if truth is None:
+        return self._compare_from(node, 0, self.expr(node.left))
+
+    def _compare_from(self, node: ast.Compare, i: int, left: Any) -> Any:
+        """``left op_i c_i op_i+1 c_i+1 ...``: Python's chained comparison, each comparator
+        evaluated once and only while the previous comparisons hold."""
+        op, comparator = node.ops[i], node.comparators[i]
+        right = self.expr(comparator)
+        if isinstance(left, Array) or isinstance(right, Array):
+            if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
-                    "a chained comparison on array values needs run-time control flow "
-                    "(comes with data-dependent if support); write (a < b) & (b < c)")
-            if not truth:
-                return value
-            result = value
-            left = right
-        return result
+                    f"'{_CMP_TEXT[type(op)]}' needs values known at conversion time; "
+                    "it cannot test array values")
+            value = lookup(_CMP_UFUNCS[type(op)]).fn(self.ctx, left, right)
+        else:
+            try:
+                value = _PY_CMPS[type(op)](left, right)
+            except Exception as e:
+                raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+        if i == len(node.ops) - 1:
+            return value
+        truth = static_truth(self.ctx, value)
+        if truth is None:
+            return control_flow.select(self, value, lambda: self._compare_from(node, i + 1, right),
+                                       lambda: value, "the chained comparison")
+        return self._compare_from(node, i + 1, right) if truth else value
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Any:
+        return self._boolop_from(node, 0)
+
+    def _boolop_from(self, node: ast.BoolOp, i: int) -> Any:
+        """``v_i and v_i+1 ...`` (or ``or``) with Python's short circuit: the value of the
+        first operand that decides, each evaluated only when reached."""
         is_and = isinstance(node.op, ast.And)
-        value: Any = None
-        for operand in node.values:
-            value = self.expr(operand)
-            truth = static_truth(self.ctx, value)
-            if truth is None:
-                raise self.ctx.error(
-                    f"'{'and' if is_and else 'or'}' on array values needs run-time control flow "
-                    "(comes with data-dependent if support); use np.logical_and / "
-                    "np.logical_or (or & and |) for elementwise logic")
-            if truth != is_and:  # and: stop at the first false; or: at the first true
-                return value
-        return value
+        value = self.expr(node.values[i])
+        if i == len(node.values) - 1:
+            return value
+        truth = static_truth(self.ctx, value)
+        if truth is None:
+            rest = lambda: self._boolop_from(node, i + 1)  # noqa: E731
+            keep = lambda: value  # noqa: E731
+            return control_flow.select(self, value, rest if is_and else keep,
+                                       keep if is_and else rest,
+                                       f"the '{'and' if is_and else 'or'}' expression")
+        if truth != is_and:  # and: stop at the first false; or: at the first true
+            return value
+        return self._boolop_from(node, i + 1)
 
     def expr_IfExp(self, node: ast.IfExp) -> Any:
         cond = self.expr(node.test)
         truth = static_truth(self.ctx, cond)
         if truth is None:
-            raise self.ctx.error(
-                "'a if cond else b' with a condition on array values needs run-time control "
-                "flow (comes with data-dependent if support); np.where(cond, a, b) computes "
-                "both sides elementwise")
+            return control_flow.select(self, cond, lambda: self.expr(node.body),
+                                       lambda: self.expr(node.orelse),
+                                       "the conditional expression")
         return self.expr(node.body if truth else node.orelse)
 
     # ------------------------------------------------------------ attributes

@@ -15,11 +15,12 @@ import types
 from typing import Any
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
-from pyonnx.frontend.lower.stmt import ReturnSignal, StmtLowering, _Break, _Continue
+from pyonnx.frontend.lower.stmt import ReturnSignal, StmtLowering
 from pyonnx.frontend.source import FunctionSource, parse_function
 from pyonnx.frontend.syntax_check import check_syntax
 from pyonnx.loc import SourceLoc
@@ -31,7 +32,7 @@ __all__ = ["FunctionLowering", "prepare"]
 def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
     src = parse_function(fn)
     check_syntax(src)
-    tree = canonicalize(src.tree)
+    tree = annotate_liveness(canonicalize(src.tree))
     return src, tree, assigned_names(tree)
 
 
@@ -55,6 +56,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
         self.src, self.tree, local_names = prepare(fn)
         self.env = Env(self.src, local_names)
         self.stack = stack + (fn.__code__,)
+        self.dynamic_depth = 0
         self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
 
     def loc_of(self, node: ast.AST) -> SourceLoc:
@@ -86,8 +88,6 @@ class FunctionLowering(ExprLowering, StmtLowering):
             self.block(self.tree.body)
         except ReturnSignal as r:
             return r.value
-        except (_Break, _Continue):  # pragma: no cover - Python rejects these at parse time
-            raise self.ctx.error("'break' or 'continue' outside a loop") from None
         return None
 
     # ------------------------------------------------------------ calls
@@ -109,6 +109,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
             raise self.ctx.error(f"{fn.__qualname__}(): {e}") from None
         bound.apply_defaults()
         callee = FunctionLowering(self.ctx, fn, self.stack)
+        callee.dynamic_depth = self.dynamic_depth
         prev = self.ctx.loc
         try:
             return callee.run(dict(bound.arguments))

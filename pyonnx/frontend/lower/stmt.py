@@ -1,10 +1,12 @@
 """Lowering of statements.
 
-Input: canonical statement ASTs (no ``AugAssign``). Output: bindings in the environment and
-nodes in the graph. Control flow whose condition or iterable is known at conversion time runs
-at conversion time: only the taken branch is lowered, a static ``for`` is unrolled, ``break``,
-``continue`` and ``return`` act immediately. Run-time control flow (If/Loop) belongs to the
-control-flow lowering; until it exists, such statements raise a ConversionError at their line.
+Input: canonical statement ASTs (no ``AugAssign``, no ``break``/``continue``, one final
+``return``), annotated with liveness. Output: bindings in the environment and nodes in the
+graph. Control flow whose condition or iterable is known at conversion time runs at conversion
+time: only the taken branch is lowered, a short static ``for`` is unrolled, a ``while`` runs
+while its test stays static. A condition or trip count known only at run time becomes an ONNX
+``If`` or ``Loop`` (:mod:`pyonnx.frontend.lower.control_flow`); a ``while`` whose test turns
+run-time after some unrolled iterations continues as a ``Loop``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.lower.expr import static_truth
+from pyonnx.frontend.lower.iteration import DynamicIter, iterate
 from pyonnx.frontend.lower.values import Array, is_static
 
 __all__ = ["StmtLowering", "ReturnSignal"]
@@ -31,18 +35,15 @@ class ReturnSignal(Exception):
         self.value = value
 
 
-class _Break(Exception):
-    pass
-
-
-class _Continue(Exception):
-    pass
+def target_names(target: ast.expr) -> frozenset[str]:
+    return frozenset(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
 
 
 class StmtLowering:
     """Mixin of :class:`~pyonnx.frontend.lower.function.FunctionLowering`: ``block(stmts)``."""
 
     ctx: Any
+    dynamic_depth: int  # > 0 inside a run-time branch or loop body
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
@@ -125,93 +126,88 @@ class StmtLowering:
         raise ReturnSignal(None if node.value is None else self.expr(node.value))
 
     def stmt_If(self, node: ast.If) -> None:
-        truth = static_truth(self.ctx, self.expr(node.test))
+        test = self.expr(node.test)
+        truth = static_truth(self.ctx, test)
         if truth is None:
-            raise self.ctx.error(
-                "an 'if' whose condition depends on array values needs run-time control flow, "
-                "which is not supported yet; use np.where(cond, a, b) for elementwise choices",
-                self.loc_of(node.test))
+            control_flow.lower_if(self, node, test)
+            return
         self.block(node.body if truth else node.orelse)
 
     def static_iter(self, iterable: Any, node: ast.expr) -> list[Any]:
-        """The items of an iterable known at conversion time (for unrolling)."""
-        from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
-
-        if isinstance(iterable, DynamicRange):
-            try:
-                iterable = range(*(self.ctx.static(v, "a range bound")
-                                   for v in (iterable.start, iterable.stop, iterable.step)))
-            except ConversionError:
-                raise self.ctx.error(
-                    "a loop over range() with bounds that depend on array values needs "
-                    "run-time control flow, which is not supported yet", self.loc_of(node)) from None
-        if isinstance(iterable, Array):
-            n = iterable.shape[0] if iterable.ndim else None
-            if iterable.ndim == 0:
-                raise self.ctx.error("iteration over a 0-d array", self.loc_of(node))
-            if n is None:
-                raise self.ctx.error(
-                    "a loop over the rows of an array whose length is only known at run time "
-                    "needs run-time control flow, which is not supported yet", self.loc_of(node))
-            from pyonnx.frontend.lower.indexing import getitem
-            return [getitem(self.ctx, iterable, i) for i in range(n)]
-        if isinstance(iterable, np.ndarray):
-            return list(iterable)
-        try:
-            items = list(iterable)
-        except TypeError as e:
-            raise self.ctx.error(f"cannot iterate: {e}", self.loc_of(node)) from None
+        """The items of an iterable known at conversion time (comprehensions)."""
+        items = iterate(self.ctx, iterable)
+        if isinstance(items, DynamicIter):
+            raise self.ctx.error(
+                "a comprehension over values only known at run time is not supported; write a "
+                "for loop that appends to a list", self.loc_of(node))
         return items
 
     def stmt_For(self, node: ast.For) -> None:
-        items = self.static_iter(self.expr(node.iter), node.iter)
-        if len(items) > MAX_UNROLL:
-            raise self.ctx.error(f"this loop runs {len(items)} times at conversion time, more "
-                                 f"than the {MAX_UNROLL} pyonnx unrolls")
-        for item in items:
-            self.assign(node.target, item)
-            try:
-                self.block(node.body)
-            except _Break:
+        ctx = self.ctx
+        prev = ctx.loc
+        ctx.loc = self.loc_of(node.iter)
+        items = iterate(ctx, self.expr(node.iter))
+        ctx.loc = prev
+        extra = getattr(node, "pyonnx_extra_test", None)
+        if isinstance(items, DynamicIter):
+            first = self.expr(extra) if extra is not None else True
+            if static_truth(ctx, first) is False:
+                self.block(node.orelse)
                 return
-            except _Continue:
-                continue
+            control_flow.lower_loop(
+                self, node, count=items.count, first=first,
+                start=lambda k: self.assign(node.target, items.item(ctx, k)),
+                next_test=(lambda: self.expr(extra)) if extra is not None else None,
+                targets=target_names(node.target))
+            self.block(node.orelse)
+            return
+        if len(items) > MAX_UNROLL:
+            raise ctx.error(f"this loop runs {len(items)} times at conversion time, more "
+                            f"than the {MAX_UNROLL} pyonnx unrolls")
+        for item in items:
+            if extra is not None:
+                test = self.expr(extra)
+                truth = static_truth(ctx, test)
+                if truth is False:
+                    break
+                if truth is None:
+                    def run(item=item):
+                        self.assign(node.target, item)
+                        self.block(node.body)
+                    control_flow.unrolled_iteration(self, node, test, run)
+                    continue
+            self.assign(node.target, item)
+            self.block(node.body)
         self.block(node.orelse)
 
     def stmt_While(self, node: ast.While) -> None:
         count = 0
         while True:
-            truth = static_truth(self.ctx, self.expr(node.test))
+            test = self.expr(node.test)
+            truth = static_truth(self.ctx, test)
             if truth is None:
-                raise self.ctx.error(
-                    "a 'while' whose condition depends on array values needs run-time control "
-                    "flow, which is not supported yet", self.loc_of(node.test))
+                # The rest of the loop runs in the model.
+                control_flow.lower_loop(self, node, count=None, first=test, start=None,
+                                        next_test=lambda: self.expr(node.test))
+                break
             if not truth:
                 break
             count += 1
             if count > MAX_UNROLL:
                 raise self.ctx.error(f"this loop runs more than {MAX_UNROLL} times at "
                                      "conversion time")
-            try:
-                self.block(node.body)
-            except _Break:
-                return
-            except _Continue:
-                continue
+            self.block(node.body)
         self.block(node.orelse)
-
-    def stmt_Break(self, node: ast.Break) -> None:
-        raise _Break()
-
-    def stmt_Continue(self, node: ast.Continue) -> None:
-        raise _Continue()
 
     def stmt_Assert(self, node: ast.Assert) -> None:
         truth = static_truth(self.ctx, self.expr(node.test))
         if truth is None:
+            # A deliberate refusal: an ONNX model has no way to raise, and dropping the check
+            # would return results where Python raises AssertionError.
             raise self.ctx.error(
-                "an 'assert' on array values cannot be checked inside the model yet; check it "
-                "before calling, or remove it", self.loc_of(node.test))
+                "an 'assert' on array values cannot be checked inside an ONNX model (it cannot "
+                "raise); check it before calling, or handle the case with np.where",
+                self.loc_of(node.test))
         if not truth:
             msg = self.expr(node.msg) if node.msg is not None else ""
             raise self.ctx.error(f"the assertion fails for inputs of this signature"
@@ -228,4 +224,9 @@ class StmtLowering:
             exc = self.expr(node.exc)
         text = (f"{type(exc).__name__}: {exc}" if isinstance(exc, BaseException)
                 else getattr(exc, "__name__", "an exception"))
+        if self.dynamic_depth:
+            raise self.ctx.error(
+                f"'raise {text}' under a condition or loop that depends on array values cannot "
+                "be converted: an ONNX model cannot raise; return a flag or NaN instead, or "
+                "check the inputs before calling")
         raise self.ctx.error(f"the function raises {text} for inputs of this signature")

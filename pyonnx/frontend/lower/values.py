@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Array", "ArrayMethod", "is_static", "Dim"]
+__all__ = ["Array", "ArrayMethod", "Undefined", "is_static", "Dim"]
 
 # A static dimension: a known int, or None when only the run time knows it.
 Dim = int | None
@@ -72,6 +72,20 @@ class ArrayMethod:
     def __init__(self, array: Array, name: str):
         self.array = array
         self.name = name
+
+
+class Undefined:
+    """A name that is not bound on every path reaching this point (assigned in one branch of a
+    run-time ``if`` only, or first assigned in a loop that may run 0 times). Reading it is a
+    ConversionError with ``message``, which says where it is missing."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __repr__(self) -> str:
+        return "Undefined()"
 
 
 def is_static(value: Any) -> bool:

@@ -1,0 +1,89 @@
+"""Rewrite early ``return`` statements into a return flag and a return value (AutoGraph's
+``return_statements``).
+
+Input: a FunctionDef with no ``break``/``continue`` (see :mod:`break_continue`). Output: when
+the only ``return`` is the body's last statement, the tree unchanged; otherwise one whose only
+``return`` is its last statement, ``return _pyonnx_retval``:
+
+* ``return v`` becomes ``_pyonnx_return = True; _pyonnx_retval = v``;
+* statements after one that may have returned run under ``if not _pyonnx_return:``;
+* a loop containing a ``return`` stops once the flag is set (its test, or its
+  ``pyonnx_extra_test``, gains ``not _pyonnx_return``);
+* falling off the end returns None, as in Python (the lowering refuses a function that returns
+  None on a path it cannot rule out at conversion time).
+
+Requires: break_continue (a loop's extra test is combined with the break flag's).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pyonnx.frontend.canonicalize.break_continue import add_extra_test
+from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX, expression, located, statements
+
+__all__ = ["transform", "RETURN_FLAG", "RETURN_VALUE"]
+
+RETURN_FLAG = f"{FLAG_PREFIX}return"
+RETURN_VALUE = f"{FLAG_PREFIX}retval"
+
+
+def _returns(stmts: list[ast.stmt]) -> bool:
+    for s in stmts:
+        if isinstance(s, ast.Return):
+            return True
+        if isinstance(s, (ast.If, ast.For, ast.While)) and (
+                _returns(s.body) or _returns(s.orelse)):
+            return True
+    return False
+
+
+def _guard(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.Return):
+            value = s.value if s.value is not None else located([ast.Constant(None)], s)[0]
+            new = located(statements(f"{RETURN_FLAG} = True\n{RETURN_VALUE} = value",
+                                     value=value), s)
+            out.extend(new)
+            return out
+        if not isinstance(s, (ast.If, ast.For, ast.While)) or not (
+                _returns(s.body) or _returns(s.orelse)):
+            out.append(s)
+            continue
+        if isinstance(s, ast.If):
+            s.body = _guard(s.body) or located([ast.Pass()], s)
+            s.orelse = _guard(s.orelse)
+        else:
+            loop_returns = _returns(s.body)
+            s.body = _guard(s.body) or located([ast.Pass()], s)
+            s.orelse = _guard(s.orelse)
+            if loop_returns:
+                add_extra_test(s, located([expression(f"not {RETURN_FLAG}")], s)[0])
+                if s.orelse:  # a loop left by 'return' does not run its else clause
+                    guard_if = located(statements(f"if not {RETURN_FLAG}:\n    pass"),
+                                       s.orelse[0])[0]
+                    guard_if.body = s.orelse
+                    s.orelse = [guard_if]
+        out.append(s)
+        rest = stmts[i + 1:]
+        if rest:
+            guard_if = located(statements(f"if not {RETURN_FLAG}:\n    pass"), rest[0])[0]
+            guard_if.body = _guard(rest)
+            out.append(guard_if)
+        return out
+    return out
+
+
+def transform(tree: ast.FunctionDef) -> ast.FunctionDef:
+    body = tree.body
+    if not _returns(body[:-1]) and not (body and isinstance(body[-1], (ast.If, ast.For, ast.While))
+                                        and _returns(body[-1:])):
+        return tree  # at most a final return: nothing to rewrite
+    end = body[-1]
+    if not isinstance(end, ast.Return):
+        # Falling off the end returns None.
+        body = body + located([ast.Return(value=None)], end)
+    tree.body = (located(statements(f"{RETURN_FLAG} = False"), body[0]) + _guard(body)
+                 + located([ast.Return(value=ast.Name(id=RETURN_VALUE, ctx=ast.Load()))], end))
+    return tree

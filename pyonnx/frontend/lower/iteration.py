@@ -1,0 +1,231 @@
+"""What a ``for`` loop iterates over: items known at conversion time, or a run-time sequence.
+
+Input: the frontend value of the iterable (after lowering ``node.iter``). Output: a Python list
+of items (the loop is unrolled) or a :class:`DynamicIter`, a trip count and a function giving
+the item of iteration ``k`` inside the ``Loop`` body.
+
+Supported iterables: ``range(...)`` (any bound an array value, either step sign), the rows of
+an array, ``enumerate``, ``zip`` and ``reversed`` of those, ``np.ndindex(shape)`` with a static
+rank, and tuples, lists and numpy constants of static length. A static range or array longer
+than :data:`UNROLL_LIMIT` becomes a ``Loop`` too: unrolling it would make the graph grow with
+the trip count.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+from typing import Any, Callable
+
+import numpy as np
+
+from pyonnx.frontend.lower.values import Array, is_static
+
+__all__ = ["DynamicIter", "LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call"]
+
+# A loop over a static range or array of at most this many items is unrolled.
+UNROLL_LIMIT = 64
+_I64 = np.dtype(np.int64)
+
+
+@dataclasses.dataclass
+class DynamicIter:
+    """A run-time sequence: ``count`` items (an int64 0-d Array), item ``k`` from ``item``."""
+
+    count: Array
+    item: Callable[[Any, Array], Any]
+
+
+class LazyIterable:
+    """``enumerate``/``zip``/``reversed``/``np.ndindex`` of values only known at run time,
+    kept unevaluated until a ``for`` loop asks for its items."""
+
+    def __init__(self, kind: str, args: tuple, kwargs: dict):
+        self.kind = kind
+        self.args = args
+        self.kwargs = kwargs
+
+    def __iter__(self):
+        raise TypeError(f"{self.kind}() of array values can only be iterated by a for loop")
+
+
+def lazy_call(func: Any, args: list, kwargs: dict) -> LazyIterable | None:
+    """A LazyIterable for ``func(*args)`` when ``func`` is one of the iteration builtins and an
+    argument is only known at run time; None otherwise (Python evaluates the call)."""
+    from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
+
+    kind = {builtins.enumerate: "enumerate", builtins.zip: "zip",
+            builtins.reversed: "reversed"}.get(func) if _hashable(func) else None
+    if func is np.ndindex:
+        kind = "ndindex"
+    if kind is None:
+        return None
+    dynamic = (Array, DynamicRange, LazyIterable)
+    if kind == "ndindex":
+        flat = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        if is_static(list(flat)):
+            return None
+        return LazyIterable(kind, tuple(flat), kwargs)
+    if not any(isinstance(a, dynamic) for a in args) and not (
+            kind != "reversed" and any(isinstance(a, Array) for a in args)):
+        return None
+    return LazyIterable(kind, tuple(args), kwargs)
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
+
+
+def iterate(ctx, iterable: Any) -> list | DynamicIter:
+    """The items of ``iterable``, or its run-time description.
+
+    Raises:
+        ConversionError: not iterable, or a combination pyonnx cannot iterate at run time.
+    """
+    from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
+
+    if isinstance(iterable, DynamicRange):
+        return _range(ctx, iterable.start, iterable.stop, iterable.step)
+    if isinstance(iterable, range):
+        if len(iterable) > UNROLL_LIMIT:
+            return _range(ctx, iterable.start, iterable.stop, iterable.step)
+        return list(iterable)
+    if isinstance(iterable, Array):
+        return _rows(ctx, iterable)
+    if isinstance(iterable, LazyIterable):
+        return _lazy(ctx, iterable)
+    if isinstance(iterable, np.ndarray):
+        return list(iterable)
+    try:
+        return list(iterable)
+    except TypeError as e:
+        raise ctx.error(f"cannot iterate: {e}") from None
+
+
+def _int64(ctx, v: Any) -> Array:
+    a = ctx.asarray(v)
+    if a.dtype.kind not in "iu" or a.ndim:
+        raise ctx.error(f"range() needs integer scalars, got {a!r}")
+    return ctx.cast(a, _I64) if a.dtype != _I64 else Array(a.value, _I64, ())
+
+
+def _range(ctx, start: Any, stop: Any, step: Any) -> DynamicIter:
+    """range(start, stop, step) → its length (Python's formula) and item ``start + k*step``."""
+    if is_static(step) and step == 0:
+        raise ctx.error("range() arg 3 must not be zero (Python raises ValueError)")
+    s0, s1 = _int64(ctx, start), _int64(ctx, stop)
+    st = _int64(ctx, step)
+    zero = ctx.const(np.array(0, np.int64))
+    one = ctx.const(np.array(1, np.int64))
+    if is_static(step):
+        if step > 0:  # ceil((stop - start) / step), at least 0
+            span = ctx.op("Sub", s1, s0)
+            num = ctx.op("Add", span, ctx.const(np.array(step - 1, np.int64))) if step != 1 else span
+        else:
+            span = ctx.op("Sub", s0, s1)
+            num = ctx.op("Add", span, ctx.const(np.array(-step - 1, np.int64))) \
+                if step != -1 else span
+        count = ctx.op("Div", num, ctx.const(np.array(abs(step), np.int64))) \
+            if abs(step) != 1 else num
+    else:
+        from pyonnx.frontend.numpy_calls.elementwise.common import runtime_check
+
+        # A run-time step of 0 fails at run time, as Python's ValueError does.
+        is_zero = Array(ctx.op("Equal", st, zero), np.dtype(np.bool_), ())
+        st = runtime_check(ctx, is_zero, st, "range_step_zero")
+        positive = ctx.op("Greater", st, zero)
+        span = ctx.op("Where", positive, ctx.op("Sub", s1, s0), ctx.op("Sub", s0, s1))
+        mag = ctx.op("Abs", st)
+        count = ctx.op("Div", ctx.op("Add", span, ctx.op("Sub", mag, one)), mag)
+    count = Array(ctx.op("Max", count, zero), _I64, ())
+
+    def item(ctx, k: Array) -> Array:
+        value = k.value
+        if not (is_static(step) and step == 1):
+            value = ctx.op("Mul", value, st)
+        if not (is_static(start) and start == 0):
+            value = ctx.op("Add", value, s0)
+        return Array(value, _I64, (), weak=True)  # Python's range yields Python ints
+    return DynamicIter(count, item)
+
+
+def _rows(ctx, x: Array) -> list | DynamicIter:
+    if x.ndim == 0:
+        raise ctx.error("iteration over a 0-d array (numpy raises TypeError)")
+    n = x.shape[0]
+    if n is not None and n <= UNROLL_LIMIT:
+        from pyonnx.frontend.lower.indexing import getitem
+        return [getitem(ctx, x, i) for i in range(n)]
+    count = ctx.dim(x, 0)
+    count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
+
+    def item(ctx, k: Array) -> Array:
+        return Array(ctx.op("Gather", x, k, axis=0), x.dtype, x.shape[1:])
+    return DynamicIter(Array(count.value, _I64, ()), item)
+
+
+def _as_dynamic(ctx, it: list | DynamicIter) -> DynamicIter:
+    """A static list of items as a run-time sequence (for zip with a run-time iterable)."""
+    if isinstance(it, DynamicIter):
+        return it
+    if not it:
+        return DynamicIter(ctx.const_array(np.array(0, np.int64)), lambda ctx, k: None)
+    stacked = ctx.asarray(list(it))
+    return _rows_always(ctx, stacked)
+
+
+def _rows_always(ctx, x: Array) -> DynamicIter:
+    count = ctx.dim(x, 0)
+    count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
+    return DynamicIter(Array(count.value, _I64, ()),
+                       lambda ctx, k: Array(ctx.op("Gather", x, k, axis=0), x.dtype, x.shape[1:]))
+
+
+def _lazy(ctx, lazy: LazyIterable) -> list | DynamicIter:
+    args, kwargs = lazy.args, lazy.kwargs
+    if lazy.kind == "enumerate":
+        start = kwargs.get("start", args[1] if len(args) > 1 else 0)
+        inner = iterate(ctx, args[0])
+        if isinstance(inner, list):
+            return list(builtins.enumerate(inner, start))
+
+        def item(ctx, k: Array) -> tuple:
+            index = k if is_static(start) and start == 0 else \
+                Array(ctx.op("Add", k, _int64(ctx, start)), _I64, (), weak=True)
+            return (Array(index.value, _I64, (), weak=True), inner.item(ctx, k))
+        return DynamicIter(inner.count, item)
+    if lazy.kind == "zip":
+        inners = [iterate(ctx, a) for a in args]
+        if all(isinstance(i, list) for i in inners):
+            return list(builtins.zip(*inners))
+        dyn = [_as_dynamic(ctx, i) for i in inners]
+        count = dyn[0].count
+        for d in dyn[1:]:
+            count = Array(ctx.op("Min", count, d.count), _I64, ())
+        return DynamicIter(count, lambda ctx, k: tuple(d.item(ctx, k) for d in dyn))
+    if lazy.kind == "reversed":
+        inner = iterate(ctx, args[0])
+        if isinstance(inner, list):
+            return inner[::-1]
+        last = ctx.op("Sub", inner.count, ctx.const(np.array(1, np.int64)))
+        return DynamicIter(inner.count, lambda ctx, k: inner.item(
+            ctx, Array(ctx.op("Sub", last, k), _I64, (), weak=True)))
+    # np.ndindex(*shape): row-major multi-indices, k → (k // stride_j) % dim_j
+    dims = [_int64(ctx, d) for d in args]
+    count = ctx.const_array(np.array(1, np.int64))
+    for d in dims:
+        count = Array(ctx.op("Mul", count, d), _I64, ())
+
+    def nd_item(ctx, k: Array) -> tuple:
+        out = []
+        stride = None
+        for d in reversed(dims):
+            q = k.value if stride is None else ctx.op("Div", k, stride)
+            out.append(Array(ctx.op("Mod", q, d), _I64, (), weak=True))
+            stride = d.value if stride is None else ctx.op("Mul", stride, d)
+        return tuple(reversed(out))
+    return DynamicIter(count, nd_item)

@@ -1,0 +1,224 @@
+"""The type structure of values that cross control flow: what an ``If`` output or a ``Loop``
+state is made of, and how two paths' types join.
+
+Input: frontend values (Arrays, Python numbers, tuples and lists of them, other static values).
+Output: a :data:`Plan` per value, the join of two plans (both branches of an ``if``, a loop's
+entry and its body's exit), and the conversion between values and the flat list of Arrays a
+plan describes (the ``If`` outputs or ``Loop`` state, in order).
+
+Joining follows numpy where one type can stand for both without changing a result:
+* the same dtype joins to itself; dimensions that differ become run-time dimensions (the rank
+  must agree);
+* a Python number joins an array whose dtype numpy keeps when combining them (``0`` with a
+  float32 array is float32; a Python float with an int32 array is refused);
+* Python ``int`` and ``float`` join to a Python ``float``;
+* in a loop, an entry value whose dtype casts safely to the body's result dtype is promoted
+  (``s = np.int32(0)`` accumulating float64 values carries a float64);
+* anything else is an error that names both types.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterator
+
+import numpy as np
+
+from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.lower.values import Array, Undefined, is_static
+
+__all__ = ["Leaf", "Static", "Tree", "Plan", "plan_of", "join", "JoinError", "leaves_of",
+           "rebuild", "PYTHON_NUMBERS"]
+
+PYTHON_NUMBERS = (bool, int, float)
+
+
+@dataclasses.dataclass(frozen=True)
+class Leaf:
+    """One graph value: its dtype, static shape (None = run-time dimension) and weakness."""
+
+    dtype: np.dtype
+    shape: tuple[int | None, ...]
+    weak: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Static:
+    """A conversion-time value, the same on every path."""
+
+    value: Any
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Static) and _same_static(self.value, other.value)
+
+    def __hash__(self) -> int:
+        return id(type(self.value))
+
+
+@dataclasses.dataclass(frozen=True)
+class Tree:
+    """A tuple or list holding graph values."""
+
+    kind: type
+    children: tuple
+
+
+Plan = Leaf | Static | Tree
+
+
+class JoinError(Exception):
+    """Two paths give a variable types that no single ONNX type can carry."""
+
+
+def _same_static(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b))
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _is_number(v: Any) -> bool:
+    return (type(v) in PYTHON_NUMBERS or isinstance(v, np.generic)) and \
+        np.dtype(type(v) if not isinstance(v, np.generic) else v.dtype).kind in "biuf"
+
+
+def plan_of(value: Any) -> Plan:
+    """The plan of one value (numbers are Static: they stay Python values while paths agree)."""
+    if isinstance(value, Array):
+        return Leaf(value.dtype, value.shape, value.weak)
+    if isinstance(value, (tuple, list)) and not is_static(value):
+        return Tree(type(value), tuple(plan_of(v) for v in value))
+    return Static(value)
+
+
+def _leaf_of_number(v: Any) -> Leaf:
+    if isinstance(v, np.generic):
+        return Leaf(v.dtype, ())
+    return Leaf(dtypes.default_dtype_of_scalar(v), (), weak=True)
+
+
+def _describe(p: Plan) -> str:
+    if isinstance(p, Leaf):
+        kind = {"b": "bool", "i": "int", "u": "int", "f": "float"}[p.dtype.kind]
+        if p.weak:
+            return f"a Python {kind}"
+        dims = ",".join("?" if d is None else str(d) for d in p.shape)
+        return f"a {p.dtype} array of shape ({dims}{',' if len(p.shape) == 1 else ''})"
+    if isinstance(p, Tree):
+        return f"a {p.kind.__name__} of {len(p.children)} items"
+    return repr(p.value)
+
+
+def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
+    """The plan that can carry both ``a`` and ``b``.
+
+    Raises:
+        JoinError: no such plan (different ranks, dtypes numpy would keep apart, structures).
+    """
+    if a == b:
+        return a
+    if isinstance(a, Static) and isinstance(b, Static):
+        if _is_number(a.value) and _is_number(b.value):
+            return join(_leaf_of_number(a.value), _leaf_of_number(b.value), loop)
+        raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
+    if isinstance(a, Static) and isinstance(b, Leaf) and _is_number(a.value):
+        return join(_leaf_of_number(a.value), b, loop)
+    if isinstance(b, Static) and isinstance(a, Leaf) and _is_number(b.value):
+        return join(a, _leaf_of_number(b.value), loop)
+    if isinstance(a, Leaf) and isinstance(b, Leaf):
+        return _join_leaves(a, b, loop)
+    if isinstance(a, Tree) and isinstance(b, Tree) and a.kind is b.kind and \
+            len(a.children) == len(b.children):
+        return Tree(a.kind, tuple(join(x, y, loop) for x, y in zip(a.children, b.children)))
+    if isinstance(a, Tree) and isinstance(b, Static) and isinstance(b.value, a.kind) and \
+            len(b.value) == len(a.children):
+        return join(a, Tree(a.kind, tuple(plan_of(v) for v in b.value)), loop)
+    if isinstance(b, Tree) and isinstance(a, Static):
+        return join(b, a, loop)
+    raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
+
+
+_KIND_ORDER = "biuf"
+
+
+def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
+    if len(a.shape) != len(b.shape):
+        raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other (the rank "
+                        "must be the same on every path)")
+    shape = tuple(x if x == y else None for x, y in zip(a.shape, b.shape))
+    weak = a.weak and b.weak
+    if a.dtype == b.dtype:
+        return Leaf(a.dtype, shape, weak)
+    if a.weak and b.weak:  # Python bool/int/float: the wider Python type
+        wide = max((a, b), key=lambda p: _KIND_ORDER.index(p.dtype.kind))
+        return Leaf(wide.dtype, shape, True)
+    if a.weak or b.weak:
+        w, s = (a, b) if a.weak else (b, a)
+        pytype = {"b": bool, "i": int, "u": int, "f": float}[w.dtype.kind]
+        if np.result_type(s.dtype, pytype(0)) == s.dtype:
+            return Leaf(s.dtype, shape, False)
+    elif loop:
+        if np.can_cast(a.dtype, b.dtype, "safe"):
+            return Leaf(b.dtype, shape, False)
+        if np.can_cast(b.dtype, a.dtype, "safe"):
+            return Leaf(a.dtype, shape, False)
+    raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other; ONNX gives "
+                    "a variable one dtype: convert one of them (.astype(...))")
+
+
+def leaves_of(ctx, plan: Plan, value: Any) -> list[Array]:
+    """The graph values ``value`` contributes under ``plan`` (cast to the plan's dtypes)."""
+    if isinstance(plan, Static):
+        return []
+    if isinstance(plan, Leaf):
+        if isinstance(value, Undefined) or value is None:
+            raise TypeError("pyonnx bug: an undefined value has no leaves")  # callers use placeholder()
+        arr = ctx.asarray(value, plan.dtype) if not isinstance(value, Array) else value
+        if arr.dtype != plan.dtype:
+            arr = ctx.cast(arr, plan.dtype)
+        return [arr]
+    items = list(value)
+    return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
+
+
+def placeholder(ctx, plan: Plan) -> Any:
+    """A value of ``plan``'s type standing for one that is never read (a return value before
+    the function returned, on the path that has not returned yet)."""
+    if isinstance(plan, Static):
+        return plan.value
+    if isinstance(plan, Leaf):
+        shape = tuple(d if d is not None else 0 for d in plan.shape)
+        return ctx.const_array(np.zeros(shape, plan.dtype))
+    return plan.kind(placeholder(ctx, p) for p in plan.children)
+
+
+def rebuild(plan: Plan, leaves: Iterator[Array]) -> Any:
+    """The value of ``plan`` made of the next graph values from ``leaves``."""
+    if isinstance(plan, Static):
+        return plan.value
+    if isinstance(plan, Leaf):
+        out = next(leaves)
+        return Array(out.value, plan.dtype, plan.shape, plan.weak)
+    return plan.kind(rebuild(p, leaves) for p in plan.children)
+
+
+def count_leaves(plan: Plan) -> int:
+    if isinstance(plan, Static):
+        return 0
+    if isinstance(plan, Leaf):
+        return 1
+    return sum(count_leaves(p) for p in plan.children)
+
+
+def leaf_plans(plan: Plan) -> list[Leaf]:
+    if isinstance(plan, Static):
+        return []
+    if isinstance(plan, Leaf):
+        return [plan]
+    return [leaf for p in plan.children for leaf in leaf_plans(p)]
