@@ -165,6 +165,25 @@ class Lowering:
             self._memos[-1][key] = result
         return result
 
+    def data_dependent(self, value: ir.Value) -> bool:
+        """Whether ``value`` is computed from array inputs or loop values, not only from
+        constants and Python-scalar arguments (then making those static could not fold it)."""
+        stack, seen = [value], set()
+        while stack:
+            v = stack.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            node = v.producer()
+            if node is None:
+                if v.const_value is None and v not in self._deps:
+                    return True
+                continue
+            if any(a.type == ir.AttributeType.GRAPH for a in node.attributes.values()):
+                return True
+            stack.extend(i for i in node.inputs if i is not None)
+        return False
+
     def fresh_name(self, hint: str) -> str:
         """A value name unique in the model (subgraph inputs are named, not made by nodes)."""
         self._counter += 1

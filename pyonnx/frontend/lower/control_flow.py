@@ -29,7 +29,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
-from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.lower import dtypes, kernels
 from pyonnx.frontend.lower.iteration import DynamicIter
 from pyonnx.frontend.lower.structure import (
     JoinError, Leaf, Plan, Static, join, leaf_plans, leaves_of, placeholder, plan_of, rebuild)
@@ -237,7 +237,8 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
         for x, y, p in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b), leaves):
             if x.shape != p.shape or y.shape != p.shape:
                 break
-            picked.append(Array(ctx.op("Where", cond, x, y), p.dtype, p.shape, p.weak))
+            chosen = kernels.where(ctx, Array(cond, _BOOL, ()), x, y)
+            picked.append(Array(chosen.value, p.dtype, p.shape, p.weak))
         else:
             return rebuild(plan, iter(picked))
     branches = []
@@ -318,7 +319,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         outs += [_subgraph_output(ctx, a, p, produced) for a, p in zip(exit_arrays, leaves)]
     graph = ir.Graph([iter_in, cond_in, *state_in[:len(leaves)]], outs, nodes=nodes,
                      name=f"{ctx.function_name}_loop_L{line}")
-    first_value = None if (is_static(first) and first is True) else condition(ctx, first)
+    # An omitted condition means true in ONNX, but onnx's reference evaluator runs no iteration
+    # then: a constant true serves both runtimes.
+    first_value = ctx.const(np.array(True)) if (is_static(first) and first is True) \
+        else condition(ctx, first)
     results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(Array(_typed(v, p), p.dtype, p.shape, p.weak) for v, p in zip(results, leaves))

@@ -56,6 +56,8 @@ def static_truth(ctx, value: Any) -> bool | None:
         if value.static_size not in (None, 1):
             raise ctx.error("the truth value of an array with more than one element is ambiguous "
                             "(numpy raises ValueError); use a.any() or a.all()")
+        if value.value.const_value is None and ctx.data_dependent(value.value):
+            return None  # a run-time condition (If/Loop), whatever the scalar arguments
         try:
             v = ctx.static(value, "condition")
         except ConversionError:

@@ -12,8 +12,10 @@ Joining follows numpy where one type can stand for both without changing a resul
 * a Python number joins an array whose dtype numpy keeps when combining them (``0`` with a
   float32 array is float32; a Python float with an int32 array is refused);
 * Python ``int`` and ``float`` join to a Python ``float``;
-* in a loop, an entry value whose dtype casts safely to the body's result dtype is promoted
-  (``s = np.int32(0)`` accumulating float64 values carries a float64);
+* in a loop, an entry value whose dtype casts safely to the dtype an iteration gives it is
+  promoted (``s = np.int32(0)`` accumulating float64 values carries a float64); the other way
+  round (an iteration narrowing the type) is refused: numpy's result dtype would depend on the
+  trip count;
 * anything else is an error that names both types.
 """
 
@@ -116,7 +118,8 @@ def _describe(p: Plan) -> str:
 
 
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
-    """The plan that can carry both ``a`` and ``b``.
+    """The plan that can carry both ``a`` and ``b`` (with ``loop``: ``a`` is a loop's entry or
+    state type and ``b`` the type after an iteration).
 
     Raises:
         JoinError: no such plan (different ranks, dtypes numpy would keep apart, structures).
@@ -139,8 +142,9 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     if isinstance(a, Tree) and isinstance(b, Static) and isinstance(b.value, a.kind) and \
             len(b.value) == len(a.children):
         return join(a, Tree(a.kind, tuple(plan_of(v) for v in b.value)), loop)
-    if isinstance(b, Tree) and isinstance(a, Static):
-        return join(b, a, loop)
+    if isinstance(b, Tree) and isinstance(a, Static) and isinstance(a.value, b.kind) and \
+            len(a.value) == len(b.children):
+        return join(Tree(b.kind, tuple(plan_of(v) for v in a.value)), b, loop)
     raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
 
 
@@ -163,11 +167,10 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
         pytype = {"b": bool, "i": int, "u": int, "f": float}[w.dtype.kind]
         if np.result_type(s.dtype, pytype(0)) == s.dtype:
             return Leaf(s.dtype, shape, False)
-    elif loop:
-        if np.can_cast(a.dtype, b.dtype, "safe"):
-            return Leaf(b.dtype, shape, False)
-        if np.can_cast(b.dtype, a.dtype, "safe"):
-            return Leaf(a.dtype, shape, False)
+    elif loop and np.can_cast(a.dtype, b.dtype, "safe"):
+        # ``a`` is the loop's entry type, ``b`` what an iteration makes of it: promoting the
+        # entry gives every iteration the type numpy gives it from the first iteration on.
+        return Leaf(b.dtype, shape, False)
     raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other; ONNX gives "
                     "a variable one dtype: convert one of them (.astype(...))")
 
