@@ -9,6 +9,7 @@ from __future__ import annotations
 from pyonnx.api import CompiledFunction, compile, spec
 from pyonnx.errors import ConversionError, ExecutionError, PyonnxError, RuntimeFallbackError
 from pyonnx.loc import SourceLoc
+from pyonnx.transforms import grad, jacobian, value_and_grad, vjp
 
 __all__ = [
     "CompiledFunction",
@@ -18,6 +19,10 @@ __all__ = [
     "RuntimeFallbackError",
     "SourceLoc",
     "compile",
+    "grad",
+    "jacobian",
     "spec",
+    "value_and_grad",
+    "vjp",
 ]
 __version__ = "0.1.0"

@@ -143,7 +143,7 @@ class CompiledFunction:
     def _convert(self, args: Sequence[Any]) -> _Compiled:
         params = self._params_for(args, symbolic=True)
         start = time.perf_counter()
-        model_bytes, structure, scalars = _build_model(self.fn, params, self.opset)
+        model_bytes, structure, scalars = self._build(params)
         elapsed = time.perf_counter() - start
         self.conversions += 1
         if self.conversions in _STORM_THRESHOLDS:
@@ -161,6 +161,11 @@ class CompiledFunction:
                 else None
             feed_plan.append((p.name, i, dtype))
         return _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
+
+    def _build(self, params: list) -> tuple[bytes, str, tuple[bool, ...]]:
+        """Model bytes, output structure and scalar flags for one signature's ``params``.
+        Subclasses (``pyonnx.transforms``: grad, vjp, jacobian) pass IR transforms here."""
+        return _build_model(self.fn, params, self.opset)
 
     def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
         from pyonnx.frontend.convert import Param
@@ -227,7 +232,7 @@ class CompiledFunction:
         while True:
             try:
                 params = self._params_for(args, symbolic=True)
-                model_bytes, _, _ = _build_model(self.fn, params, self.opset)
+                model_bytes, _, _ = self._build(params)
                 return onnx.load_from_string(model_bytes)
             except ConversionError as e:
                 raise _at_user_level(e) from None
@@ -257,7 +262,8 @@ _gc_pauses = 0            # conversions running with the collector paused (threa
 _gc_resume = False        # whether the first of them found the collector enabled
 
 
-def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
+def _build_model(fn, params, opset: int,
+                 transforms: Sequence[Callable] = ()) -> tuple[bytes, str, tuple[bool, ...]]:
     """:func:`_build_model_now` with the cyclic garbage collector paused.
 
     A conversion allocates thousands of onnx-ir objects in reference cycles (nodes <-> values)
@@ -274,7 +280,7 @@ def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
             gc.disable()
         _gc_pauses += 1
     try:
-        return _build_model_now(fn, params, opset)
+        return _build_model_now(fn, params, opset, transforms)
     finally:
         with _gc_lock:
             _gc_pauses -= 1
@@ -282,12 +288,15 @@ def _build_model(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
                 gc.enable()
 
 
-def _build_model_now(fn, params, opset: int) -> tuple[bytes, str, tuple[bool, ...]]:
-    """Frontend → passes → serialized bytes (deterministic)."""
+def _build_model_now(fn, params, opset: int,
+                     transforms: Sequence[Callable] = ()) -> tuple[bytes, str, tuple[bool, ...]]:
+    """Frontend → (transforms, e.g. differentiation) → passes → serialized bytes."""
     from pyonnx.frontend.convert import convert
     from pyonnx.passes.pipeline import optimize, to_bytes
 
     converted = convert(fn, params, opset)
+    for transform in transforms:  # Converted -> Converted (pyonnx.transforms)
+        converted = transform(converted)
     model = optimize(converted.model)
     return to_bytes(model), converted.structure, converted.output_is_scalar
 

@@ -61,7 +61,28 @@ def _exp2_64(ctx, x):
     return _emit(ctx, "Pow", [_const(ctx, 2.0, x.dtype), x], x.dtype)
 
 
+def _derivative_marked(f64: Callable[..., Array]) -> Callable[..., Array]:
+    """A :mod:`.precise` construction whose result node is marked with the function it computes
+    (``meta["pyonnx.derivative"] = (name, input values)``): the gradient pass then uses the
+    function's exact derivative (``pyonnx.passes.vjp_rules.COMPOSITE_RULES``) instead of
+    differentiating the construction node by node, whose discarded branches give NaN
+    (arcsin'(0), arctan'(0)) and whose backward pass is hundreds of nodes."""
+    if getattr(f64, "__module__", None) != pm.__name__:
+        return f64
+    name = f64.__name__
+
+    def marked(ctx, *xs):
+        r = f64(ctx, *xs)
+        node = r.value.producer()
+        if node is not None and all(isinstance(x, Array) and x.value is not r.value for x in xs):
+            node.meta["pyonnx.derivative"] = (name, tuple(x.value for x in xs))
+        return r
+    return marked
+
+
 def _math(f32: Callable[..., Array] | None, f64: Callable[..., Array]):
+    f64 = _derivative_marked(f64)
+
     def emit(ctx, arrays, ins, outs):
         dt = ins[0]
         if dt == _F64:
