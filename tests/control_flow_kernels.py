@@ -355,3 +355,51 @@ def newton_sqrt(a, tol):
         x = 0.5 * (x + a / x)
         it += 1
     return x, it
+
+
+# ----------------------------------------------------------------------- lists
+def collect_rows_stack(m):
+    out = []
+    for row in m:
+        out.append(row * 2)
+    return np.stack(out)
+
+
+def collect_scalars_array(x, t):
+    picked = []
+    for v in x:
+        if v > t:
+            picked.append(v)
+    return np.array(picked), len(picked)
+
+
+def collect_concatenate_and_last(x, n):
+    parts = [x[:1]]
+    for i in range(n):
+        parts.append(x[: i + 1] * i)
+    return np.concatenate(parts), parts[-1], len(parts)
+
+
+def static_list_append(x):
+    out = []
+    for i in range(3):
+        out.append(x * i)
+    return np.stack(out), len(out)
+
+
+def list_appended_in_branch(x):
+    vals = [x.min()]
+    if x.sum() > 0:
+        vals.append(x.max())
+    total = 0.0
+    for v in vals:
+        total = total + v
+    return total, len(vals)
+
+
+def list_aliased_in_loop(x):
+    out = []
+    alias = out
+    for v in x:
+        out.append(v)
+    return np.array(alias)

@@ -257,3 +257,43 @@ def test_newton_iteration_to_tolerance():
 def test_models_pass_the_full_checker_with_nested_subgraphs():
     c = pyonnx.compile(k.return_in_loop_in_if)
     onnx.checker.check_model(c.to_onnx(arr(1.0), arr(1.0)), full_check=True)
+
+
+# ----------------------------------------------------------------------- lists
+@pytest.mark.parametrize("rows", [1, 2, 70])
+def test_list_append_in_loop_then_stack(rows):
+    m = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+    c = check(k.collect_rows_stack, m)
+    assert "SequenceInsert" in ops(c, m)
+
+
+def test_list_filtered_in_loop_then_array_and_len():
+    x = np.array([3.0, -1.0, 5.0, 0.5])
+    check_all(k.collect_scalars_array, [(x, 0.0), (x, 4.0)])
+
+
+def test_empty_run_time_list_fails_at_run_time():
+    x = np.array([3.0, -1.0])
+    c = pyonnx.compile(k.collect_scalars_array)
+    assert k.collect_scalars_array(x, 10.0)[1] == 0
+    with pytest.raises(pyonnx.ExecutionError):
+        c(x, 10.0)  # numpy returns an empty float64 array; pyonnx refuses at run time
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_list_concatenate_last_and_len(n):
+    check(k.collect_concatenate_and_last, np.arange(5.0), np.int64(n))
+
+
+def test_static_list_append_unrolls():
+    c = check(k.static_list_append, np.arange(3.0))
+    assert "SequenceInsert" not in ops(c, np.arange(3.0))
+
+
+def test_list_appended_in_a_run_time_branch():
+    check_all(k.list_appended_in_branch, [(np.arange(3.0),), (-np.arange(3.0),)])
+
+
+def test_list_with_two_names_appended_in_a_loop_is_refused():
+    with pytest.raises(pyonnx.ConversionError, match="also named"):
+        pyonnx.compile(k.list_aliased_in_loop)(np.arange(100.0))

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method

@@ -23,7 +23,7 @@ import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array, Dim, is_static
+from pyonnx.frontend.lower.values import Array, Dim, Seq, is_static
 from pyonnx.loc import SourceLoc
 
 __all__ = ["Lowering", "NeedStatic"]
@@ -117,7 +117,7 @@ class Lowering:
         Returns:
             The output ``ir.Value``, or a tuple of them when ``outputs != 1``.
         """
-        values = [i.value if isinstance(i, Array) else i for i in inputs]
+        values = [i.value if isinstance(i, (Array, Seq)) else i for i in inputs]
         key = None
         if op_type in _MEMO_OPS and not domain:
             key = _memo_key(op_type, values, outputs, attributes)

@@ -30,10 +30,10 @@ import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.lower import dtypes, kernels
-from pyonnx.frontend.lower.iteration import DynamicIter
 from pyonnx.frontend.lower.structure import (
-    JoinError, Leaf, Plan, Static, join, leaf_plans, leaves_of, placeholder, plan_of, rebuild)
-from pyonnx.frontend.lower.values import Array, Undefined, is_static
+    JoinError, Leaf, Plan, SeqPlan, Static, join, leaf_plans, leaves_of, placeholder, plan_of,
+    rebuild)
+from pyonnx.frontend.lower.values import Array, Seq, Undefined, is_static
 
 __all__ = ["condition", "lower_if", "select", "lower_loop", "MISSING"]
 
@@ -69,16 +69,20 @@ def condition(ctx, value: Any) -> ir.Value:
     return arr.value
 
 
-def _typed(value: ir.Value, leaf: Leaf) -> ir.Value:
-    value.type = ir.TensorType(dtypes.to_ir(leaf.dtype))
+def _typed(value: ir.Value, leaf: Leaf | SeqPlan) -> ir.Value:
+    tensor = ir.TensorType(dtypes.to_ir(leaf.dtype))
+    if isinstance(leaf, SeqPlan):
+        value.type = ir.SequenceType(tensor)
+        return value
+    value.type = tensor
     value.shape = ir.Shape(list(leaf.shape))
     return value
 
 
-def _subgraph_output(ctx, arr: Array, leaf: Leaf, produced: set[int]) -> ir.Value:
+def _subgraph_output(ctx, arr: Array | Seq, leaf: Leaf | SeqPlan, produced: set[int]) -> ir.Value:
     """``arr`` as an output of the subgraph being built: cast to the leaf dtype, and produced
     by a node of this subgraph (an outer value or a constant passes through an Identity)."""
-    if arr.dtype != leaf.dtype:
+    if isinstance(arr, Array) and arr.dtype != leaf.dtype:
         arr = ctx.cast(arr, leaf.dtype)
     value = arr.value
     if id(value) not in produced:
@@ -210,8 +214,7 @@ def _join_branches(lowering, cond: ir.Value, then: tuple, other: tuple,
             arrays = [leaf for (name, plan), vals in zip(merged, values)
                       for leaf in leaves_of(ctx, plan, vals[side])]
         branches.append((nodes, arrays))
-    outs = iter(Array(v, p.dtype, p.shape, p.weak)
-                for v, p in zip(_emit_if(lowering, cond, branches, leaves), leaves))
+    outs = iter(_emit_if(lowering, cond, branches, leaves))
     for name, plan in merged:
         lowering.env.bind(name, rebuild(plan, outs))
 
@@ -235,18 +238,16 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
         ctx.nodes.extend(then_nodes + else_nodes)
         picked = []
         for x, y, p in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b), leaves):
-            if x.shape != p.shape or y.shape != p.shape:
+            if not isinstance(p, Leaf) or x.shape != p.shape or y.shape != p.shape:
                 break
-            chosen = kernels.where(ctx, Array(cond, _BOOL, ()), x, y)
-            picked.append(Array(chosen.value, p.dtype, p.shape, p.weak))
+            picked.append(kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value)
         else:
             return rebuild(plan, iter(picked))
     branches = []
     for nodes, value in ((then_nodes, a), (else_nodes, b)):
         with ctx.subgraph(nodes):
             branches.append((nodes, leaves_of(ctx, plan, value)))
-    outs = _emit_if(lowering, cond, branches, leaves)
-    return rebuild(plan, iter(Array(v, p.dtype, p.shape, p.weak) for v, p in zip(outs, leaves)))
+    return rebuild(plan, iter(_emit_if(lowering, cond, branches, leaves)))
 
 
 def _speculatable(nodes: list[ir.Node]) -> bool:
@@ -290,6 +291,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 widened[n] = plans[n]
                 continue
             old = plans[n]
+            if isinstance(old, Static) and isinstance(old.value, list) and \
+                    not _same_list(old.value, exit_value):
+                others = sorted(m for m, w in env.locals.items() if w is old.value and m != n)
+                if others:
+                    raise ctx.error(
+                        f"the list '{n}' is changed in this loop and also named "
+                        f"{', '.join(others)}; a list changed in run-time control flow may have "
+                        "only one name")
             new = plan_of(exit_value) if old is None else _join_or_error(
                 lowering, n, old, plan_of(exit_value),
                 f"before and after an iteration of the loop at line {line}", loop=True)
@@ -325,7 +334,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         else condition(ctx, first)
     results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
     results = [results] if len(leaves) == 1 else list(results or ())
-    finals = iter(Array(_typed(v, p), p.dtype, p.shape, p.weak) for v, p in zip(results, leaves))
+    finals = iter(_typed(v, p) for v, p in zip(results, leaves))
     for n in carried:
         plan = plans[n]
         if n in pending and not _internal(n):
@@ -359,12 +368,12 @@ def _lower_body(lowering, node, plans, entry, start, next_test, line):
             elif isinstance(plan, Static):
                 env.bind(n, _fresh_static(plan.value))
             else:
-                leaves = []
+                values = []
                 for p in leaf_plans(plan):
                     v = _typed(ir.Value(name=ctx.fresh_name(n.lstrip("_"))), p)
                     state_in.append(v)
-                    leaves.append(Array(v, p.dtype, p.shape, p.weak))
-                env.bind(n, rebuild(plan, iter(leaves)))
+                    values.append(v)
+                env.bind(n, rebuild(plan, iter(values)))
         with ctx.subgraph() as nodes, _dynamic(lowering):
             if start is not None:
                 start(Array(iter_in, _I64, (), weak=True))
@@ -378,6 +387,10 @@ def _lower_body(lowering, node, plans, entry, start, next_test, line):
         return env.locals, nodes, (iter_in, cond_in, state_in), cond_out
     finally:
         env.locals = before
+
+
+def _same_list(a: list, b: Any) -> bool:
+    return isinstance(b, list) and len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _fresh_static(value: Any) -> Any:

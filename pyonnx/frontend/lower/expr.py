@@ -16,7 +16,8 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.lower import sequences
+from pyonnx.frontend.lower.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
@@ -284,6 +285,8 @@ class ExprLowering:
         if isinstance(base, Array):
             from pyonnx.frontend.lower.indexing import getitem
             return getitem(self.ctx, base, index)
+        if isinstance(base, Seq):
+            return sequences.item(self.ctx, base, index)
         if isinstance(index, Array):
             if isinstance(base, (tuple, list)) and index.ndim == 0:
                 try:

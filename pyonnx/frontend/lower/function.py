@@ -14,9 +14,9 @@ import linecache
 import types
 from typing import Any
 
-from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
+from pyonnx.frontend.lower import sequences
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -92,6 +92,9 @@ class FunctionLowering(ExprLowering, StmtLowering):
 
     # ------------------------------------------------------------ calls
     def expr_Call(self, node: ast.Call) -> Any:
+        if node.__dict__.get("pyonnx_append"):
+            # lst.append(v), rewritten to lst = lst.append(v) (canonicalize/list_append.py)
+            return sequences.append(self, self.expr(node.func.value), self.expr(node.args[0]))
         func = self.expr(node.func)
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}

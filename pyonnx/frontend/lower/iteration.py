@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.lower.values import Array, Seq, is_static
 
 __all__ = ["DynamicIter", "LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call"]
 
@@ -60,7 +60,7 @@ def lazy_call(func: Any, args: list, kwargs: dict) -> LazyIterable | None:
         kind = "ndindex"
     if kind is None:
         return None
-    dynamic = (Array, DynamicRange, LazyIterable)
+    dynamic = (Array, Seq, DynamicRange, LazyIterable)
     if kind == "ndindex":
         flat = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
         if is_static(list(flat)):
@@ -96,6 +96,9 @@ def iterate(ctx, iterable: Any) -> list | DynamicIter:
         return list(iterable)
     if isinstance(iterable, Array):
         return _rows(ctx, iterable)
+    if isinstance(iterable, Seq):
+        from pyonnx.frontend.lower import sequences
+        return sequences.iterate(ctx, iterable)
     if isinstance(iterable, LazyIterable):
         return _lazy(ctx, iterable)
     if isinstance(iterable, np.ndarray):

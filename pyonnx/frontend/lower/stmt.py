@@ -14,8 +14,6 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-import numpy as np
-
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.lower.expr import static_truth

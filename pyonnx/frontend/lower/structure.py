@@ -27,9 +27,9 @@ from typing import Any, Iterator
 import numpy as np
 
 from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array, Undefined, is_static
+from pyonnx.frontend.lower.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "Plan", "plan_of", "join", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "JoinError", "leaves_of",
            "rebuild", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -65,7 +65,15 @@ class Tree:
     children: tuple
 
 
-Plan = Leaf | Static | Tree
+@dataclasses.dataclass(frozen=True)
+class SeqPlan:
+    """A list whose length differs between paths: an ONNX sequence of one element type."""
+
+    dtype: np.dtype
+    shape: tuple[int | None, ...]
+
+
+Plan = Leaf | Static | Tree | SeqPlan
 
 
 class JoinError(Exception):
@@ -94,6 +102,8 @@ def plan_of(value: Any) -> Plan:
     """The plan of one value (numbers are Static: they stay Python values while paths agree)."""
     if isinstance(value, Array):
         return Leaf(value.dtype, value.shape, value.weak)
+    if isinstance(value, Seq):
+        return SeqPlan(value.dtype, value.shape)
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
     return Static(value)
@@ -114,7 +124,43 @@ def _describe(p: Plan) -> str:
         return f"a {p.dtype} array of shape ({dims}{',' if len(p.shape) == 1 else ''})"
     if isinstance(p, Tree):
         return f"a {p.kind.__name__} of {len(p.children)} items"
+    if isinstance(p, SeqPlan):
+        return f"a list of {p.dtype} arrays"
     return repr(p.value)
+
+
+def _list_items(p: Plan) -> list[Plan] | None:
+    """The item plans of a list-valued plan (a Python list or a run-time one), else None."""
+    if isinstance(p, Static) and type(p.value) is list:
+        return [plan_of(v) for v in p.value]
+    if isinstance(p, Tree) and p.kind is list:
+        return list(p.children)
+    return None
+
+
+def _join_list(a: Plan, b: Plan) -> SeqPlan:
+    """Two lists of different lengths (or a list and a run-time list) as one ONNX sequence."""
+    items: list[Plan] = []
+    seqs: list[SeqPlan] = []
+    for p in (a, b):
+        if isinstance(p, SeqPlan):
+            seqs.append(p)
+        else:
+            items.extend(_list_items(p) or [])
+    elems: list[Leaf] = [Leaf(q.dtype, q.shape) for q in seqs]
+    for q in items:
+        if isinstance(q, Static) and _is_number(q.value):
+            q = _leaf_of_number(q.value)
+        if not isinstance(q, Leaf):
+            raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other (a list "
+                            "whose length is only known at run time must hold arrays or numbers)")
+        elems.append(q)
+    if not elems:
+        raise JoinError("an empty list on every path")
+    elem = elems[0]
+    for q in elems[1:]:
+        elem = _join_leaves(elem, q, False)
+    return SeqPlan(elem.dtype if not elem.weak else elem.dtype, elem.shape)
 
 
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
@@ -126,6 +172,11 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     """
     if a == b:
         return a
+    if (isinstance(a, SeqPlan) or _list_items(a) is not None) and (
+            isinstance(b, SeqPlan) or _list_items(b) is not None) and (
+            isinstance(a, SeqPlan) or isinstance(b, SeqPlan)
+            or len(_list_items(a) or ()) != len(_list_items(b) or ())):
+        return _join_list(a, b)
     if isinstance(a, Static) and isinstance(b, Static):
         if _is_number(a.value) and _is_number(b.value):
             return join(_leaf_of_number(a.value), _leaf_of_number(b.value), loop)
@@ -175,17 +226,20 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
                     "a variable one dtype: convert one of them (.astype(...))")
 
 
-def leaves_of(ctx, plan: Plan, value: Any) -> list[Array]:
+def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
     """The graph values ``value`` contributes under ``plan`` (cast to the plan's dtypes)."""
     if isinstance(plan, Static):
         return []
     if isinstance(plan, Leaf):
         if isinstance(value, Undefined) or value is None:
-            raise TypeError("pyonnx bug: an undefined value has no leaves")  # callers use placeholder()
+            raise TypeError("pyonnx bug: an undefined value has no leaves")
         arr = ctx.asarray(value, plan.dtype) if not isinstance(value, Array) else value
         if arr.dtype != plan.dtype:
             arr = ctx.cast(arr, plan.dtype)
         return [arr]
+    if isinstance(plan, SeqPlan):
+        from pyonnx.frontend.lower import sequences
+        return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape)]
     items = list(value)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
 
@@ -198,30 +252,26 @@ def placeholder(ctx, plan: Plan) -> Any:
     if isinstance(plan, Leaf):
         shape = tuple(d if d is not None else 0 for d in plan.shape)
         return ctx.const_array(np.zeros(shape, plan.dtype))
+    if isinstance(plan, SeqPlan):
+        return []
     return plan.kind(placeholder(ctx, p) for p in plan.children)
 
 
-def rebuild(plan: Plan, leaves: Iterator[Array]) -> Any:
-    """The value of ``plan`` made of the next graph values from ``leaves``."""
+def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
+    """The value of ``plan`` made of the next graph values (``ir.Value``) from ``values``."""
     if isinstance(plan, Static):
         return plan.value
     if isinstance(plan, Leaf):
-        out = next(leaves)
-        return Array(out.value, plan.dtype, plan.shape, plan.weak)
-    return plan.kind(rebuild(p, leaves) for p in plan.children)
+        return Array(next(values), plan.dtype, plan.shape, plan.weak)
+    if isinstance(plan, SeqPlan):
+        return Seq(next(values), plan.dtype, plan.shape)
+    return plan.kind(rebuild(p, values) for p in plan.children)
 
 
-def count_leaves(plan: Plan) -> int:
-    if isinstance(plan, Static):
-        return 0
-    if isinstance(plan, Leaf):
-        return 1
-    return sum(count_leaves(p) for p in plan.children)
-
-
-def leaf_plans(plan: Plan) -> list[Leaf]:
+def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
+    """The plans of the graph values ``plan`` is made of, in order."""
     if isinstance(plan, Static):
         return []
-    if isinstance(plan, Leaf):
+    if isinstance(plan, (Leaf, SeqPlan)):
         return [plan]
     return [leaf for p in plan.children for leaf in leaf_plans(p)]

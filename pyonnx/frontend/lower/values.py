@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Array", "ArrayMethod", "Undefined", "is_static", "Dim"]
+__all__ = ["Array", "ArrayMethod", "Seq", "Undefined", "is_static", "Dim"]
 
 # A static dimension: a known int, or None when only the run time knows it.
 Dim = int | None
@@ -74,6 +74,30 @@ class ArrayMethod:
         self.name = name
 
 
+class Seq:
+    """A Python list whose length is only known at run time (appended to in a ``Loop`` or a
+    run-time branch): an ONNX sequence of tensors of one dtype and rank.
+
+    Attributes:
+        value: the sequence-typed ``onnx_ir.Value``.
+        dtype: the elements' dtype.
+        shape: the elements' static shape (None = differs or run-time).
+    """
+
+    __slots__ = ("value", "dtype", "shape")
+
+    def __init__(self, value: Any, dtype: np.dtype, shape: tuple[Dim, ...]):
+        self.value = value
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(shape)
+
+    def __repr__(self) -> str:
+        return f"Seq({self.dtype}, {self.shape})"
+
+    def __bool__(self) -> bool:
+        raise TypeError("the length of a run-time list is only known at run time")
+
+
 class Undefined:
     """A name that is not bound on every path reaching this point (assigned in one branch of a
     run-time ``if`` only, or first assigned in a loop that may run 0 times). Reading it is a
@@ -90,7 +114,7 @@ class Undefined:
 
 def is_static(value: Any) -> bool:
     """True when ``value`` holds no Array anywhere (containers are searched)."""
-    if isinstance(value, Array):
+    if isinstance(value, (Array, Seq)):
         return False
     if isinstance(value, (tuple, list)):
         return all(is_static(v) for v in value)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.lower.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, register
 
 
@@ -51,6 +51,9 @@ def len_(ctx, x):
         return ctx.dim(x, 0)
     if isinstance(x, (tuple, list)):
         return builtins.len(x)
+    if isinstance(x, Seq):  # a list built at run time
+        from pyonnx.frontend.lower import sequences
+        return sequences.length(ctx, x)
     raise ctx.error(f"len() of {type(x).__name__} is not supported")
 
 

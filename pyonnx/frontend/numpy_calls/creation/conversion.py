@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.lower import dtypes, sequences
+from pyonnx.frontend.lower.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.creation.common import _dtype, _i64, _refuse_order
 
@@ -59,6 +59,8 @@ def _build(ctx, obj, dtype: np.dtype | None) -> Array:
 def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
     """``np.array``: ``copy`` True always makes a new array; None returns ``obj`` itself when
     it needs no conversion (``np.asarray``); False also, and refuses when it would need one."""
+    if isinstance(obj, Seq):  # a list built at run time
+        obj = sequences.to_array(ctx, obj)
     dt = _dtype(ctx, name, dtype)
     ndmin = ctx.static(ndmin, "ndmin")
     copy = ctx.static(copy, "copy")

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array, Dim, is_static
+from pyonnx.frontend.lower import sequences
+from pyonnx.frontend.lower.values import Array, Dim, Seq, is_static
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     _copy, _merge_axes, axis_of, fmt_shape, guard, ravel_array, shape_slice, strong, to_array,
@@ -113,6 +114,9 @@ def concatenate(ctx, arrays, /, axis=0, out=None, *, dtype=None, casting="same_k
     if out is not None:
         raise ctx.error("np.concatenate(..., out=...) is not supported; assign the result")
     axis = ctx.static(axis, "axis")
+    if isinstance(arrays, Seq):  # a list built at run time
+        x = sequences.concatenate(ctx, arrays, axis)
+        return ctx.cast(x, _join_dtype(ctx, [x], dtype, casting)) if dtype is not None else x
     seq = _sequence(ctx, arrays, "np.concatenate")
     if isinstance(seq, Array):
         x = seq
@@ -141,6 +145,8 @@ def stack(ctx, arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``np.stack(seq, axis=0, dtype=None, casting='same_kind')``; equal shapes required."""
     if out is not None:
         raise ctx.error("np.stack(..., out=...) is not supported; assign the result")
+    if isinstance(arrays, Seq):  # a list built at run time
+        arrays = sequences.to_array(ctx, arrays)
     seq = _sequence(ctx, arrays, "np.stack")
     if isinstance(seq, Array):
         x = seq
