@@ -42,7 +42,43 @@ def test_lagged_series(lag):
     assert f.conversions == 1
 
 
-@pytest.mark.parametrize("name", ["feature_scaling", "softmax", "lagged_series"])
+@pytest.mark.parametrize("starts", [[1], [27], list(range(1, 40)), []])
+def test_collatz(starts):
+    m = load("collatz")
+    starts = np.array(starts, dtype=np.int64)
+    for s in starts[:5]:
+        check(m.collatz_steps, s)
+    if len(starts):
+        check(m.collatz_table, starts)
+
+
+@pytest.mark.parametrize("a", [[2.0, 9.0, 0.25], [1.0], [1e6, 1e-6]])
+def test_newton(a):
+    m = load("root_finding")
+    f = check(m.newton_sqrt, np.array(a), 1e-9)
+    check(f, np.array(a) * 3, 1e-3)
+    assert f.conversions == 1
+
+
+@pytest.mark.parametrize("c,lo,hi", [(10.0, 0.0, 3.0), (2.0, 0.0, 1.0), (0.0, -1.0, 1.0)])
+def test_bisection(c, lo, hi):
+    m = load("root_finding")
+    check(m.bisect_cubic, np.float64(c), np.float64(lo), np.float64(hi), np.float64(1e-10))
+
+
+@pytest.mark.parametrize("t", [-10.0, 0.5, 2.0, 10.0])
+def test_first_index(t):
+    m = load("first_index")
+    x = np.random.default_rng(3).normal(size=50).astype(np.float32)
+    check(m.first_above, x, np.float32(t))
+    check(m.first_above, x[:0], np.float32(t))
+    series = np.cumsum(np.random.default_rng(4).normal(size=(4, 30)), axis=1)
+    check(m.first_crossings, series, t)
+    check(m.first_crossings, series[:, :1], t)
+
+
+@pytest.mark.parametrize("name", ["feature_scaling", "softmax", "lagged_series", "collatz",
+                                  "root_finding", "first_index"])
 def test_example_main_runs(name, capsys):
     load(name).main()
     assert name.split("_")[0] in capsys.readouterr().out
