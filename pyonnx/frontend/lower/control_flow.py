@@ -321,9 +321,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     with ctx.subgraph(nodes):
         produced = _produced(nodes) | {id(v) for v in state_in}
         produced.discard(None)
-        cond_value = cond_out if cond_out is not None else ctx.const(np.array(True))
-        outs = [_subgraph_output(ctx, Array(cond_value, _BOOL, ()), Leaf(_BOOL, ()),
-                                 _produced(nodes))]
+        if cond_out is None:
+            # The loop stops on its trip count only: pass the (true) condition through, one
+            # node less per iteration.
+            outs = [cond_in]
+        else:
+            outs = [_subgraph_output(ctx, Array(cond_out, _BOOL, ()), Leaf(_BOOL, ()),
+                                     _produced(nodes))]
         exit_arrays = [leaf for n in state for leaf in leaves_of(ctx, plans[n], exits[n])]
         outs += [_subgraph_output(ctx, a, p, produced) for a, p in zip(exit_arrays, leaves)]
     graph = ir.Graph([iter_in, cond_in, *state_in[:len(leaves)]], outs, nodes=nodes,
