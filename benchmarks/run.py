@@ -13,6 +13,8 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    stage-by-stage breakdown.
 4. ``import``: ``import pyonnx`` in a fresh interpreter, and whether it imported onnx_ir or
    onnxscript (it should not: the converter loads on first use).
+5. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
+   ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass.
 
 Timings are medians of short interleaved rounds (every contender runs once per round), so
 machine load drifts hit them alike; absolute times still swing up to 2x between runs on shared
@@ -353,6 +355,48 @@ def import_time(cfg: Config) -> None:
 
 
 # ----------------------------------------------------------------------- main
+# ---------------------------------------------------------------- 5. training
+@section("training")
+def training(cfg: Config) -> None:
+    """One SGD step of the 1-64-1 ReLU MLP (batch 32): pyonnx.value_and_grad vs numpy."""
+    import onnxruntime as ort
+
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+    import train_mlp as m
+
+    params, x, y = m.init(0)
+    args = (*params, x[:32], y[:32])
+    step = pyonnx.value_and_grad(m.loss, argnums=(0, 1, 2, 3))
+    forward = pyonnx.compile(m.loss)
+    value, grads = step(*args)
+    want_value, want = m.numpy_value_and_grad(*args)
+    err = max(float(np.max(np.abs(g - w))) for g, w in zip(grads, want))
+    # The same model converted for these exact shapes (to_onnx with fixed-size specs): shape
+    # arithmetic, empty-operand guards and broadcast checks fold away. Run on a raw session.
+    fixed = step.to_onnx(*[pyonnx.spec(a.dtype, a.shape) for a in args])
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(fixed.SerializeToString(), so,
+                                providers=["CPUExecutionProvider"])
+    feeds = dict(zip([i.name for i in fixed.graph.input], args))
+    outs = [o.name for o in fixed.graph.output]
+    t = interleaved({"numpy": lambda: m.numpy_value_and_grad(*args),
+                     "numpy loss": lambda: m.loss(*args),
+                     "pyonnx": lambda: step(*args),
+                     "fixed": lambda: sess._sess.run(outs, feeds, None),
+                     "forward": lambda: forward(*args)},
+                    calls=500, rounds=cfg.rounds(15))
+    nodes = len(step.to_onnx(*args).graph.node)
+    table(["step", "numpy µs", "pyonnx µs", "pyonnx/numpy", "max |diff|", "nodes"],
+          [["loss + 4 gradients (value_and_grad)", t["numpy"], t["pyonnx"],
+            t["pyonnx"] / t["numpy"], f"{err:.1e}", nodes],
+           ["  same, fixed shapes (raw session)", t["numpy"], t["fixed"],
+            t["fixed"] / t["numpy"], "", len(fixed.graph.node)],
+           ["loss only (compile)", t["numpy loss"], t["forward"],
+            t["forward"] / t["numpy loss"], f"{abs(float(value) - float(want_value)):.1e}",
+            len(forward.to_onnx(*args).graph.node)]])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a few seconds)")

@@ -629,3 +629,31 @@ def test_every_rule_is_tested():
     assert not missing, f"rules without a test: {sorted(missing)}"
     assert set(COMPOSITE_RULES) >= {"sin", "cos", "tan", "arctan", "arcsin", "arccos", "tanh",
                                     "expm1", "log1p", "cbrt", "hypot", "arctan2", "logaddexp"}
+
+
+# ---------------------------------------------------------------- the training example
+def _load_example(name: str):
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"examples_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_train_mlp_example(capsys):
+    m = _load_example("train_mlp")
+    params, x, y = m.init(0)
+    value, grads = pyonnx.value_and_grad(m.loss, argnums=(0, 1, 2, 3))(*params, x[:32], y[:32])
+    want_value, want = m.numpy_value_and_grad(*params, x[:32], y[:32])
+    np.testing.assert_allclose(value, want_value, rtol=1e-6)
+    for g, w, p in zip(grads, want, params):
+        assert g.dtype == p.dtype == np.float32 and g.shape == p.shape
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
+    # The bar: the loss falls at least 10x over 100 epochs (800 SGD steps, ~0.2 s).
+    _, history = m.train(epochs=100)
+    assert history[-1] * 10 <= history[0]
+    m.main(epochs=3)
+    assert "train_mlp: loss" in capsys.readouterr().out

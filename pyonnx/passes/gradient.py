@@ -179,7 +179,7 @@ class Backward:
         self._names = names if names is not None else _all_names(model)
         self._counter = 0
         self._consts: dict[tuple, ir.Value] = {}
-        self._shapes: dict[ir.Value, ir.Value] = {}
+        self._shapes: dict[tuple, ir.Value] = {}
         self._extra: dict[ir.Value, tuple[Any, Any]] = {}  # types of values made here
 
     # ---------------------------------------------------------------- names
@@ -295,11 +295,15 @@ class Backward:
         return ConversionError(message, loc_of(self.node) if self.node is not None else None)
 
     # ---------------------------------------------------------------- helpers
-    def shape(self, v: ir.Value) -> ir.Value:
-        """``Shape(v)``, emitted once per value."""
-        s = self._shapes.get(v)
+    def shape(self, v: ir.Value, start: int = 0, end: int | None = None,
+              rank: int | None = None) -> ir.Value:
+        """``Shape(v)`` (dims ``start:end`` of a rank-``rank`` value), emitted once per value."""
+        if end is not None and start == 0 and end == rank:
+            end = None
+        key = (v, start, end)
+        s = self._shapes.get(key)
         if s is None:
-            s = self._shapes[v] = self.op("Shape", v)
+            s = self._shapes[key] = self.op("Shape", v, start=start or None, end=end)
         return s
 
     def zeros_like(self, v: ir.Value) -> ir.Value:
@@ -383,7 +387,11 @@ class Backward:
         if static or dynamic:
             axes = self.ints(static) if static else None
             if dynamic:
-                x_sizes = self.op("Gather", self.shape(x), self.ints(dynamic))
+                if dynamic == list(range(dynamic[0], dynamic[-1] + 1)):
+                    # Contiguous: Shape's start/end slice them (one op less than a Gather).
+                    x_sizes = self.shape(x, dynamic[0], dynamic[-1] + 1, len(x_dims))
+                else:
+                    x_sizes = self.op("Gather", self.shape(x), self.ints(dynamic))
                 ones = self.op("Equal", x_sizes, self.const(np.int64(1)))
                 picked = self.op("Compress", self.ints([lead + i for i in dynamic]), ones,
                                  axis=0)
@@ -440,7 +448,7 @@ class Backward:
         cts: dict[ir.Value, ir.Value] = {}
         for v, ct in seeds:
             if v in useful:
-                cts[v] = ct if v not in cts else self.add(cts[v], ct)
+                self._accumulate(cts, v, ct)
         for node in reversed(nodes):
             gs = [cts.get(out) for out in node.outputs]
             if all(g is None for g in gs):
@@ -452,7 +460,7 @@ class Backward:
                 self._needs = []
                 for v, r in zip(xs, rule(self, gs[0], xs, node.outputs[0])):
                     if r is not None and v in useful:
-                        cts[v] = r if v not in cts else self.add(cts[v], r)
+                        self._accumulate(cts, v, r)
                 continue
             needs = [v is not None and v in useful for v in node.inputs]
             captured = [v for v in captures.get(node, ()) if v in useful]
@@ -470,15 +478,22 @@ class Backward:
             for i, (v, r) in enumerate(zip(node.inputs, results)):
                 if r is None or not needs[i]:
                     continue
-                cts[v] = r if v not in cts else self.add(cts[v], r)
+                self._accumulate(cts, v, r)
             if captured:
                 extra = results[len(node.inputs):]
                 for v, r in zip(captures[node], extra):
                     if r is not None and v in useful:
-                        cts[v] = r if v not in cts else self.add(cts[v], r)
+                        self._accumulate(cts, v, r)
         self.node = None
         return [cts.get(v) for v in wrt]
 
+
+    def _accumulate(self, cts: dict[ir.Value, ir.Value], v: ir.Value, ct: ir.Value) -> None:
+        """Adds ``ct`` to the cotangent of ``v`` (fan-out); cotangents have ``v``'s type."""
+        total = ct if v not in cts else self.add(cts[v], ct)
+        if total not in self._extra:
+            self._extra[total] = (self.dtype(v), self.dims(v))
+        cts[v] = total
 
     def _composite(self, node: ir.Node, graph: ir.Graph):
         """(rule, inputs) when ``node`` ends a construction marked with the numpy function it

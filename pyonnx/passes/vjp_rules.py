@@ -215,6 +215,19 @@ def _max_min(b, node, gs):
     (JAX's ``_balanced_eq``); each one summed back to its shape."""
     g = gs[0]
     y = node.outputs[0]
+    if len(node.inputs) == 2:
+        # JAX's _balanced_eq for two operands: g where this operand is the result, halved on
+        # ties.
+        zero = b.scalar(0.0, y)
+        out = []
+        a, c = node.inputs
+        for i, (x, other) in enumerate(((a, c), (c, a))):
+            if not b.needs(i):
+                out.append(None)
+                continue
+            share = b.op("Where", b.op("Equal", other, y), b.op("Mul", g, b.scalar(0.5, y)), g)
+            out.append(b.sum_to(b.op("Where", b.op("Equal", x, y), share, zero), x))
+        return out
     eqs = [b.op("Cast", b.op("Equal", x, y), to=b.dtype(y)) for x in node.inputs]
     count = eqs[0]
     for e in eqs[1:]:
@@ -275,7 +288,17 @@ def _cast(b, node, gs):
     x = node.inputs[0]
     if not b.is_float(x) or not b.is_float(node.outputs[0]):
         return [None] * len(node.inputs)   # to or from integers: no gradient
-    return [b.op("Cast", gs[0], to=b.dtype(x))] + [None] * (len(node.inputs) - 1)
+    g, dt = gs[0], b.dtype(x)
+    rest = [None] * (len(node.inputs) - 1)
+    producer = g.producer()
+    if producer is not None and producer.op_type == "Cast" and producer in b.nodes and \
+            b.dtype(producer.inputs[0]) == dt:
+        # A float round trip in the backward pass (the forward's f64 -> f32 -> f64): keep the
+        # cotangent in the wider dtype instead of rounding it twice.
+        return [producer.inputs[0]] + rest
+    if b.dtype(g) == dt:
+        return [g] + rest
+    return [b.op("Cast", g, to=dt, dtype=dt, dims=b.dims(x))] + rest
 
 
 # ------------------------------------------------------------------ softmax
@@ -317,6 +340,10 @@ def _expand_reduced(b, node, v):
     axes, keepdims = _reduce_axes(b, node)
     if keepdims or axes is None:
         return v              # keepdims keeps the axes; reduce-all gives a broadcastable 0-d
+    rank = b.rank(node.inputs[0])
+    if axes.const_value is not None and rank is not None and \
+            len({int(a) % max(rank, 1) for a in axes.const_value.numpy().ravel()}) == rank:
+        return v              # every axis reduced: a 0-d, which broadcasts
     return b.op("Unsqueeze", v, axes)
 
 
