@@ -166,6 +166,7 @@ def tril(x): return np.sum(np.sin(np.tril(x, -1)) * x)
 def triu(x): return np.sum(np.sin(np.triu(x)) * x)
 def repeat(x): return np.sum(np.sin(np.repeat(x, 2)) * np.arange(8.0))
 def diff(x): return np.sum(np.diff(x) ** 2)
+def reshape_empty(x): return np.sum(np.sin(x.reshape(3, -1).T))
 
 
 # ---------------------------------------------------------------- dtypes

@@ -213,6 +213,24 @@ def test_data_movement(fn, shape):
     check_grads(fn, r(*shape))
 
 
+@pytest.mark.parametrize("fn,shapes", [
+    (K.neg, [(0, 3)]), (K.sum_axis, [(0, 3)]), (K.amax, [(3, 0)]), (K.reshape_empty, [(0,)]),
+    (K.matmul, [(2, 0), (0, 3)]), (K.matmul, [(0, 4), (4, 2)]), (K.mul, [(0, 1), (3,)]),
+    (K.take, [(4, 4), (0,)]), (K.sort, [(0, 4)]),
+], ids=lambda v: getattr(v, "__name__", str(v)))
+def test_empty_arrays(fn, shapes):
+    args = [r(*s) if k == 0 or fn is not K.take else np.zeros(s, np.int64)
+            for k, s in enumerate(shapes)]
+    argnums = tuple(k for k, a in enumerate(args) if a.dtype.kind == "f")
+    check_grads(fn, *args, argnums=argnums)
+
+
+def test_jacobian_of_empty_output():
+    j = pyonnx.jacobian(K.elementwise)
+    assert j(np.zeros((2, 0))).shape == (2, 0, 2, 0)
+    assert j(np.zeros(0)).shape == (0, 0)
+
+
 def test_concatenate_and_stack():
     check_grads(K.concatenate, r(2, 3), r(2, 4), argnums=(0, 1))
     check_grads(K.stack, r(3, 4), r(3, 4), argnums=(0, 1))

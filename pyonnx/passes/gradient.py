@@ -20,22 +20,32 @@ How (JAX's ``backward_pass`` in ``interpreters/ad.py``, on a graph instead of a 
    broadcast axes (:meth:`Backward.sum_to`).
 4. An active node whose op has no rule is a ConversionError naming the op and the Python line
    that produced it (``meta["pyonnx.loc"]``, or the ``doc_string`` a serialized model keeps).
+5. A node marked ``meta["pyonnx.derivative"] = (name, inputs)`` ends a multi-node construction
+   of a numpy function (the frontend's float64 math): it is differentiated as that function
+   with respect to those inputs (``vjp_rules.COMPOSITE_RULES``), not node by node.
+
+:func:`differentiate_jacobian` runs the same walk inside a ``Loop`` body, once per output
+element with a one-hot cotangent, for reverse-mode Jacobians.
 
 New nodes copy the forward node's ``meta["pyonnx.loc"]`` and ``doc_string`` (errors and run-time
 failures point at the user's line) and are named after it. The gradient model is itself
 differentiable (every op a rule emits has a rule), so applying the pass twice gives second
 derivatives. Run the optimization pipeline afterwards (folding, CSE, dead code).
 
-``If``, ``Loop`` and ``Scan`` have no rule yet: their rules will be entries of the same table,
-built on :meth:`Backward.subgraph_vjp`-style recursion over the bodies (a node's implicit
-captures already count as its inputs for activity here).
+``If``, ``Loop`` and ``Scan`` have no rule yet (a ConversionError at their line when active).
+Their rules will be entries of the same table: the walk already counts a node's implicit
+captures (outer values its bodies use) as inputs for activity, and takes a rule's results
+past the node's inputs as the captures' cotangents (:meth:`Backward.captures` order); a rule
+builds its backward bodies with :meth:`Backward.subgraph` and :meth:`Backward.backward` on the
+body graph.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -198,6 +208,11 @@ class Backward:
         """Emits one node (attributes: Python values; ``copy_attrs``: a node whose attributes
         are copied first). ``dtype``/``dims`` record the result's type when the rule knows it.
         Returns the output value, or a tuple of them."""
+        if op_type == "Reshape" and "allowzero" not in attrs and inputs[1] is not None:
+            target = inputs[1].const_value
+            if target is None or -1 not in target.numpy():
+                # Targets here are shapes of real values: a 0 is an empty dim, not "copy".
+                attrs["allowzero"] = 1
         attributes = []
         if copy_attrs is not None:
             attributes += [a for name, a in copy_attrs.attributes.items() if name not in attrs]
@@ -293,6 +308,22 @@ class Backward:
 
     def error(self, message: str) -> ConversionError:
         return ConversionError(message, loc_of(self.node) if self.node is not None else None)
+
+    @contextlib.contextmanager
+    def subgraph(self) -> Iterator[list[ir.Node]]:
+        """Emits into a new node list (yielded) for a subgraph body: a Loop running VJPs
+        (Jacobians), and the If/Loop rules to come. Shapes memoized inside stay inside."""
+        saved = self.nodes, self._shapes, self.node, self._needs
+        self.nodes, self._shapes = [], dict(self._shapes)
+        try:
+            yield self.nodes
+        finally:
+            self.nodes, self._shapes, self.node, self._needs = saved
+
+    def captures(self, node: ir.Node) -> list[ir.Value]:
+        """The outer values ``node``'s subgraphs use. A rule for a node with subgraphs returns
+        one cotangent per input, then one per captured value, in this order."""
+        return _captures(node)
 
     # ---------------------------------------------------------------- helpers
     def shape(self, v: ir.Value, start: int = 0, end: int | None = None,
@@ -431,7 +462,7 @@ class Backward:
         from pyonnx.passes.vjp_rules import RULES
 
         nodes = list(graph)
-        captures = {node: _captures(node) for node in nodes
+        captures = {node: self.captures(node) for node in nodes
                     if any(a.type in _GRAPH_ATTRS for a in node.attributes.values())}
         varied: set[ir.Value] = {v for v in wrt if self.is_float(v)}
         for node in nodes:
@@ -671,33 +702,35 @@ def differentiate_jacobian(model: ir.Model, wrt: Sequence[int],
                 f"{vdt.numpy() if vdt is not None else 'unknown'}")
     i64, boolean = ir.TensorType(ir.DataType.INT64), ir.TensorType(ir.DataType.BOOL)
     size = b.op("Size", y)
-    main_nodes = b.nodes
     # The body: cotangent = one-hot(iteration) in y's shape; the VJP; one scan output per x.
-    b.nodes = []
     it = ir.Value(name=b.fresh("jac_iter"), type=i64, shape=ir.Shape([]))
     cond = ir.Value(name=b.fresh("jac_cond"), type=boolean, shape=ir.Shape([]))
-    positions = b.op("Range", b.const(np.int64(0)), size, b.const(np.int64(1)))
-    hot = b.op("Cast", b.op("Equal", positions, it), to=dt)
-    ct = b.op("Reshape", hot, b.op("Shape", y), dtype=dt, dims=b.dims(y))
-    grads = b.backward(graph, [(y, ct)], wrt_values)
-    b.node = None
-    scans = []
-    for v, g in zip(wrt_values, grads):
-        g = g if g is not None else b.zeros_like(v)
-        if g.producer() is None or g.producer() not in b.nodes or g in scans:
-            g = b.op("Identity", g)
-        scans.append(g)
-    cond_out = b.op("Identity", cond)
-    body = ir.Graph([it, cond], [cond_out, *scans], nodes=b.nodes, name=b.fresh("jacobian_body"))
-    b.nodes = main_nodes
-    b._shapes.clear()  # Shape values made in the body are not visible outside it
+    with b.subgraph() as body_nodes:
+        positions = b.op("Range", b.const(np.int64(0)), size, b.const(np.int64(1)))
+        hot = b.op("Cast", b.op("Equal", positions, it), to=dt)
+        ct = b.op("Reshape", hot, b.op("Shape", y), dtype=dt, dims=b.dims(y))
+        grads = b.backward(graph, [(y, ct)], wrt_values)
+        b.node = None
+        scans = []
+        for v, g in zip(wrt_values, grads):
+            g = g if g is not None else b.zeros_like(v)
+            if g.producer() is None or g.producer() not in body_nodes or g in scans:
+                g = b.op("Identity", g)
+            scans.append(g)
+        cond_out = b.op("Identity", cond)
+    body = ir.Graph([it, cond], [cond_out, *scans], nodes=body_nodes,
+                    name=b.fresh("jacobian_body"))
     loop = b.op("Loop", size, b.const(np.array(True)), body=body, outputs=len(scans))
     stacked = loop if len(scans) > 1 else (loop,)
     results = []
     for k, (v, s) in enumerate(zip(wrt_values, stacked)):
         target = b.op("Concat", b.op("Shape", y), b.op("Shape", v), axis=0)
         jac = b.op("Reshape", s, target)
-        jac.name = names[k] if names is not None else f"jacobian_{v.name}"
+        name = names[k] if names is not None else f"jacobian_{v.name}"
+        while name in b._names:
+            name += "_"
+        b._names.add(name)
+        jac.name = name
         jac.type = v.type
         y_dims = list(y.shape) if y.shape is not None else [None] * (b.rank(y) or 0)
         v_dims = list(v.shape) if v.shape is not None else []
