@@ -167,11 +167,18 @@ def dynamic_assert(x):
 
 
 def dtype_changes_in_branches(x):
-    if x[0, 0] > 0:
+    if x[0, 0] > 0:  # <- branch_dtypes
         y = x.astype(np.float32)
     else:
         y = x
-    return y  # <- branch_dtypes
+    return y
+
+
+def dtype_narrows_in_loop(x):
+    s = x.sum() * 0.5
+    for row in x:  # <- loop_dtypes
+        s = row.sum()
+    return s
 
 
 def uses_copyto(x):

@@ -56,6 +56,9 @@ CASES = [
                                                                   "first iteration"]),
     (k.raise_in_dynamic_branch, "dynamic_raise", "raise", ["ValueError", "cannot raise"]),
     (k.dynamic_assert, "dynamic_assert", "x.sum() > 0", ["assert", "cannot raise"]),
+    (k.dtype_changes_in_branches, "branch_dtypes", "stmt", ["'y'", "float32", "int64",
+                                                          ".astype"]),
+    (k.dtype_narrows_in_loop, "loop_dtypes", "stmt", ["'s'", "float64", "int64", "loop"]),
     (k.uses_copyto, "copyto", "np.copyto", ["writes into an existing array"]),
     (k.uses_fill, "fill", "y.fill", ["writes into the array"]),
 ]

@@ -96,11 +96,17 @@ def _produced(nodes: list[ir.Node]) -> set[int]:
 
 
 def _join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool = False) -> Plan:
+    """join(a, b), or a ConversionError naming the variable, both types and the construct."""
     try:
         return join(a, b, loop)
     except JoinError as e:
         shown = "the return value" if name.startswith(FLAG_PREFIX + "retval") else f"'{name}'"
-        raise lowering.ctx.error(f"{shown} is {e} ({where})") from None
+        if loop:
+            text = (f"{shown} is {e.first} before an iteration of {where} and {e.second} after "
+                    "it, so numpy's result would depend on the trip count")
+        else:
+            text = f"{shown} is {e.first} on one path and {e.second} on the other ({where})"
+        raise lowering.ctx.error(f"{text}{'; ' + e.hint if e.hint else ''}") from None
 
 
 # ------------------------------------------------------------------ branches
@@ -198,7 +204,7 @@ def _join_branches(lowering, cond: ir.Value, then: tuple, other: tuple,
             stand_in = placeholder(ctx, plan_of(known))
             a, b = (stand_in, b) if a_undef else (a, stand_in)
         plan = _join_or_error(lowering, name, plan_of(a), plan_of(b),
-                              f"in the branches of the '{construct}' at line {line}")
+                              f"the branches of the '{construct}' at line {line}")
         if isinstance(plan, Static):
             lowering.env.bind(name, plan.value)
             continue
@@ -227,7 +233,7 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
     cond = condition(ctx, cond_value)
     _, then_nodes, a = _branch(lowering, then)
     _, else_nodes, b = _branch(lowering, otherwise)
-    plan = _join_or_error(lowering, what, plan_of(a), plan_of(b), "in a conditional expression")
+    plan = _join_or_error(lowering, what, plan_of(a), plan_of(b), "a conditional expression")
     if isinstance(plan, Static):
         ctx.nodes.extend(then_nodes + else_nodes)
         return plan.value
@@ -300,8 +306,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                         f"{', '.join(others)}; a list changed in run-time control flow may have "
                         "only one name")
             new = plan_of(exit_value) if old is None else _join_or_error(
-                lowering, n, old, plan_of(exit_value),
-                f"before and after an iteration of the loop at line {line}", loop=True)
+                lowering, n, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
             widened[n] = new
         if widened == plans:
             break

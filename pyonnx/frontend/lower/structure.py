@@ -77,7 +77,16 @@ Plan = Leaf | Static | Tree | SeqPlan
 
 
 class JoinError(Exception):
-    """Two paths give a variable types that no single ONNX type can carry."""
+    """Two paths give a variable types that no single ONNX type can carry.
+
+    Attributes:
+        first, second: the two types, described ("a float32 array of shape (?,)").
+        hint: why they cannot join, or what to write instead.
+    """
+
+    def __init__(self, first: str, second: str, hint: str = ""):
+        super().__init__(f"{first} / {second}: {hint}")
+        self.first, self.second, self.hint = first, second, hint
 
 
 def _same_static(a: Any, b: Any) -> bool:
@@ -121,7 +130,8 @@ def _describe(p: Plan) -> str:
         if p.weak:
             return f"a Python {kind}"
         dims = ",".join("?" if d is None else str(d) for d in p.shape)
-        return f"a {p.dtype} array of shape ({dims}{',' if len(p.shape) == 1 else ''})"
+        article = "an" if str(p.dtype)[0] in "aeiou" else "a"
+        return f"{article} {p.dtype} array of shape ({dims}{',' if len(p.shape) == 1 else ''})"
     if isinstance(p, Tree):
         return f"a {p.kind.__name__} of {len(p.children)} items"
     if isinstance(p, SeqPlan):
@@ -152,11 +162,11 @@ def _join_list(a: Plan, b: Plan) -> SeqPlan:
         if isinstance(q, Static) and _is_number(q.value):
             q = _leaf_of_number(q.value)
         if not isinstance(q, Leaf):
-            raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other (a list "
-                            "whose length is only known at run time must hold arrays or numbers)")
+            raise JoinError(_describe(a), _describe(b), "a list whose length is only known at "
+                            "run time must hold arrays or numbers")
         elems.append(q)
     if not elems:
-        raise JoinError("an empty list on every path")
+        raise JoinError("an empty list", "an empty list", "")
     elem = elems[0]
     for q in elems[1:]:
         elem = _join_leaves(elem, q, False)
@@ -180,7 +190,7 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     if isinstance(a, Static) and isinstance(b, Static):
         if _is_number(a.value) and _is_number(b.value):
             return join(_leaf_of_number(a.value), _leaf_of_number(b.value), loop)
-        raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
+        raise JoinError(_describe(a), _describe(b))
     if isinstance(a, Static) and isinstance(b, Leaf) and _is_number(a.value):
         return join(_leaf_of_number(a.value), b, loop)
     if isinstance(b, Static) and isinstance(a, Leaf) and _is_number(b.value):
@@ -196,7 +206,7 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     if isinstance(b, Tree) and isinstance(a, Static) and isinstance(a.value, b.kind) and \
             len(a.value) == len(b.children):
         return join(Tree(b.kind, tuple(plan_of(v) for v in a.value)), b, loop)
-    raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
+    raise JoinError(_describe(a), _describe(b))
 
 
 _KIND_ORDER = "biuf"
@@ -204,8 +214,7 @@ _KIND_ORDER = "biuf"
 
 def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
     if len(a.shape) != len(b.shape):
-        raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other (the rank "
-                        "must be the same on every path)")
+        raise JoinError(_describe(a), _describe(b), "the rank must be the same on every path")
     shape = tuple(x if x == y else None for x, y in zip(a.shape, b.shape))
     weak = a.weak and b.weak
     if a.dtype == b.dtype:
@@ -222,8 +231,8 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
         # ``a`` is the loop's entry type, ``b`` what an iteration makes of it: promoting the
         # entry gives every iteration the type numpy gives it from the first iteration on.
         return Leaf(b.dtype, shape, False)
-    raise JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other; ONNX gives "
-                    "a variable one dtype: convert one of them (.astype(...))")
+    raise JoinError(_describe(a), _describe(b), "ONNX gives a variable one dtype: convert one "
+                    "of them (.astype(...))")
 
 
 def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
