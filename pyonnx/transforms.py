@@ -57,7 +57,7 @@ class _Step:
         from pyonnx.passes.gradient import differentiate, differentiate_jacobian
         from pyonnx.passes.pipeline import optimize
 
-        name = {"value_and_grad": "value_and_grad"}.get(self.kind, self.kind)
+        name = self.kind
         inputs = _input_indices(params, self.indices, name)
         wrt_params = [params[i] for i in self.indices]
         model = optimize(converted.model)  # unique names, simpler forward graph
@@ -295,6 +295,9 @@ class _VJPModel(TransformedFunction):
                 raise ConversionError(
                     f"vjp cannot differentiate with respect to argument '{p.name}': its value is "
                     "used at conversion time; pass a float array")
+        if not wrt:
+            raise ConversionError("vjp: no primal is a float array or Python float, so there "
+                                  "is nothing to differentiate")
         last = dataclasses.replace(self.steps[-1], argnums=tuple(wrt))
         steps = [lambda c, s=s: s.apply(c, fn_params) for s in self.steps[:-1]]
         steps.append(lambda c: last.apply(c, fn_params, ct_params))
@@ -346,7 +349,7 @@ class VJPFunction:
         return self.compiled.to_onnx(*self.primals, *self._cts(ct))
 
 
-_VJP_CACHE: dict[tuple, tuple[CompiledFunction, _VJPModel]] = {}
+_VJP_CACHE: dict[tuple, tuple[CompiledFunction, dict[int, _VJPModel]]] = {}
 
 
 def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
@@ -354,15 +357,13 @@ def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
     primals (a tuple, one per primal; None for integer, bool and static ones).
 
     The forward value comes from ``f`` compiled; ``vjp_fn`` runs a second model (forward and
-    backward pass) taking the primals and the cotangent. Both are cached per function (and per
-    signature, like ``compile``).
+    backward pass) taking the primals and the cotangent(s). Both are cached per function (and
+    per signature, like ``compile``).
 
     Raises:
         ConversionError: ``f`` cannot be converted or differentiated (at the line).
     """
     fn, steps, options = _options(f)
-    key = (fn, steps, tuple(sorted(options.get("static_argnames", ()))))
-    cached = _VJP_CACHE.get(key)
     sig = inspect.signature(fn)
     try:
         bound = sig.bind(*primals)
@@ -370,19 +371,17 @@ def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
         raise TypeError(f"vjp: {e}") from None
     bound.apply_defaults()
     args = tuple(bound.arguments[p] for p in sig.parameters)
-    forward = f if isinstance(f, CompiledFunction) else None
-    if cached is None:
-        if forward is None:
-            forward = CompiledFunction(fn, **options)
-        n_out = None
-    else:
-        forward = forward or cached[0]
+    key = (fn, steps, tuple(sorted(options.get("static_argnames", ()))))
+    if key not in _VJP_CACHE:
+        forward = f if isinstance(f, CompiledFunction) else CompiledFunction(fn, **options)
+        _VJP_CACHE[key] = (forward, {})
+    forward, models = _VJP_CACHE[key]
     out = forward(*args)
     n_out = len(out) if isinstance(out, tuple) else 1
-    if cached is None or len(cached[1]._ct_names) != n_out:
-        model = _VJPModel(fn, (*steps, _Step("vjp", ())), n_out, **options)
-        cached = _VJP_CACHE[key] = (forward, model)
+    model = models.get(n_out)
+    if model is None:
+        model = models[n_out] = _VJPModel(fn, (*steps, _Step("vjp", ())), n_out, **options)
     static = set(options.get("static_argnames", ()))
     diff = [name not in static and _is_float_value(a)
             for name, a in zip(sig.parameters, args)]
-    return out, VJPFunction(cached[1], args, out, diff)
+    return out, VJPFunction(model, args, out, diff)

@@ -181,6 +181,18 @@ def scalar_tanh(x): return np.tanh(2.0 * x) + np.log1p(x * x)
 def vector_loss(x): return np.sum(np.sin(x) * x ** 2) + np.max(x) ** 2
 
 
+def hess_slices(x): return np.sum(np.sin(x[1:]) * x[:-1]) + np.max(x) ** 2
+def hess_sort(x): return np.sum(np.sort(x) * np.arange(4.0)) ** 2 + np.prod(x)
+def hess_pad_tile(x):
+    return np.sum(np.pad(x, 1, mode="edge") ** 3) + np.sum(np.tile(x, 2) ** 2 * np.arange(8.0))
+
+
+def hess_products(x): return np.sum(np.tanh(x @ x.T)) + np.sum(np.cumsum(x) ** 2)
+def hess_where(x): return np.sum(np.where(x > 0, x ** 3, np.exp(x))) + np.std(x) + np.linalg.norm(x)
+def hess_select(x):
+    return np.sum(np.clip(x, -0.5, 0.5) ** 2 * x) + np.sum(x[[0, 2, 2]] ** 3) + np.mean(np.abs(x) * x)
+
+
 # ---------------------------------------------------------------- vjp / jacobian
 def elementwise(x): return np.sin(x) * x
 def two_outputs(x, y): return np.sin(x) * y, np.sum(x * y)

@@ -306,6 +306,21 @@ def test_hessian_via_jacobian_of_grad():
     np.testing.assert_allclose(got, got.T, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("fn", [K.hess_slices, K.hess_sort, K.hess_pad_tile, K.hess_products,
+                                K.hess_where, K.hess_select], ids=lambda f: f.__name__)
+def test_hessians_through_backward_ops(fn):
+    # The gradient model's own ops (scatter-adds, Expand, Where, shape arithmetic...) have
+    # rules: Hessians against central differences of the gradient.
+    x = np.array([0.3, -0.7, 1.1, 0.45])
+    g = pyonnx.grad(fn)
+    h = pyonnx.jacobian(g)
+    got = h(x)
+    checked_model(h)
+    eps = 1e-6
+    want = np.stack([(g(x + eps * e) - g(x - eps * e)) / (2 * eps) for e in np.eye(4)], axis=1)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
 # ---------------------------------------------------------------- value_and_grad, vjp, jacobian
 def test_value_and_grad_structure():
     x, y = r(3, 4), r(4)
@@ -411,6 +426,13 @@ def test_error_static_argument():
     x = r(2, 3)
     np.testing.assert_allclose(pyonnx.grad(K.axis_from_arg)(x, 1.0),
                                numeric_grad(K.axis_from_arg, (x, 1.0), 0), rtol=1e-6)
+
+
+def test_error_vjp_without_float_primals():
+    out, vjp_fn = pyonnx.vjp(K.int_out, np.array([1, -2]))
+    assert out == 1
+    with pytest.raises(pyonnx.ConversionError, match="nothing to differentiate"):
+        vjp_fn(np.int64(1))
 
 
 def test_error_argnums():
@@ -576,6 +598,30 @@ def test_rule_fixtures(name):
     float32 = any(v.dtype == np.float32 for v in feeds.values())
     check_fixture(HEADER + text, feeds, wrt, rtol=1e-2 if float32 else 1e-6,
                   atol=1e-3 if float32 else 1e-8)
+
+
+def test_gradient_pass_on_fixture():
+    from pyonnx.passes.gradient import GradientPass
+
+    text = HEADER + ('f (double[N] x, double[N] w) => (double y) {\n'
+                     '  p = Mul(x, w)\n  s = Sin(p)\n  y = ReduceSum<keepdims=0>(s) }')
+    model = ir.from_proto(onnx.parser.parse_model(text))
+    result = GradientPass([0, 1], keep_outputs=True)(model)
+    assert result.modified
+    assert [v.name for v in model.graph.outputs] == ["y", "grad_x", "grad_w"]
+    assert {n.op_type for n in model.graph} >= {"Cos", "Expand", "Mul"}
+    proto = ir.to_proto(optimize(model))
+    onnx.checker.check_model(proto, full_check=True)
+    x, w = r(5), r(5)
+    y, gx, gw = _run(proto, {"x": x, "w": w})
+    np.testing.assert_allclose(y, np.sum(np.sin(x * w)))
+    np.testing.assert_allclose(gx, np.cos(x * w) * w)
+    np.testing.assert_allclose(gw, np.cos(x * w) * x)
+    # Precondition: item-assignment pseudo-ops are lowered first.
+    pseudo = ir.from_proto(onnx.parser.parse_model(text))
+    pseudo.graph.append(ir.Node("pyonnx", "SetItem", [pseudo.graph.inputs[0]], num_outputs=1))
+    with pytest.raises(ir.passes.PreconditionError, match="SetItem"):
+        GradientPass([0])(pseudo)
 
 
 def test_pass_error_names_op_and_line_from_doc_string():
