@@ -403,3 +403,38 @@ def list_aliased_in_loop(x):
     for v in x:
         out.append(v)
     return np.array(alias)
+
+
+def tuple_state(x, n):
+    pair = (x[0] * 0, x[0] * 0 + 1)
+    for i in range(n):
+        pair = (pair[1], pair[0] + pair[1])
+    return pair
+
+
+def fibonacci_unpacking(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def helper_with_early_return(v, t):
+    if v > t:
+        return v - t
+    return t - v
+
+
+def calls_helper_in_loop(x, t):
+    total = 0.0
+    for v in x:
+        total = total + helper_with_early_return(v, t)
+    return total
+
+
+def counter_unchanged_static(x):
+    k = 2
+    acc = x[0] * 0
+    for v in x:
+        acc = acc + v * k
+    return acc, k

@@ -297,3 +297,18 @@ def test_list_appended_in_a_run_time_branch():
 def test_list_with_two_names_appended_in_a_loop_is_refused():
     with pytest.raises(pyonnx.ConversionError, match="also named"):
         pyonnx.compile(k.list_aliased_in_loop)(np.arange(100.0))
+
+
+# ------------------------------------------------------------------ state shapes
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_tuple_state_and_unpacking(n):
+    check(k.tuple_state, arr(1, 2), np.int64(n))
+    check(k.fibonacci_unpacking, np.int64(n))
+
+
+def test_inlined_helper_with_early_return_inside_a_loop():
+    check_all(k.calls_helper_in_loop, [(np.linspace(-3, 3, 80), 0.5), (np.zeros(0), 0.5)])
+
+
+def test_unchanged_static_name_in_a_loop():
+    check(k.counter_unchanged_static, np.arange(100.0))

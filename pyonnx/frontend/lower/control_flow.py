@@ -31,8 +31,8 @@ import onnx_ir as ir
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.lower import dtypes, kernels
 from pyonnx.frontend.lower.structure import (
-    JoinError, Leaf, Plan, SeqPlan, Static, join, leaf_plans, leaves_of, placeholder, plan_of,
-    rebuild)
+    JoinError, Leaf, Plan, SeqPlan, Static, is_number, join, leaf_plans, leaves_of, number_leaf,
+    placeholder, plan_of, rebuild)
 from pyonnx.frontend.lower.values import Array, Seq, Undefined, is_static
 
 __all__ = ["condition", "lower_if", "select", "lower_loop", "MISSING"]
@@ -285,8 +285,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # not carried (reading it after the loop is an error), an internal one (the return value)
     # is carried with a stand-in that its flag keeps anyone from reading.
     pending = {n for n, v in entry.items() if isinstance(v, Undefined)}
+    # A carried Python number almost always changes in the body (a counter, a flag): start it
+    # as a graph value, which saves lowering the body a second time to find that out.
     plans: dict[str, Plan | None] = {
-        n: (None if n in pending else plan_of(v)) for n, v in entry.items()}
+        n: (None if n in pending else number_leaf(v) if is_number(v) else plan_of(v))
+        for n, v in entry.items()}
     for _ in range(8):
         body = _lower_body(lowering, node, plans, entry, start, next_test, line)
         exits, nodes, inputs, cond_out = body

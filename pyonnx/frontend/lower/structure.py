@@ -30,7 +30,7 @@ from pyonnx.frontend.lower import dtypes
 from pyonnx.frontend.lower.values import Array, Seq, Undefined, is_static
 
 __all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "JoinError", "leaves_of",
-           "rebuild", "PYTHON_NUMBERS"]
+           "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
 
@@ -102,7 +102,7 @@ def _same_static(a: Any, b: Any) -> bool:
         return False
 
 
-def _is_number(v: Any) -> bool:
+def is_number(v: Any) -> bool:
     return (type(v) in PYTHON_NUMBERS or isinstance(v, np.generic)) and \
         np.dtype(type(v) if not isinstance(v, np.generic) else v.dtype).kind in "biuf"
 
@@ -118,7 +118,8 @@ def plan_of(value: Any) -> Plan:
     return Static(value)
 
 
-def _leaf_of_number(v: Any) -> Leaf:
+def number_leaf(v: Any) -> Leaf:
+    """The plan of a number as a graph value (a Python number is weak, a numpy scalar not)."""
     if isinstance(v, np.generic):
         return Leaf(v.dtype, ())
     return Leaf(dtypes.default_dtype_of_scalar(v), (), weak=True)
@@ -159,8 +160,8 @@ def _join_list(a: Plan, b: Plan) -> SeqPlan:
             items.extend(_list_items(p) or [])
     elems: list[Leaf] = [Leaf(q.dtype, q.shape) for q in seqs]
     for q in items:
-        if isinstance(q, Static) and _is_number(q.value):
-            q = _leaf_of_number(q.value)
+        if isinstance(q, Static) and is_number(q.value):
+            q = number_leaf(q.value)
         if not isinstance(q, Leaf):
             raise JoinError(_describe(a), _describe(b), "a list whose length is only known at "
                             "run time must hold arrays or numbers")
@@ -188,13 +189,13 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
             or len(_list_items(a) or ()) != len(_list_items(b) or ())):
         return _join_list(a, b)
     if isinstance(a, Static) and isinstance(b, Static):
-        if _is_number(a.value) and _is_number(b.value):
-            return join(_leaf_of_number(a.value), _leaf_of_number(b.value), loop)
+        if is_number(a.value) and is_number(b.value):
+            return join(number_leaf(a.value), number_leaf(b.value), loop)
         raise JoinError(_describe(a), _describe(b))
-    if isinstance(a, Static) and isinstance(b, Leaf) and _is_number(a.value):
-        return join(_leaf_of_number(a.value), b, loop)
-    if isinstance(b, Static) and isinstance(a, Leaf) and _is_number(b.value):
-        return join(a, _leaf_of_number(b.value), loop)
+    if isinstance(a, Static) and isinstance(b, Leaf) and is_number(a.value):
+        return join(number_leaf(a.value), b, loop)
+    if isinstance(b, Static) and isinstance(a, Leaf) and is_number(b.value):
+        return join(a, number_leaf(b.value), loop)
     if isinstance(a, Leaf) and isinstance(b, Leaf):
         return _join_leaves(a, b, loop)
     if isinstance(a, Tree) and isinstance(b, Tree) and a.kind is b.kind and \
