@@ -213,5 +213,18 @@ def cumprod(x):
     return np.sum(np.cumprod(x))
 
 
+def runtime_if(x):
+    s = np.sum(x)
+    if s > 0:
+        s = s * 2.0
+    return s
+
+
+def runtime_while(x):
+    while np.sum(x) < 10.0:
+        x = x * 2.0
+    return np.sum(x)
+
+
 def axis_from_arg(x, n):
     return np.sum(np.sin(x.sum(axis=int(n))))

@@ -451,6 +451,16 @@ def test_error_op_without_rule_names_op_and_line():
     assert "np.cumprod" in str(e)
 
 
+@pytest.mark.parametrize("fn,line,op", [(K.runtime_if, 2, "If"), (K.runtime_while, 1, "Loop")],
+                         ids=["if", "while"])
+def test_error_runtime_control_flow(fn, line, op):
+    # Gradients through If/Loop come later: refused at the statement, naming the op.
+    import inspect
+
+    e = _error(pyonnx.grad(fn), r(3), match=f"differentiate through {op}.*not supported yet")
+    assert e.lineno == inspect.getsourcelines(fn)[1] + line
+
+
 # ---------------------------------------------------------------- the pass on ONNX-text fixtures
 def _run(model: onnx.ModelProto, feeds: dict) -> list:
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])

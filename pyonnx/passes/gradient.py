@@ -65,6 +65,8 @@ FLOAT_TYPES = frozenset({ir.DataType.FLOAT16, ir.DataType.FLOAT, ir.DataType.DOU
 _LOC = "pyonnx.loc"
 _DERIVATIVE = "pyonnx.derivative"   # set by the frontend on composite math (see vjp_rules)
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+_CONTROL_FLOW = frozenset({"If", "Loop", "Scan", "SequenceInsert", "SequenceAt",
+                           "SequenceConstruct", "ConcatFromSequence", "SplitToSequence"})
 _DOC_LOC = re.compile(r"^(.*):(\d+):(\d+): ")
 
 Dims = tuple  # of int (known size), str (symbolic size: equal names, equal sizes) or None
@@ -502,8 +504,12 @@ class Backward:
             if rule is None:
                 what = node.op_type if node.domain in ("", "ai.onnx") else \
                     f"{node.domain}.{node.op_type}"
+                hint = ""
+                if node.op_type in _CONTROL_FLOW and node.domain in ("", "ai.onnx"):
+                    hint = ("; gradients through run-time if/for/while and lists built in them "
+                            "are not supported yet")
                 raise self.error(f"cannot differentiate through {what}: no gradient (VJP) rule "
-                                 f"for the ONNX op {what} that this line produces")
+                                 f"for the ONNX op {what} that this line produces{hint}")
             self._needs = needs
             results = rule(self, node, gs)
             for i, (v, r) in enumerate(zip(node.inputs, results)):
