@@ -190,7 +190,8 @@ def hess_pad_tile(x):
 def hess_products(x): return np.sum(np.tanh(x @ x.T)) + np.sum(np.cumsum(x) ** 2)
 def hess_where(x): return np.sum(np.where(x > 0, x ** 3, np.exp(x))) + np.std(x) + np.linalg.norm(x)
 def hess_select(x):
-    return np.sum(np.clip(x, -0.5, 0.5) ** 2 * x) + np.sum(x[[0, 2, 2]] ** 3) + np.mean(np.abs(x) * x)
+    clipped = np.sum(np.clip(x, -0.5, 0.5) ** 2 * x)
+    return clipped + np.sum(x[[0, 2, 2]] ** 3) + np.mean(np.abs(x) * x)
 
 
 # ---------------------------------------------------------------- vjp / jacobian

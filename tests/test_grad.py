@@ -650,7 +650,8 @@ def test_pass_inactive_ops_need_no_rule():
     # An integer Loop and comparisons next to the differentiated path: no rule needed.
     text = HEADER + ('f (double[3] x, int64 n) => (double y) {\n'
                      '  t = Constant<value=bool {1}>()\n'
-                     '  m = Loop(n, t, n) <body = g (int64 i, bool c, int64 a) => (bool c2, int64 b)'
+                     '  m = Loop(n, t, n) <body = g (int64 i, bool c, int64 a) =>'
+                     ' (bool c2, int64 b)'
                      ' { c2 = Identity(c)\n b = Add(a, i) }>\n'
                      '  mf = Cast<to=11>(m)\n  p = Mul(x, mf)\n  q = Hardmax(x)\n'
                      '  y = ReduceSum<keepdims=0>(p) }')

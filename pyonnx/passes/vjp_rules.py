@@ -31,7 +31,7 @@ import onnx_ir as ir
 if TYPE_CHECKING:
     from pyonnx.passes.gradient import Backward
 
-__all__ = ["RULES", "vjp", "zero_vjp"]
+__all__ = ["RULES", "COMPOSITE_RULES", "composite", "vjp", "zero_vjp"]
 
 Cts = Sequence[ir.Value | None]
 Rule = Callable[["Backward", ir.Node, Cts], Sequence[ir.Value | None]]
@@ -363,8 +363,9 @@ def _reduce_sum(b, node, gs):
 @vjp("ReduceMean")
 def _reduce_mean(b, node, gs):
     x, y = node.inputs[0], node.outputs[0]
-    count = b.op("Div", b.op("Size", x), b.op("Size", y))
-    g = b.op("Div", gs[0], b.op("CastLike", count, y))
+    # Element counts divided as floats: an empty input must not divide integers by zero.
+    count = b.op("Div", b.op("CastLike", b.op("Size", x), y), b.op("CastLike", b.op("Size", y), y))
+    g = b.op("Div", gs[0], count)
     return [b.op("Expand", _expand_reduced(b, node, g), b.shape(x))]
 
 
