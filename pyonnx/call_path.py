@@ -37,6 +37,11 @@ class _SourceName:
         return self.name
 
 
+def _readonly(name: str) -> None:
+    raise ValueError(f"assignment destination is read-only (the compiled function writes into "
+                     f"its argument '{name}', as numpy would)")
+
+
 class _Compiled:
     """One converted signature: its model and session, and how to feed and unpack it.
 
@@ -98,15 +103,29 @@ class _Compiled:
         elif self.structure == "tuple":
             parts = [f"{o}[{k}][()]" if s else f"{o}[{k}]" for k, s in enumerate(self.scalars)]
             result = "(" + "".join(p + ", " for p in parts) + ")"
+        elif self.structure == "none":
+            result = "None"
         else:
             raise AssertionError(f"unknown output structure {self.structure!r}")
-        return (f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
+        # Arguments the function writes into: numpy's in-place meaning, by copying the final
+        # values back after the run (refused up front for read-only arrays, as numpy refuses).
+        check, copy = "", ""
+        arg_of = {name: i for name, i, _ in self.feed_plan}
+        first = len(self.scalars)
+        for j, name in enumerate(getattr(self.structure, "writeback", ())):
+            a = arg(arg_of[name])
+            env["_pyonnx_copyto"] = np.copyto
+            env["_pyonnx_readonly"] = _readonly
+            check += (f"    if not {a}.flags.writeable:\n"
+                      f"        _pyonnx_readonly({name!r})\n")
+            copy += f"    _pyonnx_copyto({a}, {o}[{first + j}], casting='unsafe')\n"
+        return (check + f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
                 f"    _pyonnx_run = _pyonnx_sess._run\n"
                 f"    try:\n"
                 f"        {o} = _pyonnx_run(_pyonnx_out_names, _pyonnx_feeds, None)\n"
                 f"    except Exception as _pyonnx_e:\n"
                 f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
-                f"    return {result}\n")
+                + copy + f"    return {result}\n")
 
     @staticmethod
     def make_call(compiled: _Compiled):

@@ -24,7 +24,7 @@ from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.frontend.lower.values import Array, is_static
 from pyonnx.specs import TensorSpec
 
-__all__ = ["Param", "Converted", "convert", "IR_VERSION"]
+__all__ = ["Param", "Converted", "OutputStructure", "convert", "IR_VERSION"]
 
 IR_VERSION = 10
 
@@ -89,9 +89,19 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         if p.kind == "scalar":
             ctx.mark_argument_scalar(value, p.name)
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
+        if p.kind == "tensor":
+            ctx.aliases.params[id(bound[p.name])] = p.name
     result = FunctionLowering(ctx, fn).run(bound)
     ctx.loc = None
-    outputs, structure = _outputs(ctx, fn, tree, result)
+    written = _written_arguments(ctx, [p.name for p in params])
+    if result is None and written:
+        outputs, structure = [], "none"
+    else:
+        outputs, structure = _outputs(ctx, fn, tree, result)
+    scalars = tuple(a.ndim == 0 for a in outputs)
+    outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
+        a.value.name for a in outputs})
+    structure = OutputStructure(structure, tuple(name for name, _ in written))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
                      opset_imports={"": opset, **ctx.custom_domains}, name=fn.__name__)
@@ -99,7 +109,38 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
                      producer_version=_version(), doc_string=doc)
     model.metadata_props["pyonnx.function"] = f"{src.filename}:{src.tree.lineno}:{fn.__qualname__}"
-    return Converted(model, structure, tuple(a.ndim == 0 for a in outputs))
+    return Converted(model, structure, scalars)
+
+
+class OutputStructure(str):
+    """How the outputs pack into the Python result: "single", "tuple" or "none"; and
+    ``writeback``, the array parameters the function writes into, whose final values are the
+    last outputs and are copied back into the caller's arrays after the run."""
+
+    writeback: tuple[str, ...]
+
+    def __new__(cls, kind: str, writeback: tuple[str, ...] = ()):
+        obj = super().__new__(cls, kind)
+        obj.writeback = writeback
+        return obj
+
+
+def _written_arguments(ctx: Lowering, order: list[str]) -> list[tuple[str, Array]]:
+    """The array parameters whose memory the function wrote into, with their final values."""
+    found = {b.param: value for b, value in ctx.aliases.memory.items()
+             if b.param is not None and value is not b.initial}
+    return [(name, found[name]) for name in order if name in found]
+
+
+def _writeback_outputs(ctx: Lowering, written: list[tuple[str, Array]], taken: set[str]) -> list[Array]:
+    outs = []
+    for name, value in written:
+        out = ctx.op("Identity", value)
+        out.name = f"{name}_written" if f"{name}_written" not in taken else f"{name}_written_"
+        out.type = ir.TensorType(dtypes.to_ir(value.dtype))
+        out.shape = ir.Shape(list(value.shape))
+        outs.append(Array(out, value.dtype, value.shape))
+    return outs
 
 
 def _version() -> str:
@@ -139,7 +180,7 @@ def _expr_name(e) -> str | None:
 def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
     if result is None:
         raise ConversionError(f"{fn.__qualname__} returns None; a compiled function must return "
-                              "an array or a tuple of arrays")
+                              "an array or a tuple of arrays, or write into an array argument")
     structure = "tuple" if isinstance(result, tuple) else "single"
     items = list(result) if structure == "tuple" else [result]
     if not items:

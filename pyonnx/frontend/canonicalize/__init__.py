@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import ast
 
-from pyonnx.frontend.canonicalize import augassign, break_continue, early_return, list_append
+from pyonnx.frontend.canonicalize import (augassign, break_continue, early_return, list_append,
+                                          setitem)
 
 __all__ = ["canonicalize", "PASSES"]
 
 # Order: augmented assignment first, so later passes see plain assignments only; break/continue
 # before early return, whose loop tests combine with the break flags (as AutoGraph orders them).
-PASSES = (augassign, list_append, break_continue, early_return)
+# x[i] = v becomes a rebinding of x after augassign made x[i] += v a plain assignment.
+PASSES = (augassign, setitem, list_append, break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:

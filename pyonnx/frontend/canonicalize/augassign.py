@@ -25,7 +25,10 @@ class AugAssignTransformer(ast.NodeTransformer):
             if hasattr(n, "ctx"):
                 n.ctx = ast.Load()
         value = ast.BinOp(left=load_target, op=node.op, right=node.value)
-        value.pyonnx_inplace = True  # type: ignore[attr-defined]
+        # numpy's in-place rule; a subscript target reads x[i], which for a single element is
+        # a numpy scalar (no in-place cast check: the store casts), else a view (checked).
+        value.pyonnx_inplace = "subscript" if isinstance(node.target, ast.Subscript) \
+            else True  # type: ignore[attr-defined]
         assign = ast.Assign(targets=[node.target], value=value)
         for n in (value, assign):
             ast.copy_location(n, node)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
@@ -49,7 +50,8 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     ctx = lowering.ctx
     if isinstance(func, ArrayMethod):
         entry = lookup_method(func.name)
-        return _invoke(ctx, entry, [func.array, *args], kwargs)
+        result = _invoke(ctx, entry, [func.array, *args], kwargs)
+        return aliases.after_call(ctx, func.name, [func.array, *args], result)
     entry = lookup(func)
     if entry is not None:
         if entry.static_eval and is_static(args) and is_static(list(kwargs.values())):
@@ -58,6 +60,7 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
         result = _invoke(ctx, entry, args, kwargs)
+        result = aliases.after_call(ctx, getattr(entry.target, "__name__", ""), args, result)
         if isinstance(entry.target, np.ufunc):
             # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
             for r in result if isinstance(result, tuple) else (result,):

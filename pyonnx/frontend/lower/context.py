@@ -23,6 +23,7 @@ import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.values import Array, Dim, Seq, is_static
 from pyonnx.loc import SourceLoc
 
@@ -83,6 +84,10 @@ class Lowering:
         # value → names of the Python-scalar arguments it was computed from (see NeedStatic).
         self._deps: dict[ir.Value, frozenset[str]] = {}
         self.custom_domains: dict[str, int] = {}
+        # numpy memory: buffers, views and aliases (see aliases.py)
+        self.aliases = AliasState()
+        # The FunctionLowerings being run, innermost last (a write rebinds names in all).
+        self.frames: list[Any] = []
 
     # ------------------------------------------------------------------ nodes
     @property

@@ -29,7 +29,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
-from pyonnx.frontend.lower import dtypes, kernels
+from pyonnx.frontend.lower import aliases, dtypes, kernels
 from pyonnx.frontend.lower.structure import (
     JoinError, Leaf, Plan, SeqPlan, Static, is_number, join, leaf_plans, leaves_of, number_leaf,
     placeholder, plan_of, rebuild)
@@ -119,16 +119,79 @@ def _dynamic(lowering) -> Iterator[None]:
         lowering.dynamic_depth -= 1
 
 
-def _branch(lowering, run: Callable[[], Any]) -> tuple[dict, list[ir.Node], Any]:
-    """Lowers one branch into a fresh subgraph, from the current bindings; restores them."""
-    before = lowering.env.locals
-    lowering.env.locals = dict(before)
+class _Branch:
+    """One lowered branch: the bindings of every active function frame and the buffers'
+    contents at its end, its nodes, and the value it computed (for expressions)."""
+
+    def __init__(self, frames: list[dict], memory: dict, nodes: list[ir.Node], result: Any):
+        self.frames, self.memory, self.nodes, self.result = frames, memory, nodes, result
+
+    @property
+    def env(self) -> dict:
+        return self.frames[-1]
+
+
+@contextlib.contextmanager
+def _isolated(lowering) -> Iterator[None]:
+    """Runs the block on copies of every frame's bindings and of the buffers' contents (a write
+    in a branch rebinds names in the functions inlining this one too); restores them after."""
+    ctx = lowering.ctx
+    originals = [(f, f.env.locals) for f in ctx.frames]
+    memory = ctx.aliases.memory
+    for f, env in originals:
+        f.env.locals = dict(env)
+    ctx.aliases.memory = dict(memory)
     try:
-        with lowering.ctx.subgraph() as nodes, _dynamic(lowering):
-            result = run()
-        return lowering.env.locals, nodes, result
+        yield
     finally:
-        lowering.env.locals = before
+        for f, env in originals:
+            f.env.locals = env
+        ctx.aliases.memory = memory
+
+
+def _branch(lowering, run: Callable[[], Any]) -> _Branch:
+    """Lowers one branch into a fresh subgraph, from the current bindings; restores them."""
+    ctx = lowering.ctx
+    with _isolated(lowering):
+        with ctx.subgraph() as nodes, _dynamic(lowering):
+            result = run()
+        return _Branch([f.env.locals for f in ctx.frames], ctx.aliases.memory, nodes, result)
+
+
+def _outer_ids(ctx) -> set[int]:
+    """ids of the Arrays visible before a branch or loop (bindings of every frame, buffers)."""
+    seen: set[int] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, Array):
+            seen.add(id(v))
+        elif isinstance(v, (tuple, list)):
+            for x in v:
+                walk(x)
+    for f in ctx.frames:
+        for v in f.env.locals.values():
+            walk(v)
+    for v in ctx.aliases.memory.values():
+        walk(v)
+    return seen
+
+
+def _is_outer(ctx, buffer: aliases.Buffer, outer: set[int]) -> bool:
+    return buffer in ctx.aliases.memory or id(buffer.initial) in outer or buffer.param is not None
+
+
+def _changed_buffers(ctx, memories: list[dict], outer: set[int]) -> list[aliases.Buffer]:
+    """Buffers visible before the branches (or loop) whose contents differ on some path."""
+    before = ctx.aliases.memory
+    found = []
+    for mem in memories:
+        for b, v in mem.items():
+            if b in found or not _is_outer(ctx, b, outer):
+                continue
+            if any(m.get(b, before.get(b, b.initial)) is not before.get(b, b.initial)
+                   for m in memories):
+                found.append(b)
+    return sorted(found, key=lambda b: b.id)
 
 
 def _emit_if(lowering, cond: ir.Value, branches: list[tuple[list[ir.Node], list[Array]]],
@@ -165,21 +228,41 @@ def unrolled_iteration(lowering, node: ast.For, cond_value: Any, run: Callable[[
                    lowering.loc_of(node).lineno, "for")
 
 
-def _join_branches(lowering, cond: ir.Value, then: tuple, other: tuple,
-                   live: frozenset[str] | None, line: int, construct: str) -> None:
-    """Binds, after an ``If`` on ``cond``, every live name either branch changed."""
+_RESULT = object()  # the key of a conditional expression's value among the merged names
+
+
+def _join_branches(lowering, cond: ir.Value, then: _Branch, other: _Branch,
+                   live: frozenset[str] | None, line: int, construct: str,
+                   result: bool = False) -> Any:
+    """Binds, after an ``If`` on ``cond``, every live name either branch changed and the
+    contents of every buffer a branch wrote; returns the merged ``result`` of expressions."""
     ctx = lowering.ctx
-    then_env, then_nodes, _ = then
-    else_env, else_nodes, _ = other
+    state: aliases.AliasState = ctx.aliases
+    then_env, else_env = then.env, other.env
     before = lowering.env.locals
+    outer = _outer_ids(ctx)
+    buffers = _changed_buffers(ctx, [then.memory, other.memory], outer)
     names = sorted(n for n in set(then_env) | set(else_env)
                    if (then_env.get(n, MISSING) is not before.get(n, MISSING)
                        or else_env.get(n, MISSING) is not before.get(n, MISSING))
                    and (live is None or n in live))
-    merged: list[tuple[str, Plan]] = []
+    merged: list[tuple[Any, Plan]] = []
     values: list[tuple[Any, Any]] = []
-    for name in names:
-        a, b = then_env.get(name, MISSING), else_env.get(name, MISSING)
+    derived: list[tuple[str, aliases.Buffer, tuple]] = []
+    ambiguous: set[Any] = set()
+    for b in buffers:
+        a_val = then.memory.get(b, state.memory.get(b, b.initial))
+        b_val = other.memory.get(b, state.memory.get(b, b.initial))
+        merged.append((b, _join_or_error(lowering, "an array written in a branch",
+                                         plan_of(a_val), plan_of(b_val),
+                                         f"the branches of the '{construct}' at line {line}")))
+        values.append((a_val, b_val))
+    keys: list[Any] = list(names) + ([_RESULT] if result else [])
+    for name in keys:
+        if name is _RESULT:
+            a, b = then.result, other.result
+        else:
+            a, b = then_env.get(name, MISSING), else_env.get(name, MISSING)
         a_undef, b_undef = isinstance(a, Undefined), isinstance(b, Undefined)
         if a_undef and b_undef:
             lowering.env.bind(name, a)
@@ -203,26 +286,74 @@ def _join_branches(lowering, cond: ir.Value, then: tuple, other: tuple,
             known = b if a_undef else a
             stand_in = placeholder(ctx, plan_of(known))
             a, b = (stand_in, b) if a_undef else (a, stand_in)
-        plan = _join_or_error(lowering, name, plan_of(a), plan_of(b),
-                              f"the branches of the '{construct}' at line {line}")
+        ea, eb = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
+        if ea and eb and ea[0] is eb[0] and aliases.steps_equal(ea[1], eb[1]) and \
+                _is_outer(ctx, ea[0], outer) and name is not _RESULT:
+            derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
+            continue
+        if any(e is not None and (_is_outer(ctx, e[0], outer) or _shared(ctx, e[0], env, name))
+               for e, env in ((ea, then_env), (eb, else_env))):
+            ambiguous.add(name)
+        plan = _join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
+                              plan_of(b), f"the branches of the '{construct}' at line {line}"
+                              if name is not _RESULT else "a conditional expression")
         if isinstance(plan, Static):
+            if name is _RESULT:
+                return plan.value
             lowering.env.bind(name, plan.value)
             continue
         merged.append((name, plan))
         values.append((a, b))
-    if not merged:
-        # Nothing live changes: the branches only computed values nobody reads.
-        return
-    leaves = [leaf for _, plan in merged for leaf in leaf_plans(plan)]
-    branches = []
-    for side, nodes in ((0, then_nodes), (1, else_nodes)):
-        with ctx.subgraph(nodes):
-            arrays = [leaf for (name, plan), vals in zip(merged, values)
-                      for leaf in leaves_of(ctx, plan, vals[side])]
-        branches.append((nodes, arrays))
-    outs = iter(_emit_if(lowering, cond, branches, leaves))
-    for name, plan in merged:
-        lowering.env.bind(name, rebuild(plan, outs))
+    out_value: Any = None
+    if merged:
+        leaves = [leaf for _, plan in merged for leaf in leaf_plans(plan)]
+        branches = []
+        for side, branch in ((0, then), (1, other)):
+            with ctx.subgraph(branch.nodes):
+                arrays = [leaf for (name, plan), vals in zip(merged, values)
+                          for leaf in leaves_of(ctx, plan, vals[side])]
+            branches.append((branch.nodes, arrays))
+        outs = iter(_emit_if(lowering, cond, branches, leaves))
+        for key, plan in merged:
+            value = rebuild(plan, outs)
+            if isinstance(key, aliases.Buffer):
+                state.memory[key] = value
+                state.register(value, key, ())
+            elif key is _RESULT:
+                out_value = value
+            else:
+                lowering.env.bind(key, value)
+                if key in ambiguous:
+                    _mark_ambiguous(ctx, value)
+    if buffers:
+        aliases.rederive(lowering, set(buffers))
+    for name, buffer, steps in derived:
+        value = state.memory.get(buffer, buffer.initial)
+        for step in steps:
+            value = step.forward(ctx, value)
+        value = Array(value.value, value.dtype, value.shape, value.weak)
+        state.register(value, buffer, steps)
+        lowering.env.bind(name, value)
+    return out_value
+
+
+def _shared(ctx, buffer: aliases.Buffer, env: dict, name: Any) -> bool:
+    """Whether another name of ``env`` sees ``buffer`` (then the merged name keeps an alias
+    that pyonnx cannot follow past the ``If``)."""
+    for n, v in env.items():
+        if n != name:
+            e = aliases.entry_of(ctx, v)
+            if e is not None and e[0] is buffer:
+                return True
+    return False
+
+
+def _mark_ambiguous(ctx, value: Any) -> None:
+    if isinstance(value, Array):
+        ctx.aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _mark_ambiguous(ctx, v)
 
 
 def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callable[[], Any],
@@ -231,29 +362,38 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
     ``otherwise()``, each evaluated only on its path (``a if c else b``, ``and``, ``or``)."""
     ctx = lowering.ctx
     cond = condition(ctx, cond_value)
-    _, then_nodes, a = _branch(lowering, then)
-    _, else_nodes, b = _branch(lowering, otherwise)
-    plan = _join_or_error(lowering, what, plan_of(a), plan_of(b), "a conditional expression")
-    if isinstance(plan, Static):
-        ctx.nodes.extend(then_nodes + else_nodes)
-        return plan.value
-    leaves = leaf_plans(plan)
-    if _speculatable(then_nodes + else_nodes) and all(
-            None not in p.shape for p in leaves):
-        # Both sides are cheap and cannot fail: compute both, pick with Where.
-        ctx.nodes.extend(then_nodes + else_nodes)
-        picked = []
-        for x, y, p in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b), leaves):
-            if not isinstance(p, Leaf) or x.shape != p.shape or y.shape != p.shape:
-                break
-            picked.append(kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value)
-        else:
+    a_branch = _branch(lowering, then)
+    b_branch = _branch(lowering, otherwise)
+    a, b = a_branch.result, b_branch.result
+    writes = _changed_buffers(ctx, [a_branch.memory, b_branch.memory], _outer_ids(ctx))
+    nodes = a_branch.nodes + b_branch.nodes
+    if not writes and _speculatable(nodes):
+        # Both sides are cheap and cannot fail: compute both, pick with Where (when the
+        # shapes agree: Where would broadcast a scalar side to the other's shape).
+        plan = _join_or_error(lowering, what, plan_of(a), plan_of(b), "a conditional expression")
+        leaves = leaf_plans(plan)
+        if isinstance(plan, Static) or all(
+                isinstance(p, Leaf) and None not in p.shape and
+                _shape_of(x) == p.shape and _shape_of(y) == p.shape
+                for p, x, y in zip(leaves, _flat(a), _flat(b))):
+            ctx.nodes.extend(nodes)
+            if isinstance(plan, Static):
+                return plan.value
+            picked = [kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value
+                      for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
             return rebuild(plan, iter(picked))
-    branches = []
-    for nodes, value in ((then_nodes, a), (else_nodes, b)):
-        with ctx.subgraph(nodes):
-            branches.append((nodes, leaves_of(ctx, plan, value)))
-    return rebuild(plan, iter(_emit_if(lowering, cond, branches, leaves)))
+    return _join_branches(lowering, cond, a_branch, b_branch, frozenset(),
+                          ctx.loc.lineno if ctx.loc else 0, "expression", result=True)
+
+
+def _flat(v: Any) -> list[Any]:
+    if isinstance(v, (tuple, list)):
+        return [x for item in v for x in _flat(item)]
+    return [v]
+
+
+def _shape_of(v: Any) -> tuple:
+    return v.shape if isinstance(v, Array) else ()
 
 
 def _speculatable(nodes: list[ir.Node]) -> bool:
@@ -267,6 +407,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                targets: frozenset[str] = frozenset()) -> None:
     """A ``Loop`` node for ``node``.
 
+    The state is the names the body assigns that are live at the header, plus the contents of
+    every buffer (numpy memory, :mod:`aliases`) the body writes into: a write through a view
+    (``row = M[i]; row += 1``) changes ``M`` although the body never assigns ``M``. Names that
+    are the same view of a carried buffer before and after an iteration are re-derived from it
+    rather than carried twice.
+
     Args:
         lowering: the FunctionLowering.
         node: the loop statement (its liveness annotations give the state).
@@ -278,57 +424,65 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     """
     ctx = lowering.ctx
     env = lowering.env
+    state_aliases: aliases.AliasState = ctx.aliases
     line = lowering.loc_of(node).lineno
-    carried = sorted((node.pyonnx_assigned | targets) & node.pyonnx_live_iter)
-    entry = {n: env.locals.get(n, MISSING) for n in carried}
+    names = sorted((node.pyonnx_assigned | targets) & node.pyonnx_live_iter)
+    entry: dict[Any, Any] = {n: env.locals.get(n, MISSING) for n in names}
     # Names first bound in the loop are undefined after it if it runs 0 times: a user's name is
     # not carried (reading it after the loop is an error), an internal one (the return value)
     # is carried with a stand-in that its flag keeps anyone from reading.
     pending = {n for n, v in entry.items() if isinstance(v, Undefined)}
     # A carried Python number almost always changes in the body (a counter, a flag): start it
     # as a graph value, which saves lowering the body a second time to find that out.
-    plans: dict[str, Plan | None] = {
+    plans: dict[Any, Plan | None] = {
         n: (None if n in pending else number_leaf(v) if is_number(v) else plan_of(v))
         for n, v in entry.items()}
+    outer = _outer_ids(ctx)
     for _ in range(8):
-        body = _lower_body(lowering, node, plans, entry, start, next_test, line)
-        exits, nodes, inputs, cond_out = body
-        widened: dict[str, Plan | None] = {}
-        for n in carried:
-            exit_value = exits.get(n, MISSING)
+        exits, memory, nodes, inputs, cond_out = _lower_body(
+            lowering, node, plans, start, next_test, line)
+        widened: dict[Any, Plan | None] = dict(plans)
+        for b in _changed_buffers(ctx, [memory], outer):
+            if b not in widened:  # a buffer the body writes into becomes state
+                entry[b] = state_aliases.memory.get(b, b.initial)
+                widened[b] = plan_of(entry[b])
+        for key, old in plans.items():
+            exit_value = (memory.get(key, entry[key]) if isinstance(key, aliases.Buffer)
+                          else exits.get(key, MISSING))
             if isinstance(exit_value, Undefined):
-                widened[n] = plans[n]
                 continue
-            old = plans[n]
             if isinstance(old, Static) and isinstance(old.value, list) and \
                     not _same_list(old.value, exit_value):
-                others = sorted(m for m, w in env.locals.items() if w is old.value and m != n)
+                others = sorted(m for m, w in env.locals.items() if w is old.value and m != key)
                 if others:
                     raise ctx.error(
-                        f"the list '{n}' is changed in this loop and also named "
+                        f"the list '{key}' is changed in this loop and also named "
                         f"{', '.join(others)}; a list changed in run-time control flow may have "
                         "only one name")
-            new = plan_of(exit_value) if old is None else _join_or_error(
-                lowering, n, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
-            widened[n] = new
+            shown = "an array written in the loop" if isinstance(key, aliases.Buffer) else key
+            widened[key] = plan_of(exit_value) if old is None else _join_or_error(
+                lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
         if widened == plans:
             break
         plans = widened
     else:
         raise ctx.error("the types of the loop's variables do not settle; give them fixed "
                         "types before the loop")
-    state = [n for n in carried if plans[n] is not None and not isinstance(plans[n], Static)
-             and not (n in pending and not _internal(n))]
-    leaves = [leaf for n in state for leaf in leaf_plans(plans[n])]
+    buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
+    derived = {n for n in names if _same_view(ctx, entry[n], exits.get(n), buffers)}
+    keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
+            and not (k in pending and not _internal(k)) and k not in derived]
+    leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
     # Entry values (cast to the state types; internal names get a stand-in).
     initial: list[Array] = []
-    for n in state:
-        value = entry[n] if n not in pending else placeholder(ctx, plans[n])
-        initial.extend(leaves_of(ctx, plans[n], value))
+    for k in keys:
+        value = entry[k] if k not in pending else placeholder(ctx, plans[k])
+        initial.extend(leaves_of(ctx, plans[k], value))
     iter_in, cond_in, state_in = inputs
+    state_of = dict(zip(plans, state_in))  # key -> its body inputs
+    used_inputs = [v for k in keys for v in state_of[k]]
     with ctx.subgraph(nodes):
-        produced = _produced(nodes) | {id(v) for v in state_in}
-        produced.discard(None)
+        produced = _produced(nodes) | {id(v) for v in used_inputs}
         if cond_out is None:
             # The loop stops on its trip count only: pass the (true) condition through, one
             # node less per iteration.
@@ -336,9 +490,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         else:
             outs = [_subgraph_output(ctx, Array(cond_out, _BOOL, ()), Leaf(_BOOL, ()),
                                      _produced(nodes))]
-        exit_arrays = [leaf for n in state for leaf in leaves_of(ctx, plans[n], exits[n])]
+        exit_arrays = [leaf for k in keys for leaf in leaves_of(
+            ctx, plans[k], memory.get(k, entry[k]) if isinstance(k, aliases.Buffer) else exits[k])]
         outs += [_subgraph_output(ctx, a, p, produced) for a, p in zip(exit_arrays, leaves)]
-    graph = ir.Graph([iter_in, cond_in, *state_in[:len(leaves)]], outs, nodes=nodes,
+    # Inputs of keys that are not state (derived names, static ones) must not be read.
+    graph = ir.Graph([iter_in, cond_in, *used_inputs], outs, nodes=nodes,
                      name=f"{ctx.function_name}_loop_L{line}")
     # An omitted condition means true in ONNX, but onnx's reference evaluator runs no iteration
     # then: a constant true serves both runtimes.
@@ -347,7 +503,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(_typed(v, p) for v, p in zip(results, leaves))
-    for n in carried:
+    for k in keys:
+        value = rebuild(plans[k], finals)
+        if isinstance(k, aliases.Buffer):
+            state_aliases.memory[k] = value
+            state_aliases.register(value, k, ())
+        else:
+            env.bind(k, value)
+    for n in names:
         plan = plans[n]
         if n in pending and not _internal(n):
             env.bind(n, Undefined(
@@ -355,37 +518,54 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 "after it (the loop can run 0 times); assign it before the loop"))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
-        elif plan is not None:
-            env.bind(n, rebuild(plan, finals))
+    if buffers:
+        aliases.rederive(lowering, buffers)
 
 
-def _lower_body(lowering, node, plans, entry, start, next_test, line):
-    """Lowers the loop body once with state types ``plans``; returns the names' values at the
-    end of the body, the body's nodes, its inputs and its condition output."""
+def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
+    """Whether a name is the same view of a carried buffer before and after an iteration."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    return bool(e0 and e1 and e0[0] is e1[0] and e0[0] in buffers
+                and aliases.steps_equal(e0[1], e1[1]))
+
+
+def _lower_body(lowering, node, plans, start, next_test, line):
+    """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
+    names' values and the buffers' contents at the end of the body, the body's nodes, its
+    inputs (iteration number, condition, per key its state inputs) and its condition output."""
     ctx = lowering.ctx
     env = lowering.env
-    before = env.locals
-    env.locals = dict(before)
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
                        shape=ir.Shape([]))
     cond_in = ir.Value(name=ctx.fresh_name("cond"), type=ir.TensorType(ir.DataType.BOOL),
                        shape=ir.Shape([]))
-    state_in: list[ir.Value] = []
-    try:
-        for n, plan in plans.items():
+    state_in: list[list[ir.Value]] = []
+    with _isolated(lowering):
+        buffers = set()
+        for key, plan in plans.items():
+            inputs: list[ir.Value] = []
+            state_in.append(inputs)
             if plan is None:
-                env.bind(n, Undefined(
-                    f"'{n}' is read in the loop at line {line} before it is assigned on the "
+                env.bind(key, Undefined(
+                    f"'{key}' is read in the loop at line {line} before it is assigned on the "
                     "first iteration; assign it before the loop"))
-            elif isinstance(plan, Static):
-                env.bind(n, _fresh_static(plan.value))
+                continue
+            if isinstance(plan, Static):
+                env.bind(key, _fresh_static(plan.value))
+                continue
+            hint = f"buf{key.id}" if isinstance(key, aliases.Buffer) else key.lstrip("_")
+            for p in leaf_plans(plan):
+                inputs.append(_typed(ir.Value(name=ctx.fresh_name(hint)), p))
+            value = rebuild(plan, iter(inputs))
+            if isinstance(key, aliases.Buffer):
+                ctx.aliases.memory[key] = value
+                ctx.aliases.register(value, key, ())
+                buffers.add(key)
             else:
-                values = []
-                for p in leaf_plans(plan):
-                    v = _typed(ir.Value(name=ctx.fresh_name(n.lstrip("_"))), p)
-                    state_in.append(v)
-                    values.append(v)
-                env.bind(n, rebuild(plan, iter(values)))
+                env.bind(key, value)
+        if buffers:
+            # Views of a carried buffer (names bound before the loop) see its state.
+            aliases.rederive(lowering, buffers)
         with ctx.subgraph() as nodes, _dynamic(lowering):
             if start is not None:
                 start(Array(iter_in, _I64, (), weak=True))
@@ -396,9 +576,7 @@ def _lower_body(lowering, node, plans, entry, start, next_test, line):
                 if not (is_static(test) and bool(test) is True):
                     cond_out = condition(ctx, test) if not is_static(test) else ctx.const(
                         np.array(bool(test)))
-        return env.locals, nodes, (iter_in, cond_in, state_in), cond_out
-    finally:
-        env.locals = before
+        return env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out
 
 
 def _same_list(a: list, b: Any) -> bool:

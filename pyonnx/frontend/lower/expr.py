@@ -16,7 +16,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.lower import sequences
+from pyonnx.frontend.lower import aliases, sequences
 from pyonnx.frontend.lower.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -152,6 +152,8 @@ class ExprLowering:
         if entry is None:
             raise self.ctx.error(f"the operator for np.{ufunc.__name__} is not supported yet")
         result = entry.fn(self.ctx, left, right)
+        if inplace == "subscript" and isinstance(left, Array) and left.ndim == 0:
+            inplace = False  # x[i] op= v on one element: numpy scalar arithmetic, cast on store
         if inplace and isinstance(left, Array) and not left.weak and result.dtype != left.dtype:
             # numpy's in-place operators cast the result back under same_kind casting.
             if not np.can_cast(result.dtype, left.dtype, casting="same_kind"):
@@ -256,7 +258,10 @@ class ExprLowering:
         if isinstance(base, Array):
             attr = lookup_attribute(name)
             if attr is not None:
-                return attr(self.ctx, base)
+                result = attr(self.ctx, base)
+                if name in ("T", "mT"):  # views
+                    return aliases.after_call(self.ctx, "transpose", [base], result)
+                return result
             if lookup_method(name) is not None:
                 return ArrayMethod(base, name)
             if name in _WRITING_METHODS:
@@ -284,7 +289,10 @@ class ExprLowering:
         index = self.expr(node.slice)
         if isinstance(base, Array):
             from pyonnx.frontend.lower.indexing import getitem
-            return getitem(self.ctx, base, index)
+            result = getitem(self.ctx, base, index)
+            if _basic(index):  # numpy returns a view
+                return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))
+            return result
         if isinstance(base, Seq):
             return sequences.item(self.ctx, base, index)
         if isinstance(index, Array):
@@ -333,6 +341,21 @@ class ExprLowering:
             raise self.ctx.error("a comprehension filter on array values is not supported; "
                                  "use a boolean mask")
         return truth
+
+
+def _basic(index: Any) -> bool:
+    """Whether numpy indexes with ``index`` by basic indexing (a view): ints, slices, ``...``,
+    None and 0-d integer arrays only."""
+    items = index if isinstance(index, tuple) else (index,)
+    for it in items:
+        if isinstance(it, Array):
+            if it.ndim or it.dtype.kind not in "iu":
+                return False
+        elif isinstance(it, (list, np.ndarray, bool, np.bool_)):
+            return False
+        elif not (it is None or it is Ellipsis or isinstance(it, (int, np.integer, slice))):
+            return False
+    return True
 
 
 _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",

@@ -16,7 +16,7 @@ from typing import Any
 
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import sequences
+from pyonnx.frontend.lower import aliases, sequences
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -84,14 +84,25 @@ class FunctionLowering(ExprLowering, StmtLowering):
         """Binds the parameters and lowers the body; returns the returned value."""
         for name, value in bound.items():
             self.env.bind(name, value)
+        self.ctx.frames.append(self)
         try:
             self.block(self.tree.body)
         except ReturnSignal as r:
             return r.value
+        finally:
+            self.ctx.frames.pop()
         return None
 
     # ------------------------------------------------------------ calls
     def expr_Call(self, node: ast.Call) -> Any:
+        if node.__dict__.get("pyonnx_setitem"):
+            # x[i] = v, rewritten to x = <setitem>(x, i, v) (canonicalize/setitem.py)
+            target_node, index_node, value_node = node.args
+            value = self.expr(value_node)
+            target = self.expr(target_node)
+            index = self.expr(index_node)
+            aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
+            return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_append"):
             # lst.append(v), rewritten to lst = lst.append(v) (canonicalize/list_append.py)
             return sequences.append(self, self.expr(node.func.value), self.expr(node.args[0]))

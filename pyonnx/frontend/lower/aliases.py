@@ -1,0 +1,325 @@
+"""numpy's aliases and views during lowering: which names see the same memory, and what a write
+through one of them does to the others.
+
+Input: Arrays made by view operations (basic indexing, ``reshape``/``ravel`` of a base,
+``.T``/``transpose``), names bound to the same Array object (``y = x``), and writes
+``target[index] = value``. Output: after a write, every name that sees the written memory is
+rebound to its new value.
+
+The model: a :class:`Buffer` is one numpy array's memory. Its current contents are an Array in
+:attr:`AliasState.memory`; a view is the buffer plus the :class:`Step` s that derive it (``r =
+x[1:]`` is ``(GetItem(slice(1, None)),)``). A write through a view computes the view's new
+value (:func:`~pyonnx.frontend.lower.setitem.setitem`), pushes it back through the steps in
+reverse (each step's ``backward``) to a new base value, and re-derives every name of the buffer
+from it. Arrays are registered by identity when they are made, so ``y = x`` aliases ``x``
+without any bookkeeping of its own, and a copy (``x.copy()``, fancy indexing, arithmetic) is a
+new, unregistered Array: it breaks the link, as in numpy.
+
+Views numpy makes that pyonnx does not model (``np.squeeze``, ``np.flip``, ``np.split``, ...)
+are registered as :data:`UNKNOWN`: a write through one is a ConversionError. So is a write to
+a name whose buffer depends on run-time data (``y = a if c else b`` with a run-time ``c``,
+registered :data:`AMBIGUOUS` when the branches merge).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.lower.values import Array
+
+__all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
+           "register_view", "write", "rederive", "entry_of", "steps_equal"]
+
+_ids = itertools.count(1)
+
+
+class Buffer:
+    """One numpy array's memory.
+
+    Attributes:
+        initial: the Array it held when pyonnx first needed to track it.
+        param: the function parameter whose memory it is (its final value is written back to
+            the caller's array), or None.
+    """
+
+    __slots__ = ("initial", "param", "id")
+
+    def __init__(self, initial: Array, param: str | None = None):
+        self.initial = initial
+        self.param = param
+        self.id = next(_ids)
+
+    def __repr__(self) -> str:
+        return f"Buffer#{self.id}({self.param or ''})"
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Step:
+    """One view operation: ``forward`` derives the view from its base, ``backward`` writes a
+    new value of the view back into the base."""
+
+    def forward(self, ctx, base: Array) -> Array:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class GetItem(Step):
+    """``base[index]`` with a basic index (ints, slices, ``...``, None)."""
+
+    index: Any
+
+    def forward(self, ctx, base: Array) -> Array:
+        from pyonnx.frontend.lower.indexing import getitem
+        return getitem(ctx, base, self.index)
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        from pyonnx.frontend.lower.setitem import setitem
+        return setitem(ctx, base, self.index, view)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Reshape(Step):
+    """``base.reshape(shape)`` (or ``ravel``) of a contiguous base."""
+
+    shape: tuple
+    shape_value: Any  # the int64 target shape vector
+
+    def forward(self, ctx, base: Array) -> Array:
+        return Array(ctx.op("Reshape", base, self.shape_value), base.dtype, self.shape)
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        return Array(ctx.op("Reshape", view, ctx.shape_of(base)), base.dtype, base.shape)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Transpose(Step):
+    """``base.transpose(perm)`` (``.T``: the reversed axes)."""
+
+    perm: tuple[int, ...]
+
+    def forward(self, ctx, base: Array) -> Array:
+        shape = tuple(base.shape[p] for p in self.perm)
+        return Array(ctx.op("Transpose", base, perm=list(self.perm)), base.dtype, shape)
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        inverse = [0] * len(self.perm)
+        for i, p in enumerate(self.perm):
+            inverse[p] = i
+        return Array(ctx.op("Transpose", view, perm=inverse), base.dtype, base.shape)
+
+
+class _Marker(Step):
+    def __init__(self, name: str):
+        object.__setattr__(self, "name", name)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+# A view numpy makes whose mapping pyonnx does not model (writes through it are refused).
+UNKNOWN = _Marker("UNKNOWN")
+# A name whose buffer depends on which run-time branch ran.
+AMBIGUOUS = _Marker("AMBIGUOUS")
+
+
+class AliasState:
+    """The buffers of one conversion.
+
+    Attributes:
+        registry: ``id(array)`` → (the array, its buffer, its steps) for every Array known to
+            be a buffer's base or a view of one (the array is held so its id stays unique).
+        memory: buffer → its current contents, for buffers written to or viewed.
+        params: ``id(parameter Array)`` → its name (those buffers are written back).
+    """
+
+    def __init__(self):
+        self.registry: dict[int, tuple[Array, Buffer, tuple]] = {}
+        self.memory: dict[Buffer, Array] = {}
+        # id(parameter Array) → parameter name (their buffers are written back)
+        self.params: dict[int, str] = {}
+
+    def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
+        hit = self.registry.get(id(a))
+        if hit is None or hit[0] is not a:
+            return None
+        return hit[1], hit[2]
+
+    def register(self, a: Array, buffer: Buffer, steps: tuple) -> None:
+        self.registry[id(a)] = (a, buffer, steps)
+
+    def buffer_of(self, a: Array) -> tuple[Buffer, tuple]:
+        """``a``'s buffer and steps, making ``a`` the base of a new buffer if it has none."""
+        hit = self.lookup(a)
+        if hit is not None:
+            return hit
+        buffer = Buffer(a, self.params.get(id(a)))
+        self.memory[buffer] = a
+        self.register(a, buffer, ())
+        return buffer, ()
+
+
+def register_view(ctx, view: Array, base: Array, step: Step) -> Array:
+    """Records that ``view`` (just made from ``base``) is a view of ``base``'s memory."""
+    state: AliasState = ctx.aliases
+    if view is base:
+        # x[...], x.reshape(x.shape): a new view object of the same values.
+        view = Array(base.value, base.dtype, base.shape, base.weak)
+    buffer, steps = state.buffer_of(base)
+    state.register(view, buffer, steps + (step,))
+    return view
+
+
+def entry_of(ctx, a: Any) -> tuple[Buffer, tuple] | None:
+    return ctx.aliases.lookup(a) if isinstance(a, Array) else None
+
+
+def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
+    """``target[index] = value``: updates the target's buffer and rebinds every name of it.
+
+    Raises:
+        ConversionError: the target's memory cannot be followed (an unmodelled view, an alias
+            that depends on run-time data, a module constant).
+    """
+    from pyonnx.frontend.lower.setitem import setitem
+
+    ctx = lowering.ctx
+    if isinstance(target, np.ndarray):
+        raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
+                        "change it for every later call, which a model cannot do; take "
+                        "np.copy(...) of it and write into the copy")
+    if not isinstance(target, Array):
+        raise ctx.error(f"'{type(target).__name__}' object does not support item assignment "
+                        "here; item assignment works on arrays")
+    state: AliasState = ctx.aliases
+    buffer, steps = state.buffer_of(target)
+    if AMBIGUOUS in steps:
+        raise ctx.error(
+            f"{loc_text} may refer to different arrays depending on run-time data (it was "
+            "bound in a run-time 'if' or loop to views of different arrays, or to a view on one "
+            "path and a copy on the other), so numpy's write could change either; write into "
+            "each array explicitly, or take .copy() before writing")
+    if UNKNOWN in steps:
+        raise ctx.error(
+            f"{loc_text} is a view numpy makes with a function whose memory layout pyonnx does "
+            "not follow (only basic indexing, reshape/ravel of a whole array and transposes "
+            "are followed); write into the original array, or take .copy() first")
+    new = setitem(ctx, target, index, value)
+    # Back through the steps: the view chain's current values from the base, then each new
+    # value written into its parent.
+    chain = [state.memory.get(buffer, buffer.initial)]
+    for step in steps[:-1]:
+        chain.append(step.forward(ctx, chain[-1]))
+    for step, parent in zip(reversed(steps), reversed(chain)):
+        new = step.backward(ctx, parent, new)
+    state.memory[buffer] = new
+    state.register(new, buffer, ())
+    rederive(lowering, {buffer})
+
+
+def rederive(lowering, buffers: set[Buffer]) -> None:
+    """Rebinds every name (in the function being lowered and the functions inlining it) whose
+    value is a view of one of ``buffers`` to that view of the buffer's current contents."""
+    ctx = lowering.ctx
+    state: AliasState = ctx.aliases
+    cache: dict[tuple[int, int], Any] = {}
+
+    def fresh(value: Any) -> Any:
+        if isinstance(value, Array):
+            hit = state.lookup(value)
+            if hit is None or hit[0] not in buffers:
+                return value
+            buffer, steps = hit
+            if AMBIGUOUS in steps or UNKNOWN in steps:
+                return value
+            key = (buffer.id, id(steps))
+            got = cache.get(key)
+            if got is None:
+                got = state.memory[buffer]
+                for step in steps:
+                    got = step.forward(ctx, got)
+                if steps:
+                    got = Array(got.value, got.dtype, got.shape, got.weak)
+                state.register(got, buffer, steps)
+                cache[key] = got
+            return got
+        if isinstance(value, tuple):
+            items = tuple(fresh(v) for v in value)
+            return value if all(a is b for a, b in zip(items, value)) else items
+        if isinstance(value, list):
+            for i, v in enumerate(value):  # a Python list is mutable: it sees the write too
+                value[i] = fresh(v)
+            return value
+        return value
+
+    for frame in ctx.frames:
+        env = frame.env.locals
+        for name, value in list(env.items()):
+            new = fresh(value)
+            if new is not value:
+                env[name] = new
+
+
+def steps_equal(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+
+
+
+# numpy functions and methods that return a view of their first argument (or the argument
+# itself). The ones pyonnx follows are recognized by the node that made the result: a reshape
+# of a whole array (Reshape/Squeeze/Unsqueeze/Flatten) or a transpose; the others are
+# registered UNKNOWN, so that a write through them is refused instead of silently missing the
+# base.
+VIEW_FUNCTIONS = frozenset({
+    "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
+    "rollaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
+    "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "split", "array_split", "hsplit",
+    "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack",
+})
+# numpy returns its argument itself when nothing needs converting: an alias, not a copy.
+ALIAS_FUNCTIONS = frozenset({"asarray", "asanyarray"})
+_RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Flatten"})
+
+
+def after_call(ctx, name: str, args: list, result: Any) -> Any:
+    """The result of numpy function ``name`` with its aliasing recorded: views of the first
+    argument registered, and a result that is an argument's own Array object but a copy in
+    numpy (``x.copy()``, ``x.astype(x.dtype)``) made a distinct object."""
+    base = args[0] if args else None
+    if name in VIEW_FUNCTIONS and isinstance(base, Array):
+        if isinstance(result, (list, tuple)):
+            return type(result)(_view_of(ctx, r, base, unknown=True) for r in result)
+        return _view_of(ctx, result, base)
+    if name in ALIAS_FUNCTIONS:
+        return result
+    if isinstance(result, Array) and any(result is a for a in args):
+        return Array(result.value, result.dtype, result.shape, result.weak)
+    return result
+
+
+def _view_of(ctx, result: Any, base: Array, unknown: bool = False) -> Any:
+    if not isinstance(result, Array):
+        return result
+    state: AliasState = ctx.aliases
+    if result is base:
+        return register_view(ctx, result, base, Transpose(tuple(range(base.ndim))))
+    node = result.value.producer()
+    hit = state.lookup(base)
+    whole = hit is None or not hit[1]
+    if not unknown and node is not None and result.dtype == base.dtype:
+        if node.op_type == "Transpose" and node.inputs[0] is base.value:
+            perm = node.attributes["perm"].as_ints() if "perm" in node.attributes else \
+                list(reversed(range(base.ndim)))
+            return register_view(ctx, result, base, Transpose(tuple(perm)))
+        if node.op_type in _RESHAPES and node.inputs[0] is base.value and whole:
+            # numpy reshapes a contiguous array in place; a reshaped view may be a copy.
+            return register_view(ctx, result, base, Reshape(result.shape, ctx.shape_of(result)))
+    return register_view(ctx, result, base, UNKNOWN)
