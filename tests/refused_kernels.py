@@ -181,13 +181,13 @@ def dtype_narrows_in_loop(x):
     return s
 
 
-def uses_copyto(x):
+def uses_put(x):
     y = x + 1
-    np.copyto(y, x)  # <- copyto
+    np.put(y, [0], x[:1])  # <- put
     return y
 
 
-def uses_fill(x):
+def uses_resize(x):
     y = x + 1
-    y.fill(0)  # <- fill
+    y.resize(3)  # <- resize
     return y

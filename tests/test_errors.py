@@ -59,8 +59,8 @@ CASES = [
     (k.dtype_changes_in_branches, "branch_dtypes", "stmt", ["'y'", "float32", "int64",
                                                           ".astype"]),
     (k.dtype_narrows_in_loop, "loop_dtypes", "stmt", ["'s'", "float64", "int64", "loop"]),
-    (k.uses_copyto, "copyto", "np.copyto", ["writes into an existing array"]),
-    (k.uses_fill, "fill", "y.fill", ["writes into the array"]),
+    (k.uses_put, "put", "np.put", ["writes into an existing array", "item assignment"]),
+    (k.uses_resize, "resize", "y.resize", ["writes into the array", "item assignment"]),
 ]
 
 

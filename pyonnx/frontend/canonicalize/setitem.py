@@ -61,7 +61,10 @@ class SetItemTransformer(ast.NodeTransformer):
                         args=[target.value, target.slice, node.value], keywords=[])
         call.pyonnx_setitem = True  # type: ignore[attr-defined]
         call.pyonnx_root = located([ast.Name(id=root, ctx=ast.Load())], target)[0]  # type: ignore[attr-defined]
-        new = ast.Assign(targets=[ast.Name(id=root, ctx=ast.Store())], value=call)
+        store = ast.Name(id=root, ctx=ast.Store())
+        # x[i] = v does not make x local in Python: scope analysis skips this binding.
+        store.pyonnx_setitem_root = True  # type: ignore[attr-defined]
+        new = ast.Assign(targets=[store], value=call)
         return located([new], target)[0]
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from pyonnx.frontend.lower.values import Array
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
-           "register_view", "write", "rederive", "entry_of", "steps_equal"]
+           "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal"]
 
 _ids = itertools.count(1)
 
@@ -184,11 +184,21 @@ def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
     """``target[index] = value``: updates the target's buffer and rebinds every name of it.
 
     Raises:
-        ConversionError: the target's memory cannot be followed (an unmodelled view, an alias
-            that depends on run-time data, a module constant).
+        ConversionError: see :func:`write_with`.
     """
     from pyonnx.frontend.lower.setitem import setitem
 
+    write_with(lowering, target, lambda ctx, t: setitem(ctx, t, index, value), loc_text)
+
+
+def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
+    """Replaces the contents of ``target`` (an array seen through names, views and aliases) by
+    ``compute(ctx, target)``, and rebinds every name of its memory.
+
+    Raises:
+        ConversionError: the target's memory cannot be followed (an unmodelled view, an alias
+            that depends on run-time data, a module constant).
+    """
     ctx = lowering.ctx
     if isinstance(target, np.ndarray):
         raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
@@ -210,7 +220,7 @@ def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
             f"{loc_text} is a view numpy makes with a function whose memory layout pyonnx does "
             "not follow (only basic indexing, reshape/ravel of a whole array and transposes "
             "are followed); write into the original array, or take .copy() first")
-    new = setitem(ctx, target, index, value)
+    new = compute(ctx, target)
     # Back through the steps: the view chain's current values from the base, then each new
     # value written into its parent.
     chain = [state.memory.get(buffer, buffer.initial)]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower import aliases, writers
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
@@ -49,9 +49,20 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """Lowers ``func(*args, **kwargs)``; see the module docstring for the dispatch order."""
     ctx = lowering.ctx
     if isinstance(func, ArrayMethod):
+        writer = writers.METHODS.get(func.name)
+        if writer is not None:  # x.fill(v)
+            return writer(lowering, func.array, *args, **kwargs)
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
         return aliases.after_call(ctx, func.name, [func.array, *args], result)
+    writer = writers.function_writer(func)
+    if writer is not None:  # np.copyto, np.add.at, ...: numpy writes into an argument
+        try:
+            return writer(lowering, *args, **kwargs)
+        except TypeError as e:
+            if e.__traceback__ is not None and e.__traceback__.tb_next is None:
+                raise ctx.error(f"{getattr(func, '__name__', 'call')}(): {e}") from None
+            raise
     entry = lookup(func)
     if entry is not None:
         if entry.static_eval and is_static(args) and is_static(list(kwargs.values())):
@@ -145,7 +156,7 @@ def _isinstance_array(array: Array, classinfo: Any) -> bool:
 
 
 # numpy functions that write into an argument.
-_NUMPY_WRITERS = {"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"}
+_NUMPY_WRITERS = {"put", "fill_diagonal", "put_along_axis"}
 
 
 def _unsupported_call_message(func: Any) -> str:
@@ -153,9 +164,8 @@ def _unsupported_call_message(func: Any) -> str:
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
     full = f"{module}.{name}" if module and module != "builtins" else name
     if module.startswith("numpy") and name in _NUMPY_WRITERS:
-        return (f"{full} writes into an existing array, which is not supported yet: numpy's "
-                "view and alias semantics for writes come with item assignment; build the new "
-                "array instead (e.g. np.where(mask, values, x))")
+        return (f"{full} writes into an existing array in a way pyonnx does not convert yet; "
+                "write with item assignment instead (x[idx] = values)")
     if module.startswith("numpy"):
         return (f"{full} is not supported by pyonnx yet; the supported numpy functions are "
                 "listed in the README")

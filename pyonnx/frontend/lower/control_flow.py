@@ -35,7 +35,7 @@ from pyonnx.frontend.lower.structure import (
     placeholder, plan_of, rebuild)
 from pyonnx.frontend.lower.values import Array, Seq, Undefined, is_static
 
-__all__ = ["condition", "lower_if", "select", "lower_loop", "MISSING"]
+__all__ = ["condition", "lower_if", "select", "lower_loop", "shares_memory", "MISSING"]
 
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
@@ -291,8 +291,9 @@ def _join_branches(lowering, cond: ir.Value, then: _Branch, other: _Branch,
                 _is_outer(ctx, ea[0], outer) and name is not _RESULT:
             derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
             continue
-        if any(e is not None and (_is_outer(ctx, e[0], outer) or _shared(ctx, e[0], env, name))
-               for e, env in ((ea, then_env), (eb, else_env))):
+        if any(shares_memory(ctx, v, name, env) for v, env in ((a, then_env), (b, else_env))):
+            # The name may share memory with other names on one path only: a later write
+            # through it would change them depending on run-time data.
             ambiguous.add(name)
         plan = _join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
                               plan_of(b), f"the branches of the '{construct}' at line {line}"
@@ -321,6 +322,8 @@ def _join_branches(lowering, cond: ir.Value, then: _Branch, other: _Branch,
                 state.register(value, key, ())
             elif key is _RESULT:
                 out_value = value
+                if key in ambiguous:
+                    _mark_ambiguous(ctx, value)
             else:
                 lowering.env.bind(key, value)
                 if key in ambiguous:
@@ -337,15 +340,35 @@ def _join_branches(lowering, cond: ir.Value, then: _Branch, other: _Branch,
     return out_value
 
 
-def _shared(ctx, buffer: aliases.Buffer, env: dict, name: Any) -> bool:
-    """Whether another name of ``env`` sees ``buffer`` (then the merged name keeps an alias
-    that pyonnx cannot follow past the ``If``)."""
-    for n, v in env.items():
-        if n != name:
-            e = aliases.entry_of(ctx, v)
-            if e is not None and e[0] is buffer:
-                return True
-    return False
+def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
+    """Whether ``value`` (bound to ``name``) shares its memory with something else: a view or
+    a base with views, a function argument (the caller's memory), or an Array another name
+    holds (in ``env``, or in any active frame)."""
+    if isinstance(value, (tuple, list)):
+        return any(shares_memory(ctx, v, name, env) for v in value)
+    if not isinstance(value, Array):
+        return False
+    state: aliases.AliasState = ctx.aliases
+    entry = state.lookup(value)
+    if entry is not None:
+        buffer, steps = entry
+        if steps or any(v is not value and state.lookup(v) is not None
+                        and state.lookup(v)[0] is buffer for v in _all_values(ctx, env)):
+            return True
+        if buffer.param is not None:
+            return True
+    if id(value) in state.params:
+        return True
+    envs = [env] if env is not None else []
+    envs += [f.env.locals for f in ctx.frames]
+    return any(n != name and v is value for e in envs for n, v in e.items())
+
+
+def _all_values(ctx, env: dict | None) -> list[Any]:
+    values = list(env.values()) if env is not None else []
+    for f in ctx.frames:
+        values.extend(f.env.locals.values())
+    return [v for v in values if isinstance(v, Array)]
 
 
 def _mark_ambiguous(ctx, value: Any) -> None:
@@ -381,7 +404,10 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
                 return plan.value
             picked = [kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value
                       for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
-            return rebuild(plan, iter(picked))
+            value = rebuild(plan, iter(picked))
+            if shares_memory(ctx, a, None) or shares_memory(ctx, b, None):
+                _mark_ambiguous(ctx, value)  # a view of a or of b, decided at run time
+            return value
     return _join_branches(lowering, cond, a_branch, b_branch, frozenset(),
                           ctx.loc.lineno if ctx.loc else 0, "expression", result=True)
 
@@ -438,9 +464,33 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         n: (None if n in pending else number_leaf(v) if is_number(v) else plan_of(v))
         for n, v in entry.items()}
     outer = _outer_ids(ctx)
+    # A carried name that shares memory (an argument, a view, an alias) follows its buffer:
+    # the buffer is the state, the name is re-derived from it in the body and after the loop.
+    # (Found by lowering: a name becomes derived when the body writes into its memory.)
+    derived: set[str] = set()
+    sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
+               and shares_memory(ctx, entry[n], n)}
     for _ in range(8):
-        exits, memory, nodes, inputs, cond_out = _lower_body(
+        exits, memory, nodes, inputs, cond_out, bound = _lower_body(
             lowering, node, plans, start, next_test, line)
+        written = {n for n in sharing - derived
+                   if any(b.initial is bound.get(n) for b in memory)}
+        if written:
+            for n in sorted(written):
+                buffer, _ = state_aliases.buffer_of(entry[n])
+                derived.add(n)
+                del plans[n]
+                if buffer not in plans:
+                    entry[buffer] = state_aliases.memory.get(buffer, buffer.initial)
+                    plans[buffer] = plan_of(entry[buffer])
+            outer = _outer_ids(ctx)
+            continue
+        for n in derived:
+            if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
+                raise ctx.error(
+                    f"'{n}' shares memory with another array before the loop at line {line} "
+                    "but is bound to a new array in it, so a write through it changes the "
+                    "other array on the first iteration only; use a new name for the new array")
         widened: dict[Any, Plan | None] = dict(plans)
         for b in _changed_buffers(ctx, [memory], outer):
             if b not in widened:  # a buffer the body writes into becomes state
@@ -469,7 +519,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         raise ctx.error("the types of the loop's variables do not settle; give them fixed "
                         "types before the loop")
     buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
-    derived = {n for n in names if _same_view(ctx, entry[n], exits.get(n), buffers)}
+    derived |= {n for n in names if n in plans and
+                _same_view(ctx, entry[n], exits.get(n), buffers)}
     keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
             and not (k in pending and not _internal(k)) and k not in derived]
     leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
@@ -511,7 +562,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         else:
             env.bind(k, value)
     for n in names:
-        plan = plans[n]
+        plan = plans.get(n)
         if n in pending and not _internal(n):
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
@@ -540,6 +591,7 @@ def _lower_body(lowering, node, plans, start, next_test, line):
     cond_in = ir.Value(name=ctx.fresh_name("cond"), type=ir.TensorType(ir.DataType.BOOL),
                        shape=ir.Shape([]))
     state_in: list[list[ir.Value]] = []
+    bound: dict[Any, Any] = {}
     with _isolated(lowering):
         buffers = set()
         for key, plan in plans.items():
@@ -563,10 +615,11 @@ def _lower_body(lowering, node, plans, start, next_test, line):
                 buffers.add(key)
             else:
                 env.bind(key, value)
-        if buffers:
-            # Views of a carried buffer (names bound before the loop) see its state.
-            aliases.rederive(lowering, buffers)
+                bound[key] = value
         with ctx.subgraph() as nodes, _dynamic(lowering):
+            if buffers:
+                # Views of a carried buffer (names bound before the loop) see its state.
+                aliases.rederive(lowering, buffers)
             if start is not None:
                 start(Array(iter_in, _I64, (), weak=True))
             lowering.block(node.body)
@@ -576,7 +629,8 @@ def _lower_body(lowering, node, plans, start, next_test, line):
                 if not (is_static(test) and bool(test) is True):
                     cond_out = condition(ctx, test) if not is_static(test) else ctx.const(
                         np.array(bool(test)))
-        return env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out
+        return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
+                bound)
 
 
 def _same_list(a: list, b: Any) -> bool:

@@ -21,7 +21,8 @@ def assigned_names(tree: ast.FunctionDef) -> frozenset[str]:
     """Every name the function body binds (its locals), parameters included."""
     names = {a.arg for a in tree.args.posonlyargs + tree.args.args + tree.args.kwonlyargs}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and \
+                not node.__dict__.get("pyonnx_setitem_root"):
             names.add(node.id)
     return frozenset(names)
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.lower import aliases, sequences
+from pyonnx.frontend.lower import aliases, sequences, writers
 from pyonnx.frontend.lower.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -262,13 +262,12 @@ class ExprLowering:
                 if name in ("T", "mT"):  # views
                     return aliases.after_call(self.ctx, "transpose", [base], result)
                 return result
-            if lookup_method(name) is not None:
+            if lookup_method(name) is not None or name in writers.METHODS:
                 return ArrayMethod(base, name)
             if name in _WRITING_METHODS:
                 raise self.ctx.error(
-                    f"'.{name}()' writes into the array, which is not supported yet: numpy's view "
-                    "and alias semantics for writes come with item assignment; build a new array "
-                    "instead")
+                    f"'.{name}()' writes into the array in a way pyonnx does not convert; write "
+                    "with item assignment instead (x[idx] = values)")
             if hasattr(np.ndarray, name):
                 raise self.ctx.error(
                     f"the array attribute or method '.{name}' is not supported"
@@ -362,6 +361,6 @@ _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDi
             ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
             ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 _CMP_TEXT = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
-_WRITING_METHODS = {"fill", "put", "itemset", "resize", "setfield", "partition", "setflags"}
+_WRITING_METHODS = {"put", "itemset", "resize", "setfield", "partition", "setflags"}
 _LEAVES_NUMPY = {"tobytes", "tolist", "tofile", "dump", "dumps", "tostring", "ctypes", "data",
                  "__array_interface__"}

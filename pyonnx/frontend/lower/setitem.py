@@ -29,7 +29,7 @@ import numpy as np
 
 from pyonnx.frontend.lower.values import Array, is_static
 
-__all__ = ["setitem", "DOMAIN"]
+__all__ = ["setitem", "add_at", "DOMAIN"]
 
 DOMAIN = "pyonnx"
 _I64 = np.dtype(np.int64)
@@ -71,6 +71,29 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
     unique = not any(it.kind == "array" and not _distinct(it.value) for it in p.items)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat",
                  unique=int(unique))
+    return Array(out, x.dtype, x.shape)
+
+
+def add_at(ctx, x: Array, index: Any, value: Any, negate: bool = False) -> Array:
+    """The value of ``x`` after ``np.add.at(x, index, value)`` (``np.subtract.at`` with
+    ``negate``): every selected position accumulates, repeated ones as often as they repeat."""
+    from pyonnx.frontend.lower.indexing import getitem
+    from pyonnx.frontend.numpy_calls import lookup
+
+    v = ctx.asarray(value)
+    # numpy computes x[i] + v in the ufunc's dtype and casts back (unsafe, like setitem).
+    if negate:
+        v = lookup(np.negative).fn(ctx, v)
+    v = ctx.cast(Array(v.value, v.dtype, v.shape), x.dtype)
+    ctx.custom_domains[DOMAIN] = 1
+    size = _size(ctx, x)
+    iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), size,
+                        ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
+    iota = Array(ctx.op("Reshape", iota, ctx.shape_of(x)), _I64, x.shape)
+    positions = getitem(ctx, iota, index)
+    values = _broadcast(ctx, v, positions.shape, lambda: ctx.shape_of(positions))
+    out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat", unique=0,
+                 reduction="add")
     return Array(out, x.dtype, x.shape)
 
 

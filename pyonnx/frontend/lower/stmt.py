@@ -69,8 +69,32 @@ class StmtLowering:
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
+        target = node.targets[0]
+        if getattr(node.value, "pyonnx_inplace", None) is True and isinstance(target, ast.Name):
+            # x op= v on an array is in place in numpy: names and views sharing x's memory
+            # (and the caller, for an argument) see the new values.
+            found, old, _ = self.env.lookup(target.id)
+            if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
+                    and control_flow.shares_memory(self.ctx, old, target.id):
+                self._in_place(target.id, old, value)
+                return
         for target in node.targets:
             self.assign(target, value)
+
+    def _in_place(self, name: str, old: Array, value: Array) -> None:
+        from pyonnx.frontend.lower import aliases
+        from pyonnx.frontend.lower.setitem import setitem
+
+        if value.ndim != old.ndim or any(p is not None and q is not None and p != q
+                                         for p, q in zip(old.shape, value.shape)):
+            raise self.ctx.error(
+                f"non-broadcastable output operand with shape {old.shape} doesn't match the "
+                f"broadcast shape {value.shape} (numpy raises ValueError for '{name} op= ...')")
+        if value.shape == old.shape and None not in old.shape:
+            aliases.write_with(self, old, lambda ctx, t: value, f"'{name}'")
+        else:  # a run-time check that the result has x's shape (the write fails otherwise)
+            aliases.write_with(self, old, lambda ctx, t: setitem(ctx, t, Ellipsis, value),
+                               f"'{name}'")
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
