@@ -13,7 +13,9 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    stage-by-stage breakdown.
 4. ``import``: ``import pyonnx`` in a fresh interpreter, and whether it imported onnx_ir or
    onnxscript (it should not: the converter loads on first use).
-5. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
+5. ``loops``: the per-iteration cost of a compiled ``for`` and ``while`` loop (an ONNX
+   ``Loop``) against the same Python loop (``benchmarks/loops.py``).
+6. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
    ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass.
 
 Timings are medians of short interleaved rounds (every contender runs once per round), so
@@ -354,8 +356,18 @@ def import_time(cfg: Config) -> None:
         print(f"  {name}: {status}")
 
 
+# ------------------------------------------------------------------- 5. loops
+@section("loops")
+def loops(cfg: Config) -> None:
+    """Per-iteration cost of compiled for/while loops against Python (benchmarks/loops.py)."""
+    sys.path.insert(0, HERE)
+    import loops as loop_bench
+
+    loop_bench.main(quick=cfg.quick)
+
+
 # ----------------------------------------------------------------------- main
-# ---------------------------------------------------------------- 5. training
+# ---------------------------------------------------------------- 6. training
 @section("training")
 def training(cfg: Config) -> None:
     """One SGD step of the 1-64-1 ReLU MLP (batch 32): pyonnx.value_and_grad vs numpy."""
