@@ -221,6 +221,13 @@ def runtime_if(x):
     return s
 
 
+def runtime_list(x, n):
+    out = []
+    for i in range(n):
+        out.append(x * i)
+    return np.sum(np.stack(out))
+
+
 def runtime_while(x):
     while np.sum(x) < 10.0:
         x = x * 2.0

@@ -443,22 +443,28 @@ def test_error_argnums():
 
 
 def test_error_op_without_rule_names_op_and_line():
+    # A list built in a run-time loop is an ONNX sequence: no rule for its ops.
     import inspect
 
-    e = _error(pyonnx.grad(K.cumprod), r(4), match="no gradient .*rule for the ONNX op Loop")
-    lines, start = inspect.getsourcelines(K.cumprod)
-    assert e.lineno == start + 1 and e.filename == K.__file__
-    assert "np.cumprod" in str(e)
+    e = _error(pyonnx.grad(K.runtime_list), r(4), np.array(2),
+               match="no gradient .*rule for the ONNX op ConcatFromSequence")
+    lines, start = inspect.getsourcelines(K.runtime_list)
+    assert e.lineno == start + 4 and e.filename == K.__file__
+    assert "np.stack(out)" in str(e)
 
 
-@pytest.mark.parametrize("fn,line,op", [(K.runtime_if, 2, "If"), (K.runtime_while, 1, "Loop")],
-                         ids=["if", "while"])
-def test_error_runtime_control_flow(fn, line, op):
-    # Gradients through If/Loop come later: refused at the statement, naming the op.
-    import inspect
+@pytest.mark.parametrize("x", [np.array([0.5, -1.2, 0.3, 0.9]), np.array([0.5, 0.0, 0.3, 0.9]),
+                               np.zeros(0)], ids=["plain", "zero", "empty"])
+def test_cumprod_through_its_loop(x):
+    # np.cumprod is an ONNX Loop the frontend builds: differentiated by the Loop rule.
+    check_grads(K.cumprod, x)
 
-    e = _error(pyonnx.grad(fn), r(3), match=f"differentiate through {op}.*not supported yet")
-    assert e.lineno == inspect.getsourcelines(fn)[1] + line
+
+@pytest.mark.parametrize("fn", [K.runtime_if, K.runtime_while], ids=["if", "while"])
+def test_runtime_control_flow(fn):
+    # (tests/test_grad_control_flow.py covers If and Loop in depth.)
+    check_grads(fn, r(3, lo=0.2, hi=1.0))
+    check_grads(fn, r(3, lo=-1.0, hi=-0.2) if fn is K.runtime_if else r(3, lo=4.0, hi=5.0))
 
 
 # ---------------------------------------------------------------- the pass on ONNX-text fixtures
@@ -687,6 +693,8 @@ def _kernel_cases():
     yield K.power_both, (r(3), r(3))
     yield K.to_float64, (r(3, dtype=np.float32),)
     yield K.float32_chain, (r(3, dtype=np.float32),)
+    yield K.runtime_if, (r(3),)
+    yield K.runtime_while, (r(3),)
 
 
 def test_every_rule_is_tested():

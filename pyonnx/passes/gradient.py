@@ -32,12 +32,14 @@ failures point at the user's line) and are named after it. The gradient model is
 differentiable (every op a rule emits has a rule), so applying the pass twice gives second
 derivatives. Run the optimization pipeline afterwards (folding, CSE, dead code).
 
-``If``, ``Loop`` and ``Scan`` have no rule yet (a ConversionError at their line when active).
-Their rules will be entries of the same table: the walk already counts a node's implicit
-captures (outer values its bodies use) as inputs for activity, and takes a rule's results
-past the node's inputs as the captures' cotangents (:meth:`Backward.captures` order); a rule
-builds its backward bodies with :meth:`Backward.subgraph` and :meth:`Backward.backward` on the
-body graph.
+Control flow (``If``, ``Loop``: :mod:`pyonnx.passes.vjp_control_flow`) goes through the same
+table. The walk counts a node's implicit captures (outer values its bodies use) as inputs for
+activity, and takes a rule's results past the node's inputs as the captures' cotangents
+(:meth:`Backward.captures` order). Those rules build backward bodies with
+:meth:`Backward.subgraph` and :meth:`Backward.backward` on the body graph, and may replace
+the forward node (a Loop that also stacks its states, an If that also outputs what its
+branch's backward pass needs): rules run during the reverse walk, whose results then point at
+the replacement's outputs. ``Scan`` and the sequence ops have no rule (a ConversionError).
 """
 
 from __future__ import annotations
@@ -65,8 +67,8 @@ FLOAT_TYPES = frozenset({ir.DataType.FLOAT16, ir.DataType.FLOAT, ir.DataType.DOU
 _LOC = "pyonnx.loc"
 _DERIVATIVE = "pyonnx.derivative"   # set by the frontend on composite math (see vjp_rules)
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
-_CONTROL_FLOW = frozenset({"If", "Loop", "Scan", "SequenceInsert", "SequenceAt",
-                           "SequenceConstruct", "ConcatFromSequence", "SplitToSequence"})
+_SEQUENCE_OPS = frozenset({"SequenceInsert", "SequenceAt", "SequenceConstruct", "SequenceErase",
+                           "ConcatFromSequence", "SplitToSequence", "SequenceEmpty"})
 _DOC_LOC = re.compile(r"^(.*):(\d+):(\d+): ")
 
 Dims = tuple  # of int (known size), str (symbolic size: equal names, equal sizes) or None
@@ -99,6 +101,7 @@ def infer_types(model: ir.Model) -> dict[str, tuple[ir.DataType | None, Dims | N
     from pyonnx.passes.serialize import serialize_model
 
     proto = serialize_model(model)
+    _constants_into_subgraphs(proto)
     inferred = None
     for strict in (True, False):
         try:
@@ -137,6 +140,31 @@ def infer_types(model: ir.Model) -> dict[str, tuple[ir.DataType | None, Dims | N
 
     walk(inferred.graph)
     return info
+
+
+def _constants_into_subgraphs(proto: onnx.ModelProto, limit: int = 64) -> None:
+    """Copies the small main-graph initializers that If/Loop bodies use into those bodies (in
+    this copy of the model, made for inference only): ONNX shape inference does not read outer
+    constants' values inside subgraphs, so it lost ranks there (``Unsqueeze`` axes, ``Reshape``
+    targets) that the rules need."""
+    small = {t.name: t for t in proto.graph.initializer
+             if int(np.prod(t.dims, dtype=np.int64)) <= limit}
+
+    def walk(g: onnx.GraphProto, top: bool) -> None:
+        if not top:
+            defined = {t.name for t in g.initializer} | {v.name for v in g.input}
+            used = {name for n in g.node for name in n.input}
+            for name in sorted(used - defined):
+                if name in small:
+                    g.initializer.append(small[name])
+        for n in g.node:
+            for attr in n.attribute:
+                if attr.HasField("g"):
+                    walk(attr.g, False)
+                for sub in attr.graphs:
+                    walk(sub, False)
+
+    walk(proto.graph, True)
 
 
 def _captures(node: ir.Node) -> list[ir.Value]:
@@ -193,6 +221,9 @@ class Backward:
         self._consts: dict[tuple, ir.Value] = {}
         self._shapes: dict[tuple, ir.Value] = {}
         self._extra: dict[ir.Value, tuple[Any, Any]] = {}  # types of values made here
+        # The current walk's activity (read by the control-flow rules).
+        self._varied: set[ir.Value] = set()
+        self._wanted_captures: set[ir.Value] = set()
 
     # ---------------------------------------------------------------- names
     def fresh(self, base: str = "grad") -> str:
@@ -311,16 +342,57 @@ class Backward:
     def error(self, message: str) -> ConversionError:
         return ConversionError(message, loc_of(self.node) if self.node is not None else None)
 
+    def needs_capture(self, v: ir.Value) -> bool:
+        """Whether the captured outer value ``v`` of the current node wants a cotangent."""
+        return v in self._wanted_captures
+
+    def is_varied(self, v: ir.Value) -> bool:
+        """Whether ``v`` (a value of the graph being walked) depends on a differentiated input."""
+        return v in self._varied
+
     @contextlib.contextmanager
     def subgraph(self) -> Iterator[list[ir.Node]]:
         """Emits into a new node list (yielded) for a subgraph body: a Loop running VJPs
-        (Jacobians), and the If/Loop rules to come. Shapes memoized inside stay inside."""
-        saved = self.nodes, self._shapes, self.node, self._needs
+        (Jacobians), the bodies of the If/Loop rules. Shapes memoized inside stay inside."""
+        saved = (self.nodes, self._shapes, self.node, self._needs, self._varied,
+                 self._wanted_captures)
         self.nodes, self._shapes = [], dict(self._shapes)
         try:
             yield self.nodes
         finally:
-            self.nodes, self._shapes, self.node, self._needs = saved
+            (self.nodes, self._shapes, self.node, self._needs, self._varied,
+             self._wanted_captures) = saved
+
+    def clone_graph(self, graph: ir.Graph) -> tuple[ir.Graph, dict[ir.Value, ir.Value]]:
+        """A copy of ``graph`` (subgraphs included; outer values it uses are shared) with fresh
+        names, and the map original value → copy. Copies keep the originals' types (for the
+        rules), locations and composite marks (pointing at the copies)."""
+        copy = graph.clone(allow_outer_scope_values=True)
+        mapping: dict[ir.Value, ir.Value] = {}
+        pairs: list[tuple[ir.Node, ir.Node]] = []
+
+        def pair(g0: ir.Graph, g1: ir.Graph) -> None:
+            mapping.update(zip(g0.inputs, g1.inputs))
+            for n0, n1 in zip(g0, g1):
+                pairs.append((n0, n1))
+                mapping.update(zip(n0.outputs, n1.outputs))
+                for a0, a1 in zip(n0.attributes.values(), n1.attributes.values()):
+                    if a0.type == ir.AttributeType.GRAPH:
+                        pair(a0.value, a1.value)
+                    elif a0.type == ir.AttributeType.GRAPHS:
+                        for s0, s1 in zip(a0.value, a1.value):
+                            pair(s0, s1)
+
+        pair(graph, copy)
+        for orig, new in mapping.items():
+            self._extra[new] = (self.dtype(orig), self.dims(orig))
+            new.name = self.fresh(f"{orig.name or 'v'}_r")
+        for n0, n1 in pairs:
+            n1.name = self.fresh(f"{n0.name or n0.op_type}_r")
+            mark = n1.meta.get(_DERIVATIVE)
+            if mark is not None:
+                n1.meta[_DERIVATIVE] = (mark[0], [mapping.get(x, x) for x in mark[1]])
+        return copy, mapping
 
     def captures(self, node: ir.Node) -> list[ir.Value]:
         """The outer values ``node``'s subgraphs use. A rule for a node with subgraphs returns
@@ -473,6 +545,7 @@ class Backward:
                 for out in node.outputs:
                     if self.dtype(out) in FLOAT_TYPES or self.dtype(out) is None:
                         varied.add(out)
+        self._varied = varied
         useful: set[ir.Value] = {v for v, _ in seeds if v in varied}
         for node in reversed(nodes):
             if any(out in useful for out in node.outputs):
@@ -486,7 +559,7 @@ class Backward:
             gs = [cts.get(out) for out in node.outputs]
             if all(g is None for g in gs):
                 continue
-            marked = self._composite(node, graph)
+            marked = self._composite(node, nodes)
             if marked is not None:
                 rule, xs = marked
                 self.node = node
@@ -505,19 +578,24 @@ class Backward:
                 what = node.op_type if node.domain in ("", "ai.onnx") else \
                     f"{node.domain}.{node.op_type}"
                 hint = ""
-                if node.op_type in _CONTROL_FLOW and node.domain in ("", "ai.onnx"):
-                    hint = ("; gradients through run-time if/for/while and lists built in them "
-                            "are not supported yet")
+                if node.op_type in _SEQUENCE_OPS and node.domain in ("", "ai.onnx"):
+                    hint = ("; gradients through lists whose length is only known at run time "
+                            "(ONNX sequences) are not supported: build the values with array "
+                            "operations (np.stack of a fixed number of items, item assignment "
+                            "into a preallocated array)")
                 raise self.error(f"cannot differentiate through {what}: no gradient (VJP) rule "
                                  f"for the ONNX op {what} that this line produces{hint}")
             self._needs = needs
+            self._wanted_captures = set(captured)
+            self._varied = varied
+            inputs = list(node.inputs)     # (a control-flow rule may replace the node)
             results = rule(self, node, gs)
-            for i, (v, r) in enumerate(zip(node.inputs, results)):
+            for i, (v, r) in enumerate(zip(inputs, results)):
                 if r is None or not needs[i]:
                     continue
                 self._accumulate(cts, v, r)
             if captured:
-                extra = results[len(node.inputs):]
+                extra = results[len(inputs):]
                 for v, r in zip(captures[node], extra):
                     if r is not None and v in useful:
                         self._accumulate(cts, v, r)
@@ -532,9 +610,9 @@ class Backward:
             self._extra[total] = (self.dtype(v), self.dims(v))
         cts[v] = total
 
-    def _composite(self, node: ir.Node, graph: ir.Graph):
+    def _composite(self, node: ir.Node, nodes: Sequence[ir.Node]):
         """(rule, inputs) when ``node`` ends a construction marked with the numpy function it
-        computes (``meta["pyonnx.derivative"]``), its inputs still in ``graph``; else None."""
+        computes (``meta["pyonnx.derivative"]``), its inputs still in the model; else None."""
         mark = node.meta.get(_DERIVATIVE)
         if mark is None or len(node.outputs) != 1:
             return None
@@ -542,18 +620,18 @@ class Backward:
 
         name, xs = mark
         rule = COMPOSITE_RULES.get(name)
-        if rule is None or not all(_defined_in(x, graph) for x in xs):
+        if rule is None or not all(_alive(x) for x in xs):
             return None
         return rule, xs
 
 
-def _defined_in(v: ir.Value, graph: ir.Graph) -> bool:
-    """Whether ``v`` is still a value of ``graph`` (optimizations may have replaced it)."""
+def _alive(v: ir.Value) -> bool:
+    """Whether ``v`` is still a value of the model (optimizations may have replaced it): made
+    by a node in a graph (this one or an enclosing one), or a graph input or initializer."""
     producer = v.producer()
     if producer is not None:
-        return producer.graph is graph
-    return v.is_graph_input() and v in graph.inputs or \
-        (v.is_initializer() and graph.initializers.get(v.name) is v)
+        return producer.graph is not None
+    return v.is_graph_input() or v.is_initializer()
 
 
 def _all_names(model: ir.Model) -> set[str]:

@@ -14,7 +14,8 @@ Registered with ``@vjp("Op", ...)``. Ops whose float outputs are locally constan
 inputs (``Floor``, ``Ceil``, ``Round``, ``Sign``, ``EyeLike``...) are registered with
 :func:`zero_vjp`: they stop the gradient. Ops with only integer or bool outputs (comparisons,
 ``Shape``, ``Size``, ``ArgMax``, ``NonZero``...) need no entry: the activity analysis never
-gives them a cotangent. ``If``/``Loop``/``Scan`` have no rule yet (a missing rule is a
+gives them a cotangent. ``If`` and ``Loop`` are in :mod:`pyonnx.passes.vjp_control_flow`
+(registered here on import); ``Scan`` and the sequence ops have no rule (a missing rule is a
 ConversionError at the op's line).
 """
 
@@ -745,3 +746,7 @@ def _logaddexp(b, g, xs, y):
         w = b.op("Pow", b.scalar(2.0, y), d) if base2 else b.op("Exp", d)
         out.append(b.sum_to(b.op("Mul", g, w), x))
     return out
+
+
+# Control flow (If, Loop): registers its rules in RULES.
+from pyonnx.passes import vjp_control_flow  # noqa: E402,F401  (import for its registrations)

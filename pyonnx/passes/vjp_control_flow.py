@@ -1,0 +1,527 @@
+"""VJP rules for ONNX control flow: ``If`` and ``Loop`` as the frontend emits them.
+
+Input: the :class:`~pyonnx.passes.gradient.Backward` builder, the forward ``If``/``Loop`` node
+(in the graph being walked), and the cotangents of its outputs. Output: one cotangent per input
+(none for conditions and trip counts), then one per captured outer value in
+:meth:`Backward.captures` order. Registered in :data:`pyonnx.passes.vjp_rules.RULES`.
+
+``If`` (the branch's backward pass, run on the same condition): each branch's body is
+differentiated where it is, giving a backward branch that uses values computed inside the
+forward branch (residuals). The forward ``If`` is replaced by one that also outputs those
+residuals (the branch not taken outputs an empty placeholder of the same dtype and rank), and
+the backward ``If`` on the same condition runs the taken branch's VJP on them. A branch that
+does not use a captured value gives it a zero cotangent.
+
+``Loop`` (``for`` and ``while`` alike; breaks, continues and early returns are flags in the
+body's condition, so only the run tells how many iterations ran): the forward ``Loop`` is
+replaced by one that also records the state each iteration starts from, as a scan output
+(stacked along a new first axis), or, for a state whose shape may change between iterations,
+in an ONNX sequence carried along. The number of iterations run is the length of that record
+(a loop that ran 0 times records nothing, and the reverse loop runs 0 times). The backward
+``Loop`` runs that many iterations, iteration k replaying forward iteration ``t = trips-1-k``:
+it reads the state of iteration t from the record, recomputes the body from it (a copy of the
+body, so only the states, not every intermediate, are kept) and runs the body's VJP, carrying
+the cotangents of the loop states from one iteration to the previous one, and summing those of
+captured outer values (their cotangents add up over iterations). The copy is pruned to what the
+VJP uses, and only the states it reads are recorded.
+
+Cotangents flow only through float states that depend on a differentiated value
+(fixed points over the body), so integer counters, flags and constant states cost nothing but
+their recording when the recomputation needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.passes.gradient import FLOAT_TYPES, Backward, _captures
+from pyonnx.passes.vjp_rules import vjp
+
+__all__: list[str] = []
+
+_GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+
+
+# ------------------------------------------------------------------ graph helpers
+def _subgraphs(node: ir.Node) -> Iterable[ir.Graph]:
+    for attr in node.attributes.values():
+        if attr.type == ir.AttributeType.GRAPH:
+            yield attr.value
+        elif attr.type == ir.AttributeType.GRAPHS:
+            yield from attr.value
+
+
+def _all_nodes(nodes: Iterable[ir.Node]) -> Iterable[ir.Node]:
+    """``nodes`` and the nodes of their subgraphs, recursively."""
+    for node in nodes:
+        yield node
+        for g in _subgraphs(node):
+            yield from _all_nodes(g)
+
+
+def _node_inputs(node: ir.Node) -> list[ir.Value]:
+    """A node's inputs and the outer values its subgraphs capture."""
+    ins = [v for v in node.inputs if v is not None]
+    if any(a.type in _GRAPH_ATTRS for a in node.attributes.values()):
+        ins += _captures(node)
+    return ins
+
+
+def _reach_forward(nodes: Sequence[ir.Node], start: set[ir.Value], b: Backward) -> set[ir.Value]:
+    """Float values depending on ``start`` (as the walk's activity: float or untyped)."""
+    reached = set(start)
+    for node in nodes:
+        if any(v in reached for v in _node_inputs(node)):
+            for out in node.outputs:
+                if b.dtype(out) in FLOAT_TYPES or b.dtype(out) is None:
+                    reached.add(out)
+    return reached
+
+
+def _reach_backward(nodes: Sequence[ir.Node], start: set[ir.Value]) -> set[ir.Value]:
+    """Values ``start`` depends on."""
+    reached = set(start)
+    for node in reversed(nodes):
+        if any(out in reached for out in node.outputs):
+            reached.update(_node_inputs(node))
+    return reached
+
+
+def _prune(graph: ir.Graph) -> None:
+    """Removes the nodes of ``graph`` none of whose outputs reach its outputs, detaching their
+    inputs (subgraphs included), so the values they used lose those uses."""
+    live: set[ir.Value] = set(graph.outputs)
+    dead = []
+    for node in reversed(list(graph)):
+        if any(out in live for out in node.outputs):
+            live.update(_node_inputs(node))
+        else:
+            dead.append(node)
+    for node in dead:
+        for n in _all_nodes([node]):
+            for i in range(len(n.inputs)):
+                n.replace_input_with(i, None)
+    graph.remove(dead)
+
+
+def _outputs(b: Backward, values: Sequence[ir.Value], nodes: list[ir.Node]) -> list[ir.Value]:
+    """``values`` as subgraph outputs: each produced by one of ``nodes`` and used once as an
+    output (an Identity where a value comes from elsewhere or repeats)."""
+    produced = {out for n in nodes for out in n.outputs}
+    result: list[ir.Value] = []
+    for v in values:
+        if v not in produced or v in result:
+            dtype, dims = b.dtype(v), b.dims(v)
+            v = b.op("Identity", v, dtype=dtype, dims=dims)
+            produced.add(v)
+        result.append(v)
+    return result
+
+
+def _tensor_type(b: Backward, v: ir.Value) -> ir.TensorType:
+    dt = b.dtype(v)
+    if dt is None:
+        raise b.error(f"the gradient of {b.node.op_type} needs the dtype of '{v.name}'")
+    return ir.TensorType(dt)
+
+
+def _typed(b: Backward, v: ir.Value, like: ir.Value, leading: bool = False) -> ir.Value:
+    """Gives ``v`` the type of ``like`` (with one more leading unknown dim: a stack of it)."""
+    if isinstance(like.type, ir.TensorType) or like.type is None:
+        v.type = _tensor_type(b, like)
+    else:
+        v.type = like.type
+    dims = b.dims(like)
+    if dims is not None and leading:
+        dims = (None, *dims)
+    if dims is not None:
+        v.shape = ir.Shape([d if isinstance(d, (int, str)) else None for d in dims])
+    b._extra[v] = (b.dtype(like), dims)
+    return v
+
+
+def _replace_node(b: Backward, old: ir.Node, new: ir.Node, before: Sequence[ir.Node] = (),
+                  offset_of=None) -> None:
+    """Puts ``new`` (after ``before``) in place of ``old``: old output k becomes new output
+    ``offset_of(k)`` (default k), keeping its name, type and uses."""
+    graph = old.graph
+    assert graph is not None
+    graph.insert_before(old, [*before, new])
+    for k, out in enumerate(old.outputs):
+        repl = new.outputs[k if offset_of is None else offset_of(k)]
+        repl.type, repl.shape = out.type, out.shape
+        if out in b._extra:
+            b._extra[repl] = b._extra[out]
+        name = out.name
+        out.replace_all_uses_with(repl, replace_graph_outputs=True)
+        out.name = None
+        repl.name = name
+    graph.remove(old, safe=True)
+
+
+def _copy_meta(b: Backward, old: ir.Node, new: ir.Node) -> None:
+    loc = old.meta.get("pyonnx.loc")
+    if loc is not None:
+        new.meta["pyonnx.loc"] = loc
+    new.doc_string = old.doc_string
+
+
+def _tape_typed(b: Backward, v: ir.Value, state: ir.Value) -> ir.Value:
+    """Types ``v`` as a sequence of ``state``'s tensors (rank kept: dims that may change
+    between iterations are unknown in the body input's declared shape)."""
+    v.type = ir.SequenceType(_tensor_type(b, state))
+    if state.shape is not None:
+        v.shape = ir.Shape([d if isinstance(d, int) else None for d in state.shape])
+    return v
+
+
+def _empty_like(b: Backward, v: ir.Value) -> ir.Value:
+    """A constant of ``v``'s dtype and rank holding no element (a placeholder output)."""
+    dt = b.dtype(v)
+    if dt is None or not isinstance(v.type, (ir.TensorType, type(None))):
+        raise b.error(f"the gradient of If needs '{v.name}' to be a tensor of known dtype")
+    rank = b.rank(v)
+    return b.const(np.zeros((0,) * (rank or 0), dt.numpy()))
+
+
+# ------------------------------------------------------------------ If
+@vjp("If")
+def _if(b: Backward, node: ir.Node, gs):
+    caps = b.captures(node)
+    wanted = [c for c in caps if b.needs_capture(c)]
+    if not wanted:
+        return [None] * (len(node.inputs) + len(caps))
+    branches = [node.attributes["then_branch"].value, node.attributes["else_branch"].value]
+    backward: list[tuple[list[ir.Node], list[ir.Value], list[ir.Value]]] = []
+    for g in branches:
+        with b.subgraph() as nodes:
+            seeds = [(out, ct) for out, ct in zip(g.outputs, gs) if ct is not None]
+            cts = b.backward(g, seeds, wanted)
+            b.node = node
+            outs = [ct if ct is not None else b.zeros_like(c) for c, ct in zip(wanted, cts)]
+            outs = _outputs(b, outs, nodes)
+            for c, out in zip(wanted, outs):
+                _typed(b, out, c)
+        # Residuals: values computed in the forward branch that its VJP uses.
+        residuals: dict[ir.Value, None] = {}
+        for n in _all_nodes(nodes):
+            for v in n.inputs:
+                if v is not None and v.producer() is not None and v.producer().graph is g:
+                    residuals[v] = None
+        backward.append((nodes, outs, list(residuals)))
+    res_then, res_else = backward[0][2], backward[1][2]
+    if res_then or res_else:
+        # The forward If also outputs the residuals (the other branch: empty placeholders).
+        extra = []
+        for k, g in enumerate(branches):
+            with b.subgraph() as added:
+                b.node = node
+                outs = []
+                for j, rs in enumerate((res_then, res_else)):
+                    for r in rs:
+                        outs.append(r if j == k else _typed(b, b.op("Identity", _empty_like(b, r)),
+                                                             r))
+                taken = set(g.outputs)
+                for i, v in enumerate(outs):
+                    if v in taken:
+                        outs[i] = _typed(b, b.op("Identity", v), v)
+                    taken.add(outs[i])
+            g.extend(added)
+            extra.append(outs)
+        for g, outs in zip(branches, extra):
+            g.outputs.extend(outs)
+        n_out = len(node.outputs)
+        new = ir.Node("", "If", [node.inputs[0]],
+                      [ir.Attr("then_branch", ir.AttributeType.GRAPH, branches[0]),
+                       ir.Attr("else_branch", ir.AttributeType.GRAPH, branches[1])],
+                      num_outputs=n_out + len(res_then) + len(res_else),
+                      name=b.fresh(f"{node.name or 'If'}_"))
+        _copy_meta(b, node, new)
+        for r, out in zip([*res_then, *res_else], new.outputs[n_out:]):
+            out.name = b.fresh(f"{r.name or 'res'}_out")
+            out.type = _tensor_type(b, r)
+            b._extra[out] = (b.dtype(r), b.dims(r))
+        # The backward branches read the residuals from the new If's outputs.
+        for (nodes, _, rs), outs in zip(backward, (new.outputs[n_out:n_out + len(res_then)],
+                                                   new.outputs[n_out + len(res_then):])):
+            inside = set(_all_nodes(nodes))
+            for r, out in zip(rs, outs):
+                for use in r.uses():
+                    if use.node in inside:
+                        use.node.replace_input_with(use.idx, out)
+        _replace_node(b, node, new)
+        node = new
+    bodies = [ir.Graph([], outs, nodes=nodes, name=b.fresh(f"{node.name}_{side}_vjp"))
+              for (nodes, outs, _), side in zip(backward, ("then", "else"))]
+    b.node = node
+    results = b.op("If", node.inputs[0], then_branch=bodies[0], else_branch=bodies[1],
+                   outputs=len(wanted))
+    results = results if len(wanted) > 1 else (results,)
+    found = dict(zip(wanted, (_typed(b, r, c) for r, c in zip(results, wanted))))
+    return [None] * len(node.inputs) + [found.get(c) for c in caps]
+
+
+# ------------------------------------------------------------------ Loop
+def _invariant_states(b: Backward, node: ir.Node) -> list[bool]:
+    """Per loop state: whether its shape surely stays the one it enters the loop with.
+
+    ONNX shape inference runs on the body alone, each state input declared with the shape of
+    its initial value (unknown dims as fresh symbols) and captured values with theirs (
+    constants with their values): a state whose output comes back with the same dims keeps
+    that shape on every iteration (by induction). Anything else (a growing array, a shape
+    inference cannot follow) may change between iterations.
+    """
+    import onnx
+
+    body: ir.Graph = node.attributes["body"].value
+    inits = list(node.inputs[2:])
+    n = len(inits)
+    result = [body.outputs[1 + j] is body.inputs[2 + j] for j in range(n)]
+    try:
+        proto = ir.serde.serialize_graph(body)
+    except Exception:  # noqa: BLE001 - an optimization: fall back to sequences
+        return result
+    declared: list[tuple | None] = []
+
+    def set_shape(vi, dims) -> None:
+        tt = vi.type.tensor_type
+        tt.ClearField("shape")
+        shape = tt.shape
+        shape.SetInParent()
+        for d in dims:
+            dim = shape.dim.add()
+            if isinstance(d, int):
+                dim.dim_value = d
+            else:
+                dim.dim_param = d
+    for j in range(n):
+        vi = proto.input[2 + j]
+        dims = b.dims(inits[j])
+        if dims is None or not vi.type.HasField("tensor_type"):
+            declared.append(None)
+            continue
+        dims = tuple(d if d is not None else f"__state{j}_{k}" for k, d in enumerate(dims))
+        set_shape(vi, dims)
+        declared.append(dims)
+    for c in _captures(node):
+        if c.const_value is not None:
+            tensor = ir.serde.serialize_tensor(c.const_value)
+            tensor.name = c.name
+            proto.initializer.append(tensor)
+            continue
+        dt = b.dtype(c)
+        if dt is None or not isinstance(c.type, (ir.TensorType, type(None))):
+            continue
+        vi = onnx.helper.make_tensor_value_info(c.name, int(dt), None)
+        dims = b.dims(c)
+        if dims is not None:
+            set_shape(vi, tuple(d if d is not None else f"__capture_{c.name}_{k}"
+                                for k, d in enumerate(dims)))
+        proto.input.append(vi)
+    opsets = [onnx.helper.make_opsetid(domain, version)
+              for domain, version in b.model.opset_imports.items()]
+    model = onnx.helper.make_model(proto, opset_imports=opsets, ir_version=b.model.ir_version)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+    except Exception:  # noqa: BLE001 - an optimization: fall back to sequences
+        return result
+    known = {vi.name: vi for vi in (*inferred.graph.value_info, *inferred.graph.output)}
+    for j in range(n):
+        if result[j] or declared[j] is None:
+            continue
+        vi = known.get(body.outputs[1 + j].name)
+        if vi is None or not vi.type.tensor_type.HasField("shape"):
+            continue
+        dims = tuple(d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
+                     for d in vi.type.tensor_type.shape.dim)
+        result[j] = dims == declared[j]
+    return result
+
+
+@vjp("Loop")
+def _loop(b: Backward, node: ir.Node, gs):
+    body: ir.Graph = node.attributes["body"].value
+    inits = list(node.inputs[2:])
+    n = len(inits)
+    n_scan = len(node.outputs) - n
+    it_in, states_in = body.inputs[0], list(body.inputs[2:])
+    states_out = list(body.outputs[1:1 + n])
+    scans_out = list(body.outputs[1 + n:])
+    caps = b.captures(node)
+    wanted = [c for c in caps if b.needs_capture(c)]
+    body_nodes = list(body)
+    nothing = [None] * (len(node.inputs) + len(caps))
+
+    # States whose cotangent can be non-zero: varied (forward fixed point) and useful
+    # (backward fixed point) float states.
+    varied = {j for j in range(n) if b.is_varied(inits[j])}
+    varied_caps = {c for c in caps if b.is_varied(c)}
+    while True:
+        reach = _reach_forward(body_nodes, {states_in[j] for j in varied} | varied_caps, b)
+        more = {j for j in range(n) if states_out[j] in reach}
+        if more <= varied:
+            break
+        varied |= more
+    scan_seeds = {s for s in range(n_scan) if gs[n + s] is not None}
+    useful = {j for j in range(n) if gs[j] is not None}
+    while True:
+        back = _reach_backward(body_nodes, {states_out[j] for j in useful}
+                               | {scans_out[s] for s in scan_seeds})
+        more = {j for j in range(n) if states_in[j] in back}
+        if more <= useful:
+            break
+        useful |= more
+    carried = sorted(j for j in varied & useful if b.dtype(states_in[j]) in FLOAT_TYPES)
+    if not carried and not (wanted and (useful or scan_seeds)):
+        return nothing
+    invariant = dict(enumerate(_invariant_states(b, node)))
+    used = [j for j in range(n) if states_in[j].uses() or states_in[j] in body.outputs
+            or (j in carried and not invariant[j])]
+
+    # ---- the backward body: recompute iteration t from its recorded state, then its VJP
+    i64, boolean = ir.TensorType(ir.DataType.INT64), ir.TensorType(ir.DataType.BOOL)
+    k_in = ir.Value(name=b.fresh("rev_iter"), type=i64, shape=ir.Shape([]))
+    c_in = ir.Value(name=b.fresh("rev_cond"), type=boolean, shape=ir.Shape([]))
+    ct_ins = [_typed(b, ir.Value(name=b.fresh("rev_ct")), states_in[j]) for j in carried]
+    acc_ins = [_typed(b, ir.Value(name=b.fresh("rev_acc")), c) for c in wanted]
+    last_ph = ir.Value(name=b.fresh("rev_last"))         # trips - 1, made after the body
+    record_ph = {j: ir.Value(name=b.fresh("rev_record")) for j in used}
+    with b.subgraph() as pre:
+        b.node = node
+        t = b.op("Sub", last_ph, k_in, dtype=ir.DataType.INT64, dims=())
+        state_at = {}
+        for j in used:
+            if not isinstance(states_in[j].type, (ir.TensorType, type(None))):
+                # A list (sequence) state cannot be recorded: fine if the VJP does not read it.
+                state_at[j] = ir.Value(name=b.fresh("unrecorded"), type=states_in[j].type)
+                continue
+            op = "Gather" if invariant[j] else "SequenceAt"
+            state_at[j] = b.op(op, record_ph[j], t, **({"axis": 0} if invariant[j] else {}),
+                               dtype=b.dtype(states_in[j]), dims=b.dims(states_in[j]))
+    copy, _ = b.clone_graph(body)
+    # The copy's inputs become the recorded state, t, and true (iterations that ran saw a
+    # true condition).
+    rewire = {copy.inputs[0]: t, copy.inputs[1]: b.const(np.array(True))}
+    rewire.update((copy.inputs[2 + j], state_at[j]) for j in used)
+    copy_outs = [rewire.get(v, v) for v in copy.outputs]
+    copy.outputs.clear()
+    for old, value in rewire.items():
+        old.replace_all_uses_with(value)
+    copy_states_out = copy_outs[1:1 + n]
+    copy_scans_out = copy_outs[1 + n:]
+    copy.inputs.clear()
+    copy.inputs.extend([k_in, c_in, *ct_ins, *acc_ins])
+    first = next(iter(copy), None)
+    if first is None:
+        copy.extend(pre)
+    else:
+        copy.insert_before(first, pre)
+    with b.subgraph() as vjp_nodes:
+        seeds = [(copy_states_out[j], ct) for j, ct in zip(carried, ct_ins)]
+        for s in scan_seeds:
+            seeds.append((copy_scans_out[s], b.op("Gather", gs[n + s], t, axis=0)))
+        unused = {j: ir.Value(name=b.fresh("unused")) for j in carried if j not in state_at}
+        wrt = [state_at[j] if j in state_at else unused[j] for j in carried]
+        cts = b.backward(copy, seeds, [*wrt, *wanted])
+        b.node = node
+        outs = [b.op("Identity", c_in)]
+        for j, ct, ct_in in zip(carried, cts, ct_ins):
+            if ct is None:
+                ct = b.zeros_like(ct_in if invariant[j] else state_at[j])
+            outs.append(ct)
+        for c, ct, acc in zip(wanted, cts[len(carried):], acc_ins):
+            outs.append(acc if ct is None else b.add(acc, ct))
+        outs = _outputs(b, outs, [*copy, *vjp_nodes])
+    copy.extend(vjp_nodes)
+    copy.outputs.extend(outs)
+    outs[0].type, outs[0].shape = boolean, ir.Shape([])
+    for out, like in zip(outs[1:], [*(states_in[j] for j in carried), *wanted]):
+        _typed(b, out, like)
+    copy.name = b.fresh(f"{body.name or 'loop'}_vjp")
+    _prune(copy)
+    for j in used:
+        if state_at[j].producer() is None and state_at[j].uses():
+            raise b.error("cannot differentiate through this loop: its gradient needs a list "
+                          "it builds, whose length is only known at run time (an ONNX "
+                          "sequence); build the values with array operations instead (item "
+                          "assignment into a preallocated array)")
+    needed = [j for j in used if record_ph[j].uses()]
+
+    # ---- the forward Loop, also recording the states the backward body reads
+    stacked = [j for j in needed if invariant[j]]
+    taped = [j for j in needed if not invariant[j]]
+    with b.subgraph() as added:
+        b.node = node
+        scan_vals = [_typed(b, b.op("Identity", states_in[j]), states_in[j]) for j in stacked]
+        if not stacked and not taped:      # nothing to read, but the trip count
+            scan_vals = [b.op("Identity", it_in, dtype=ir.DataType.INT64, dims=())]
+            scan_vals[0].type, scan_vals[0].shape = i64, ir.Shape([])
+        tape_ins, tape_outs = [], []
+        for j in taped:
+            tin = _tape_typed(b, ir.Value(name=b.fresh("tape_in")), states_in[j])
+            tout = _tape_typed(b, b.op("SequenceInsert", tin, states_in[j]), states_in[j])
+            tape_ins.append(tin)
+            tape_outs.append(tout)
+    body.extend(added)
+    for k, (tin, tout) in enumerate(zip(tape_ins, tape_outs)):
+        body.inputs.insert(2 + n + k, tin)
+        body.outputs.insert(1 + n + k, tout)
+    body.outputs.extend(scan_vals)
+    with b.subgraph() as before:
+        b.node = node
+        tape_inits = []
+        for j in taped:
+            # (b.op's dtype= records types: SequenceEmpty's dtype attribute is set here.)
+            empty = b.op("SequenceEmpty")
+            empty.producer().attributes["dtype"] = ir.AttrInt64(
+                "dtype", _tensor_type(b, states_in[j]).dtype)
+            tape_inits.append(_tape_typed(b, empty, states_in[j]))
+    n_tape = len(taped)
+    new = ir.Node("", "Loop", [*node.inputs, *tape_inits],
+                  [ir.Attr("body", ir.AttributeType.GRAPH, body)],
+                  num_outputs=n + n_tape + n_scan + len(scan_vals),
+                  name=b.fresh(f"{node.name or 'Loop'}_"))
+    _copy_meta(b, node, new)
+    _replace_node(b, node, new, before, offset_of=lambda k: k if k < n else k + n_tape)
+    outs_new = list(new.outputs)
+    tapes = outs_new[n:n + n_tape]
+    records = outs_new[n + n_tape + n_scan:]
+    for j, tape in zip(taped, tapes):
+        tape.name = b.fresh("tape")
+        _tape_typed(b, tape, states_in[j])
+    for j, rec in zip(stacked, records):
+        rec.name = b.fresh("record")
+        _typed(b, rec, states_in[j], leading=True)
+    if not stacked and not taped:
+        records[0].name = b.fresh("record")
+        records[0].type, records[0].shape = i64, ir.Shape([None])
+        b._extra[records[0]] = (ir.DataType.INT64, (None,))
+    for j, rec in zip(stacked, records):
+        record_ph[j].replace_all_uses_with(rec)
+    for j, tape in zip(taped, tapes):
+        record_ph[j].replace_all_uses_with(tape)
+
+    # ---- the backward Loop, after the forward one
+    b.node = new
+    if records:
+        trips = b.op("Squeeze", b.op("Shape", records[0], start=0, end=1), b.ints([0]),
+                     dtype=ir.DataType.INT64, dims=())
+    else:
+        trips = b.op("SequenceLength", tapes[0], dtype=ir.DataType.INT64, dims=())
+    last_ph.replace_all_uses_with(b.op("Sub", trips, b.const(np.int64(1))))
+    ct_inits = [gs[j] if gs[j] is not None else b.zeros_like(new.outputs[j]) for j in carried]
+    acc_inits = [b.zeros_like(c) for c in wanted]
+    results = b.op("Loop", trips, b.const(np.array(True)), *ct_inits, *acc_inits, body=copy,
+                   outputs=len(carried) + len(wanted))
+    if len(carried) + len(wanted) == 1:
+        results = (results,)
+    for r, like in zip(results, [*(inits[j] for j in carried), *wanted]):
+        _typed(b, r, like)
+    grads: list[ir.Value | None] = [None] * len(node.inputs)
+    for j, r in zip(carried, results):
+        grads[2 + j] = r
+    found = dict(zip(wanted, results[len(carried):]))
+    return grads + [found.get(c) for c in caps]
