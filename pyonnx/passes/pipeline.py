@@ -7,6 +7,9 @@ from existing names (never from ``id()``, hashes or set order).
 
 The passes, in order (:func:`passes`), and why that order:
 
+0. ``LowerSetItemPass``: lowers item assignment (the ``pyonnx.SetItem`` pseudo-op, which
+   onnxruntime cannot run) to ScatterND/ScatterElements, row writes in loops to scan outputs.
+   First: the nodes it makes are then folded, shared and named like the frontend's.
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
@@ -31,6 +34,7 @@ import onnx_ir as ir
 
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
+from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.unique_names import UniqueNamesPass
@@ -43,6 +47,7 @@ logger = logging.getLogger(__name__)
 def passes() -> list[ir.passes.PassBase]:
     """Fresh instances of the pipeline's passes, in the order :func:`optimize` runs them."""
     return [
+        LowerSetItemPass(),
         FoldConstantsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
