@@ -16,7 +16,9 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
 5. ``loops``: the per-iteration cost of a compiled ``for`` and ``while`` loop (an ONNX
    ``Loop``) against the same Python loop (``benchmarks/loops.py``).
 6. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
-   ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass.
+   ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass;
+   then 10 epochs: numpy, a Python loop calling the step, and the whole loop compiled as one
+   model (``train_in_one_model``, the step's gradient model inlined in its body).
 
 Timings are medians of short interleaved rounds (every contender runs once per round), so
 machine load drifts hit them alike; absolute times still swing up to 2x between runs on shared
@@ -407,6 +409,24 @@ def training(cfg: Config) -> None:
            ["loss only (compile)", t["numpy loss"], t["forward"],
             t["forward"] / t["numpy loss"], f"{abs(float(value) - float(want_value)):.1e}",
             len(forward.to_onnx(*args).graph.node)]])
+
+    # The whole training loop: 10 epochs of 8 steps, same batches, three ways.
+    epochs = 10
+    loop_args = (*params, x, y, m.shuffles(epochs, len(x)), 0.05)
+    whole = pyonnx.compile(m.train_in_one_model)
+    got = whole(*loop_args)
+    want = m.numpy_train(*loop_args)
+    err = max(float(np.max(np.abs(g - w))) for g, w in zip(got, want))
+    t = interleaved({"numpy": lambda: m.numpy_train(*loop_args),
+                     "steps": lambda: m.train_in_one_model(*loop_args),
+                     "one model": lambda: whole(*loop_args)},
+                    calls=3, rounds=cfg.rounds(10))
+    print()
+    table(["10 epochs x 8 SGD steps", "numpy ms", "pyonnx ms", "pyonnx/numpy", "max |diff|"],
+          [["Python loop calling value_and_grad", t["numpy"] / 1e3, t["steps"] / 1e3,
+            t["steps"] / t["numpy"], ""],
+           ["whole loop in one compiled model", t["numpy"] / 1e3, t["one model"] / 1e3,
+            t["one model"] / t["numpy"], f"{err:.1e}"]])
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,6 +6,11 @@ ONNX model computing the loss and its gradients with respect to the four paramet
 onnxruntime at every step. ``numpy_value_and_grad`` is the same step written by hand (the
 check, and the baseline of ``benchmarks/run.py``).
 
+``train_in_one_model`` is the whole training loop (epochs in a ``for``, batches in an inner
+``for``) as one function compiled by ``pyonnx.compile``: it calls the ``value_and_grad`` step
+``STEP``, whose gradient model is inlined into the loop body, so all epochs run in one
+onnxruntime call. ``train_compiled`` runs it on the same batches as ``train``.
+
     python examples/train_mlp.py
 """
 
@@ -59,10 +64,64 @@ def train(epochs: int = 100, lr: float = 0.05, batch: int = 32, seed: int = 0):
     return params, history
 
 
+STEP = pyonnx.value_and_grad(loss, argnums=(0, 1, 2, 3))
+
+
+def numpy_train(w1, b1, w2, b2, x, y, orders, lr):
+    """``train_in_one_model`` in numpy with the hand-written backward pass (the baseline)."""
+    batches = x.shape[0] // 32
+    history = np.zeros(orders.shape[0], dtype=x.dtype)
+    for epoch, order in enumerate(orders):
+        total = 0.0
+        for k in range(batches):
+            i = order[k * 32:(k + 1) * 32]
+            value, grads = numpy_value_and_grad(w1, b1, w2, b2, x[i], y[i])
+            w1, b1, w2, b2 = (p - lr * g for p, g in zip((w1, b1, w2, b2), grads))
+            total = total + value
+        history[epoch] = total / batches
+    return w1, b1, w2, b2, history
+
+
+def train_in_one_model(w1, b1, w2, b2, x, y, orders, lr):
+    """SGD over the epochs, one per row of ``orders`` (a permutation of the data points):
+    batches of 32 in that order. Returns the final parameters and each epoch's mean loss."""
+    batches = x.shape[0] // 32
+    history = np.zeros(orders.shape[0], dtype=x.dtype)
+    for epoch, order in enumerate(orders):
+        total = 0.0
+        for k in range(batches):
+            i = order[k * 32:(k + 1) * 32]
+            value, (g1, gb1, g2, gb2) = STEP(w1, b1, w2, b2, x[i], y[i])
+            w1 = w1 - lr * g1
+            b1 = b1 - lr * gb1
+            w2 = w2 - lr * g2
+            b2 = b2 - lr * gb2
+            total = total + value
+        history[epoch] = total / batches
+    return w1, b1, w2, b2, history
+
+
+def shuffles(epochs: int, n: int, seed: int = 0):
+    """The batch orders ``train`` draws: one permutation of ``n`` points per epoch."""
+    rng = np.random.default_rng(seed + 1)
+    return np.stack([rng.permutation(n) for _ in range(epochs)]).reshape(epochs, n)
+
+
+def train_compiled(epochs: int = 100, lr: float = 0.05, seed: int = 0):
+    """``train`` (same data, initial parameters and batches) as one compiled model."""
+    params, x, y = init(seed)
+    *params, history = pyonnx.compile(train_in_one_model)(*params, x, y,
+                                                          shuffles(epochs, len(x), seed), lr)
+    return params, list(history)
+
+
 def main(epochs: int = 100) -> None:
     _, history = train(epochs)
     print(f"train_mlp: loss {history[0]:.4f} -> {history[-1]:.4f} over {epochs} epochs "
           f"({history[0] / history[-1]:.0f}x lower)")
+    _, history = train_compiled(epochs)
+    print(f"train_mlp (one model): loss {history[0]:.4f} -> {history[-1]:.4f} over {epochs} "
+          f"epochs ({history[0] / history[-1]:.0f}x lower)")
 
 
 if __name__ == "__main__":

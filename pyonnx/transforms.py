@@ -6,9 +6,17 @@ computes the forward pass and the derivatives in one ONNX model, converted and c
 input signature like :func:`pyonnx.compile`, with ``to_onnx``.
 
 The derivatives are derived on the IR, not the Python source: the function is converted as
-``compile`` would, optimized, then differentiated by :mod:`pyonnx.passes.gradient` (and the
-pipeline runs again). Transformations stack: each one differentiates the model the previous
-one produced, so ``grad(grad(f))`` differentiates the gradient model.
+``compile`` would, its item assignments lowered (``LowerSetItemPass``), optimized, then
+differentiated by :mod:`pyonnx.passes.gradient` (and the pipeline runs again), through
+run-time ``if``/``for``/``while`` too (:mod:`pyonnx.passes.vjp_control_flow`).
+
+Transformations stack: each one differentiates the model the previous one produced, so
+``grad(grad(f))`` differentiates the gradient model.
+
+A transformed function may be called inside a function being compiled (a training loop
+calling ``value_and_grad`` at every step): its model for the arguments' types is inlined
+into the caller's graph, so the whole loop is one model; ``pyonnx.grad(f)`` may also be
+written inside. ``vjp`` cannot (it runs eagerly).
 
 Semantics follow jax: ``grad`` needs a scalar float output and float arguments at ``argnums``
 (arrays, numpy floats or Python floats, whose gradient is a numpy float64 scalar); ``argnums``
@@ -57,10 +65,15 @@ class _Step:
         from pyonnx.passes.gradient import differentiate, differentiate_jacobian
         from pyonnx.passes.pipeline import optimize
 
+        from pyonnx.passes.lower_setitem import LowerSetItemPass
+
         name = self.kind
         inputs = _input_indices(params, self.indices, name)
         wrt_params = [params[i] for i in self.indices]
-        model = optimize(converted.model)  # unique names, simpler forward graph
+        # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:
+        # GradientPass requires no pseudo-op left. (optimize runs it first too; explicit here
+        # because differentiation depends on it.) Then unique names, a simpler forward graph.
+        model = optimize(LowerSetItemPass()(converted.model).model)
         structure = converted.structure
         if self.kind in ("grad", "value_and_grad"):
             if structure != "single":
@@ -168,6 +181,32 @@ class TransformedFunction(CompiledFunction):
         kinds = "".join(f"{s.kind}(" for s in reversed(self.steps))
         return f"<pyonnx.{kinds}{self.fn.__qualname__}{')' * len(self.steps)}>"
 
+    def _model_for(self, params: list):
+        """(optimized ir.Model, Converted) for ``params``: the model ``_build`` serializes."""
+        from pyonnx.frontend.convert import convert
+        from pyonnx.passes.pipeline import optimize
+
+        converted = convert(self.fn, params, self.opset)
+        for s in self.steps:
+            converted = s.apply(converted, params)
+        return optimize(converted.model), converted
+
+    def _pack(self, outputs: list, structure: str) -> Any:
+        """The model's outputs as this function returns them (see ``__call__``)."""
+        return outputs[0] if structure == "single" else tuple(outputs)
+
+    def __pyonnx_call__(self, lowering, args: list, kwargs: dict) -> Any:
+        """A call inside a function being converted (``value, grads = step(w, x, y)`` in a
+        compiled training loop): the derivative model for the arguments' types, converted as
+        a call would convert it, then its nodes inlined into the graph being built, so the
+        caller stays one model.
+
+        Raises:
+            ConversionError: (at the call) an argument holds arrays in a container, or a
+                Python-number argument would have to be known at conversion time.
+        """
+        return _inline_call(self, lowering, args, kwargs)
+
 
 class _NestedGrads(TransformedFunction):
     """``value_and_grad`` with a tuple ``argnums``: the flat ``(value, g0, g1...)`` of the
@@ -176,6 +215,104 @@ class _NestedGrads(TransformedFunction):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         out = self._call(*args, **kwargs)
         return out[0], tuple(out[1:])
+
+    def _pack(self, outputs: list, structure: str) -> Any:
+        return outputs[0], tuple(outputs[1:])
+
+
+def _inline_call(f: TransformedFunction, lowering, args: list, kwargs: dict) -> Any:
+    """:meth:`TransformedFunction.__pyonnx_call__`: returns frontend Arrays."""
+    import onnx_ir as ir
+
+    from pyonnx.frontend.convert import Param
+    from pyonnx.frontend.lower.context import NeedStatic
+    from pyonnx.frontend.lower.values import Array, is_static
+    from pyonnx.specs import spec
+
+    ctx = lowering.ctx
+    try:
+        bound = f._signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise ctx.error(f"{f!r}: {e}") from None
+    bound.apply_defaults()
+    params: list = []
+    arrays: dict[str, Array] = {}
+    for name, a in bound.arguments.items():
+        if isinstance(a, Array):
+            if name in f.static_argnames:
+                raise ctx.error(f"{f!r}: argument '{name}' is static, so its value must be known "
+                                "at conversion time, but it is an array computed in the model")
+            dims = tuple(d if isinstance(d, int) else f"{name}_{k}" for k, d in enumerate(a.shape))
+            params.append(Param(name, "scalar" if a.weak else "tensor", spec=spec(a.dtype, dims)))
+            arrays[name] = a
+        elif is_static(a):
+            params.append(Param(name, "static", value=a))
+        else:
+            raise ctx.error(f"{f!r}: argument '{name}' holds arrays in a container; pass each "
+                            "array as an argument of its own")
+    try:
+        model, converted = f._model_for(params)
+    except NeedStatic as e:
+        raise ctx.error(f"{f!r} needs the value of its argument(s) "
+                        f"{', '.join(sorted(e.argnames))} at conversion time, but the call "
+                        "passes a value computed in the model; pass a literal") from None
+    if getattr(converted.structure, "writeback", ()):
+        raise ctx.error(f"{f!r} writes into its array arguments, which a call inside a compiled "
+                        "function cannot do; return the new values instead")
+    graph = model.graph
+    mapping: dict[ir.Value, ir.Value] = {}
+    for inp, name in zip(graph.inputs, arrays):
+        mapping[inp] = arrays[name].value
+    for init in list(graph.initializers.values()):
+        arr = init.const_value.numpy()
+        mapping[init] = ctx.const(arr, arr.dtype)
+    outputs = list(graph.outputs)
+    graph.outputs.clear()
+    for old, new in mapping.items():
+        old.replace_all_uses_with(new)
+    nodes = list(graph)
+    graph.remove(nodes)
+    for node in nodes:
+        _rename(ctx, node, mapping)
+        ctx.nodes.append(node)
+    results = []
+    for v in outputs:
+        value = mapping.get(v, v)
+        if v.shape is None or v.dtype is None:
+            raise ctx.error(f"{f!r}: the rank of its output '{v.name}' is unknown")
+        shape = []
+        for d in v.shape:
+            d = d if isinstance(d, int) else getattr(d, "value", None)
+            if isinstance(d, str) and d.rpartition("_")[0] in arrays:
+                name, _, k = d.rpartition("_")
+                d = arrays[name].shape[int(k)]
+            shape.append(d if isinstance(d, int) else None)
+        if value.producer() is None or value in (r.value for r in results):
+            value = ctx.op("Identity", value)
+        results.append(Array(value, v.dtype.numpy(), tuple(shape)))
+    return f._pack(results, str(converted.structure))
+
+
+def _rename(ctx, node, mapping: dict) -> None:
+    """Fresh value names for an inlined node's outputs (and its subgraphs' values); composite
+    marks (``meta["pyonnx.derivative"]``) follow the inputs and constants replaced."""
+    import onnx_ir as ir
+
+    mark = node.meta.get("pyonnx.derivative")
+    if mark is not None:
+        node.meta["pyonnx.derivative"] = (mark[0], [mapping.get(x, x) for x in mark[1]])
+    for out in node.outputs:
+        if out.name:
+            out.name = ctx.fresh_name(out.name)
+    for attr in node.attributes.values():
+        graphs = [attr.value] if attr.type == ir.AttributeType.GRAPH else \
+            list(attr.value) if attr.type == ir.AttributeType.GRAPHS else []
+        for g in graphs:
+            for v in g.inputs:
+                if v.name:
+                    v.name = ctx.fresh_name(v.name)
+            for n in g:
+                _rename(ctx, n, mapping)
 
 
 def _options(f: Any) -> tuple[Callable[..., Any], tuple[_Step, ...], dict[str, Any]]:
@@ -385,3 +522,34 @@ def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
     diff = [name not in static and _is_float_value(a)
             for name, a in zip(sig.parameters, args)]
     return out, VJPFunction(model, args, out, diff)
+
+
+# ------------------------------------------------------------------ inside compiled functions
+def _transform_call(transform: Callable[..., Any]) -> Callable[..., Any]:
+    """``pyonnx.grad(loss)`` written inside a function being converted: evaluated at
+    conversion time (its arguments must be known then); the result is then called like a
+    module-level transformed function (:meth:`TransformedFunction.__pyonnx_call__`)."""
+
+    def call(lowering, args: list, kwargs: dict) -> Any:
+        from pyonnx.frontend.lower.values import is_static
+
+        if not is_static(list(args)) or not is_static(list(kwargs.values())):
+            raise lowering.ctx.error(f"pyonnx.{transform.__name__}() takes a function and "
+                                     "argnums known at conversion time")
+        try:
+            return transform(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            raise lowering.ctx.error(f"pyonnx.{transform.__name__}: {e}") from None
+
+    return call
+
+
+def _vjp_call(lowering, args: list, kwargs: dict) -> Any:
+    raise lowering.ctx.error("pyonnx.vjp cannot be called inside a compiled function (it runs "
+                             "the function eagerly); use pyonnx.grad, pyonnx.value_and_grad or "
+                             "pyonnx.jacobian")
+
+
+for _transform in (grad, value_and_grad, jacobian):
+    _transform.__pyonnx_call__ = _transform_call(_transform)
+vjp.__pyonnx_call__ = _vjp_call

@@ -6,6 +6,8 @@ checks live in the test module.
 
 import numpy as np
 
+import pyonnx
+
 
 # ---------------------------------------------------------------- arithmetic, broadcasting
 def add(x, y):
@@ -236,3 +238,36 @@ def runtime_while(x):
 
 def axis_from_arg(x, n):
     return np.sum(np.sin(x.sum(axis=int(n))))
+
+
+# ---------------------------------------------------------------- transforms inside compile
+def fit_loss(w, x, y):
+    return np.mean((np.tanh(x @ w) - y) ** 2)
+
+
+FIT_STEP = pyonnx.value_and_grad(fit_loss)
+
+
+def fit(w, x, y, steps):
+    value = np.float64(0.0)
+    for _ in range(steps):
+        value, g = FIT_STEP(w, x, y)
+        w = w - 0.5 * g
+    return w, value
+
+
+def fit_inline_grad(w, x, y):
+    g = pyonnx.grad(fit_loss)(w, x, y)
+    return w - 0.5 * g
+
+
+def hessian_diag_inside(x):
+    return np.diagonal(pyonnx.jacobian(pyonnx.grad(vector_loss))(x))
+
+
+def grad_of_inner_grad(x):
+    return np.sum(pyonnx.grad(vector_loss)(x) ** 2)
+
+
+def vjp_inside(x):
+    return pyonnx.vjp(vector_loss, x)

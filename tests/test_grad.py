@@ -645,10 +645,13 @@ def test_pass_error_names_op_and_line_from_doc_string():
                      '  h = Hardmax(x)\n  y = ReduceSum<keepdims=0>(h) }')
     model = ir.from_proto(onnx.parser.parse_model(text))
     node = next(n for n in model.graph if n.op_type == "Hardmax")
-    node.doc_string = f"{K.__file__}:12:5: return np.sum(np.sin(x + y))"
+    import inspect
+
+    line = inspect.getsourcelines(K.add)[1] + 1  # (the source line the doc_string names)
+    node.doc_string = f"{K.__file__}:{line}:5: return np.sum(np.sin(x + y))"
     with pytest.raises(pyonnx.ConversionError, match="Hardmax") as info:
         differentiate(model, [0])
-    assert info.value.lineno == 12 and info.value.filename == K.__file__
+    assert info.value.lineno == line and info.value.filename == K.__file__
     assert "np.sum(np.sin(x + y))" in str(info.value)
 
 
@@ -714,6 +717,43 @@ def test_every_rule_is_tested():
                                     "expm1", "log1p", "cbrt", "hypot", "arctan2", "logaddexp"}
 
 
+# ---------------------------------------------------------------- transforms inside compile
+def test_value_and_grad_step_called_in_a_compiled_loop():
+    w, x = r(3), r(16, 3)
+    y = np.tanh(x @ np.array([1.0, -2.0, 0.5]))
+    compiled = pyonnx.compile(K.fit)
+    got_w, got_value = compiled(w, x, y, np.array(5))
+    model = checked_model(compiled)
+    assert [n.op_type for n in model.graph.node].count("Loop") == 1   # one model, one loop
+    want_w = w
+    for _ in range(5):
+        want_value, g = K.FIT_STEP(want_w, x, y)
+        want_w = want_w - 0.5 * g
+    np.testing.assert_allclose(got_w, want_w, rtol=1e-12)
+    np.testing.assert_allclose(got_value, want_value, rtol=1e-12)
+    # 0 steps: the loop's initial values.
+    np.testing.assert_array_equal(compiled(w, x, y, np.array(0))[0], w)
+
+
+def test_transforms_written_inside_a_compiled_function():
+    w, x = r(3), r(16, 3)
+    y = np.tanh(x @ np.array([1.0, -2.0, 0.5]))
+    np.testing.assert_allclose(pyonnx.compile(K.fit_inline_grad)(w, x, y),
+                               w - 0.5 * pyonnx.grad(K.fit_loss)(w, x, y), rtol=1e-12)
+    v = r(4)
+    np.testing.assert_allclose(pyonnx.compile(K.hessian_diag_inside)(v),
+                               np.diagonal(pyonnx.jacobian(pyonnx.grad(K.vector_loss))(v)),
+                               rtol=1e-12)
+    # grad of a function that calls grad: second derivatives through the inlined model.
+    want = numeric_grad(lambda a: np.sum(pyonnx.grad(K.vector_loss)(a) ** 2), [v], 0)
+    np.testing.assert_allclose(pyonnx.grad(K.grad_of_inner_grad)(v), want, rtol=1e-6,
+                               atol=1e-7)
+
+
+def test_error_vjp_inside_a_compiled_function():
+    _error(pyonnx.compile(K.vjp_inside), r(3), match="pyonnx.vjp cannot be called inside")
+
+
 # ---------------------------------------------------------------- the training example
 def _load_example(name: str):
     import importlib.util
@@ -736,7 +776,21 @@ def test_train_mlp_example(capsys):
         assert g.dtype == p.dtype == np.float32 and g.shape == p.shape
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
     # The bar: the loss falls at least 10x over 100 epochs (800 SGD steps, ~0.2 s).
-    _, history = m.train(epochs=100)
+    trained, history = m.train(epochs=100)
     assert history[-1] * 10 <= history[0]
+    # The whole loop as one compiled model (the step's gradient model inlined in its body):
+    # the same batches, the same parameters and losses.
+    compiled = pyonnx.compile(m.train_in_one_model)
+    params, x, y = m.init(0)
+    *one_model, one_history = compiled(*params, x, y, m.shuffles(100, len(x)), 0.05)
+    checked_model(compiled)
+    assert one_history.dtype == np.float32 and one_history[-1] * 10 <= one_history[0]
+    np.testing.assert_allclose(one_history, history, rtol=1e-4)
+    for a, b in zip(one_model, trained):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+    # numpy_train (hand-written backward) agrees with both.
+    np.testing.assert_allclose(m.numpy_train(*params, x, y, m.shuffles(3, len(x)), 0.05)[-1],
+                               history[:3], rtol=1e-4)
     m.main(epochs=3)
-    assert "train_mlp: loss" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "train_mlp: loss" in out and "train_mlp (one model): loss" in out

@@ -259,3 +259,20 @@ def test_list_beside_the_gradient_path_is_fine():
 def test_error_list_on_the_gradient_path():
     with pytest.raises(pyonnx.ConversionError, match="SequenceAt.*ONNX sequences"):
         pyonnx.grad(K.loop_reading_its_list)(u(3), np.array(2))
+
+
+# ---------------------------------------------------------------- item assignment
+def test_item_assignment_in_a_loop():
+    # y[i] = f(x[i], w): the gradient flows through the written rows (a scan output after
+    # LowerSetItemPass) to x and w.
+    check(K.write_rows, [(u(4, 2), u(2)), (u(0, 2), u(2))], argnums=(0, 1))
+
+
+def test_item_assignment_reading_earlier_writes():
+    # y[i] = y[i - 1] * w + x[i]: each write reads the previous one (ScatterND in the body).
+    check(K.write_recurrence, [(u(5), 0.7), (u(1), 0.7)], argnums=(0, 1))
+
+
+def test_item_assignment_outside_loops():
+    # y[0] = ... (row) and y[mask] = ... (flat, boolean mask) on an array computed from x.
+    check(K.write_elements, [(u(4, lo=0.6, hi=2.0), u(4, lo=0.7, hi=1.2))], argnums=(0, 1))

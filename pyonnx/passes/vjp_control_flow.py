@@ -150,8 +150,10 @@ def _replace_node(b: Backward, old: ir.Node, new: ir.Node, before: Sequence[ir.N
     graph = old.graph
     assert graph is not None
     graph.insert_before(old, [*before, new])
+    moved: dict[ir.Value, ir.Value] = {}
     for k, out in enumerate(old.outputs):
         repl = new.outputs[k if offset_of is None else offset_of(k)]
+        moved[out] = repl
         repl.type, repl.shape = out.type, out.shape
         if out in b._extra:
             b._extra[repl] = b._extra[out]
@@ -160,6 +162,11 @@ def _replace_node(b: Backward, old: ir.Node, new: ir.Node, before: Sequence[ir.N
         out.name = None
         repl.name = name
     graph.remove(old, safe=True)
+    # Composite marks downstream point at the new outputs (a later differentiation reads them).
+    for n in ir.traversal.RecursiveGraphIterator(graph):
+        mark = n.meta.get("pyonnx.derivative")
+        if mark is not None and any(x in moved for x in mark[1]):
+            n.meta["pyonnx.derivative"] = (mark[0], [moved.get(x, x) for x in mark[1]])
 
 
 def _copy_meta(b: Backward, old: ir.Node, new: ir.Node) -> None:

@@ -103,6 +103,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{type(e).__name__}: {e}") from None
         raise ctx.error(f"{func.__name__}() of array values is not supported")
+    hook = getattr(func, "__pyonnx_call__", None)  # pyonnx's own callables (pyonnx.transforms)
+    if hook is not None:
+        return hook(lowering, args, kwargs)
     if isinstance(func, types.FunctionType):
         return lowering.inline(func, args, kwargs)
     if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
