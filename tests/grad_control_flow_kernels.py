@@ -220,3 +220,17 @@ def loop_reading_its_list(x, n):
     for i in range(n):
         out.append(out[-1] * x)
     return np.sum(out[-1])
+
+
+def rnn_no_input_bias(x, h0, W):
+    h = h0
+    for t in range(x.shape[0]):
+        h = np.tanh(W @ h) * x[t]
+    return np.sum(h * h)
+
+
+def growing_state(x, n):
+    y = x * 1.0
+    for _ in range(n):
+        y = np.concatenate([y, np.sin(y[-1:]) * x[:1]])
+    return np.sum(y ** 2)

@@ -234,11 +234,40 @@ def test_forward_loop_records_only_what_the_backward_reads():
     g(u(3), np.array(2))
     model = onnx.load_from_string(g._last.model)
     forward, backward = _loops(model.graph)
-    # The forward Loop also outputs one stack (acc per iteration; i is the iteration
-    # number, recomputed from the reverse index), the backward Loop carries acc's cotangent
-    # and sums x's.
-    assert len(forward.output) == 2
+    # acc = np.sin(acc) * x + i: the forward Loop also records acc and sin(acc) per
+    # iteration (i is the iteration number, the reverse index gives it back); the backward
+    # Loop carries acc's cotangent and sums x's. It reads sin(acc) from the record instead of
+    # recomputing the float64 sine (dozens of nodes): a short body.
+    assert len(forward.output) == 3
     assert len(backward.output) == 2
+    body = next(a.g for a in backward.attribute if a.name == "body")
+    assert len(body.node) < 25 and "Round" not in {n.op_type for n in body.node}
+
+
+def _ops(model) -> set[str]:
+    return {n.op_type for n in model.graph.node}
+
+
+def test_state_whose_shape_settles_after_one_iteration():
+    # h = tanh(W @ h) * x[t]: h has W's rows from iteration 1 on, whatever h0's size; the
+    # forward Loop records the states after each iteration (iteration 0 reads h0) and the
+    # values the VJP reads (no recomputation of the float64 tanh). A non-square W with one
+    # iteration changes h's size: still right.
+    argsets = [(u(5, lo=0.5), u(3), u(3, 3)), (u(1, lo=0.5), u(3), u(2, 3)),
+               (u(0), u(3), u(2, 3))]
+    models = check(K.rnn_no_input_bias, argsets, argnums=(0, 1, 2))
+    model = onnx.load_from_string(models.pop())
+    forward, backward = _loops(model.graph)
+    bodies = [next(a.g for a in n.attribute if a.name == "body") for n in (forward, backward)]
+    assert "SequenceInsert" not in {n.op_type for n in bodies[0].node}
+    assert len(bodies[1].node) < len(bodies[0].node) / 2
+
+
+def test_growing_state_recorded_in_a_sequence():
+    # y grows every iteration: its states cannot be stacked, a sequence records them.
+    models = check(K.growing_state, [(u(3), np.array(0)), (u(3), np.array(1)),
+                                     (u(3), np.array(3))], paths=lambda x, n: int(n))
+    assert "SequenceEmpty" in _ops(onnx.load_from_string(models.pop()))
 
 
 # ---------------------------------------------------------------- errors

@@ -138,7 +138,10 @@ def _typed(b: Backward, v: ir.Value, like: ir.Value, leading: bool = False) -> i
     if dims is not None and leading:
         dims = (None, *dims)
     if dims is not None:
-        v.shape = ir.Shape([d if isinstance(d, (int, str)) else None for d in dims])
+        # Only sizes known here go into the model: onnxruntime takes equal symbols for equal
+        # sizes, and a state's symbol need not hold on every iteration. (The rules read the
+        # symbols from b._extra.)
+        v.shape = ir.Shape([d if isinstance(d, int) else None for d in dims])
     b._extra[v] = (b.dtype(like), dims)
     return v
 
@@ -272,80 +275,202 @@ def _if(b: Backward, node: ir.Node, gs):
 
 
 # ------------------------------------------------------------------ Loop
-def _invariant_states(b: Backward, node: ir.Node) -> list[bool]:
-    """Per loop state: whether its shape surely stays the one it enters the loop with.
+class _BodyShapes:
+    """Shapes in a Loop body that hold on every iteration.
 
     ONNX shape inference runs on the body alone, each state input declared with the shape of
-    its initial value (unknown dims as fresh symbols) and captured values with theirs (
-    constants with their values): a state whose output comes back with the same dims keeps
-    that shape on every iteration (by induction). Anything else (a growing array, a shape
-    inference cannot follow) may change between iterations.
+    its initial value (unknown dims as fresh symbols) and captured values with theirs
+    (constants with their values). A state whose output comes back with the same dims keeps
+    that shape on every iteration (by induction): ``invariant[j]``. A state whose output has
+    other dims is declared with those and the body inferred again: if they come back, the
+    state keeps them from iteration 1 on (``eventual[j]``: an RNN's ``h = tanh(W @ h + ...)``
+    has ``W``'s rows after the first iteration, whatever ``h0``'s symbolic size was).
+
+    When every state is one or the other, a body value inferred with the same dims both ways,
+    made only of ints and declared symbols, has that shape on every iteration (``fixed(v)``);
+    a data-dependent size is a new symbol and does not qualify.
     """
-    import onnx
 
-    body: ir.Graph = node.attributes["body"].value
-    inits = list(node.inputs[2:])
-    n = len(inits)
-    result = [body.outputs[1 + j] is body.inputs[2 + j] for j in range(n)]
-    try:
-        proto = ir.serde.serialize_graph(body)
-    except Exception:  # noqa: BLE001 - an optimization: fall back to sequences
-        return result
-    declared: list[tuple | None] = []
+    def __init__(self, b: Backward, node: ir.Node):
+        body: ir.Graph = node.attributes["body"].value
+        n = len(node.inputs) - 2
+        self.invariant = [body.outputs[1 + j] is body.inputs[2 + j] for j in range(n)]
+        self.eventual = [False] * n
+        self.symbols: set[str] = set()
+        self.dims: dict[str, tuple] = {}
+        self._second: dict[str, tuple] | None = None
+        inits = list(node.inputs[2:])
+        first = [b.dims(v) for v in inits]
+        self.dims = self._infer(b, node, body, first) or {}
+        outs = [self.dims.get(body.outputs[1 + j].name or "") for j in range(n)]
+        again = list(self._declared)
+        for j in range(n):
+            if self.invariant[j] or self._declared[j] is None or outs[j] is None:
+                continue
+            if outs[j] == self._declared[j]:
+                self.invariant[j] = True
+            elif all(d is not None for d in outs[j]):
+                # Symbols inference made up are renamed: the second run makes up its own.
+                again[j] = tuple(d if isinstance(d, int) or d in self.symbols
+                                 else f"__eventual{j}_{d}" for d in outs[j])
+        if again != self._declared:
+            declared = self._declared
+            second = self._infer(b, node, body, again) or {}
+            self._second = second
+            for j in range(n):
+                if again[j] != declared[j] and again[j] is not None:
+                    self.eventual[j] = second.get(body.outputs[1 + j].name or "") == again[j]
+            self._declared = declared
 
-    def set_shape(vi, dims) -> None:
-        tt = vi.type.tensor_type
-        tt.ClearField("shape")
-        shape = tt.shape
-        shape.SetInParent()
-        for d in dims:
-            dim = shape.dim.add()
-            if isinstance(d, int):
-                dim.dim_value = d
-            else:
-                dim.dim_param = d
-    for j in range(n):
-        vi = proto.input[2 + j]
-        dims = b.dims(inits[j])
-        if dims is None or not vi.type.HasField("tensor_type"):
-            declared.append(None)
-            continue
-        dims = tuple(d if d is not None else f"__state{j}_{k}" for k, d in enumerate(dims))
-        set_shape(vi, dims)
-        declared.append(dims)
-    for c in _captures(node):
-        if c.const_value is not None:
-            tensor = ir.serde.serialize_tensor(c.const_value)
-            tensor.name = c.name
-            proto.initializer.append(tensor)
-            continue
-        dt = b.dtype(c)
-        if dt is None or not isinstance(c.type, (ir.TensorType, type(None))):
-            continue
-        vi = onnx.helper.make_tensor_value_info(c.name, int(dt), None)
-        dims = b.dims(c)
-        if dims is not None:
-            set_shape(vi, tuple(d if d is not None else f"__capture_{c.name}_{k}"
-                                for k, d in enumerate(dims)))
-        proto.input.append(vi)
-    opsets = [onnx.helper.make_opsetid(domain, version)
-              for domain, version in b.model.opset_imports.items()]
-    model = onnx.helper.make_model(proto, opset_imports=opsets, ir_version=b.model.ir_version)
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-    except Exception:  # noqa: BLE001 - an optimization: fall back to sequences
-        return result
-    known = {vi.name: vi for vi in (*inferred.graph.value_info, *inferred.graph.output)}
-    for j in range(n):
-        if result[j] or declared[j] is None:
-            continue
-        vi = known.get(body.outputs[1 + j].name)
-        if vi is None or not vi.type.tensor_type.HasField("shape"):
-            continue
-        dims = tuple(d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
-                     for d in vi.type.tensor_type.shape.dim)
-        result[j] = dims == declared[j]
-    return result
+    def fixed(self, v: ir.Value) -> bool:
+        if not all(i or e for i, e in zip(self.invariant, self.eventual)):
+            return False
+        dims = self.dims.get(v.name or "")
+        if dims is None or not all(isinstance(d, int) or d in self.symbols for d in dims):
+            return False
+        return self._second is None or self._second.get(v.name or "") == dims
+
+    def _infer(self, b: Backward, node: ir.Node, body: ir.Graph,
+               state_dims: list) -> dict[str, tuple] | None:
+        """Body value name → inferred dims, the states declared with ``state_dims``."""
+        import onnx
+
+        n = len(state_dims)
+        self._declared: list[tuple | None] = [None] * n
+        try:
+            proto = ir.serde.serialize_graph(body)
+        except Exception:  # noqa: BLE001 - an optimization: records fall back to sequences
+            return None
+
+        def declare(vi, dims, fresh: str) -> tuple:
+            dims = tuple(d if d is not None else f"{fresh}{k}" for k, d in enumerate(dims))
+            tt = vi.type.tensor_type
+            tt.ClearField("shape")
+            tt.shape.SetInParent()
+            for d in dims:
+                dim = tt.shape.dim.add()
+                if isinstance(d, int):
+                    dim.dim_value = d
+                else:
+                    dim.dim_param = d
+                    self.symbols.add(d)
+            return dims
+
+        for j in range(n):
+            vi = proto.input[2 + j]
+            if state_dims[j] is not None and vi.type.HasField("tensor_type"):
+                self._declared[j] = declare(vi, state_dims[j], f"__state{j}_")
+        for c in _captures(node):
+            if c.const_value is not None:
+                tensor = ir.serde.serialize_tensor(c.const_value)
+                tensor.name = c.name
+                proto.initializer.append(tensor)
+                continue
+            dt = b.dtype(c)
+            if dt is None or not isinstance(c.type, (ir.TensorType, type(None))):
+                continue
+            vi = onnx.helper.make_tensor_value_info(c.name, int(dt), None)
+            dims = b.dims(c)
+            if dims is not None:
+                declare(vi, dims, f"__capture_{c.name}_")
+            proto.input.append(vi)
+        opsets = [onnx.helper.make_opsetid(domain, version)
+                  for domain, version in b.model.opset_imports.items()]
+        model = onnx.helper.make_model(proto, opset_imports=opsets,
+                                       ir_version=b.model.ir_version)
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False,
+                                                         data_prop=True)
+        except Exception:  # noqa: BLE001 - an optimization: records fall back to sequences
+            return None
+        dims: dict[str, tuple] = {}
+        for vi in (*inferred.graph.value_info, *inferred.graph.output):
+            tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+            if tt is not None and tt.HasField("shape"):
+                dims[vi.name] = tuple(
+                    d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
+                    for d in tt.shape.dim)
+        return dims
+
+
+# Ops cheaper to recompute in the backward body than to record per iteration.
+_CHEAP = frozenset({"Identity", "Reshape", "Unsqueeze", "Squeeze", "Flatten", "Transpose",
+                    "Shape", "Size", "Cast", "CastLike"})
+_SHAPE_OPS = frozenset({"Shape", "Size"})
+
+
+def _record_residuals(b: Backward, node: ir.Node, body: ir.Graph, copy: ir.Graph,
+                      pre: set[ir.Node], vjp_nodes: list[ir.Node],
+                      mapping: dict[ir.Value, ir.Value], shapes: _BodyShapes,
+                      t: ir.Value) -> list[tuple[ir.Value, ir.Value]]:
+    """Makes the VJP read recorded values instead of recomputing them where that is valid.
+
+    A value of the body copy that the VJP nodes read (a residual) is replaced by
+    ``Gather(record, t)`` of the same value of the forward body, recorded per iteration, when
+    its shape is the same on every iteration (:meth:`_BodyShapes.fixed`) and it is not a cheap
+    function of the recorded states (:data:`_CHEAP`). ``Shape``/``Size`` of a residual are
+    recorded instead of the residual (a rank-long vector). The copy's nodes that no longer feed
+    anything are pruned afterwards. Emits the Gathers into ``copy``; returns (forward body
+    value to record, placeholder for its record) pairs (nodes it adds to the forward body, the
+    recorded ``Shape``s, are appended to ``body``).
+    """
+    clones = {n for n in copy if n not in pre}
+    inverse = {c: o for o, c in mapping.items()}
+    inside = set(_all_nodes(vjp_nodes))
+
+    def available(v: ir.Value, depth: int) -> bool:
+        p = v.producer()
+        if p is None or p not in clones:
+            return True
+        if p.op_type not in _CHEAP or p.domain not in ("", "ai.onnx") or depth == 0:
+            return False
+        return all(available(i, depth - 1) for i in p.inputs if i is not None)
+
+    residuals: dict[ir.Value, None] = {}
+    for n in _all_nodes(vjp_nodes):
+        for v in n.inputs:
+            if v is not None and v.producer() in clones:
+                residuals[v] = None
+    records: list[tuple[ir.Value, ir.Value]] = []
+    with b.subgraph() as gathers, b.subgraph() as forward:
+        b.node = node
+        for r in residuals:
+            orig = inverse.get(r)
+            if orig is None or orig.producer() is None or orig.producer().graph is not body \
+                    or not isinstance(orig.type, (ir.TensorType, type(None))):
+                continue
+            if available(r, 3):
+                continue
+            uses = [u for u in r.uses() if u.node in inside]
+            shape_uses = [u for u in uses if u.node.op_type in _SHAPE_OPS and
+                          u.node.domain in ("", "ai.onnx") and u.node in vjp_nodes]
+            if len(shape_uses) < len(uses) and shapes.fixed(orig):
+                b.nodes = gathers
+                ph = ir.Value(name=b.fresh("rev_record"))
+                got = b.op("Gather", ph, t, axis=0, dtype=b.dtype(r), dims=b.dims(r))
+                for u in uses:
+                    u.node.replace_input_with(u.idx, got)
+                records.append((orig, ph))
+                continue
+            for u in shape_uses:
+                # Only the shape (or size) is read, or the value cannot be recorded: record
+                # that, computed in the forward body.
+                user = u.node
+                b.nodes = forward
+                fwd = b.op(user.op_type, orig, copy_attrs=user, dtype=ir.DataType.INT64,
+                           dims=b.dims(user.outputs[0]))
+                b.nodes = gathers
+                ph = ir.Value(name=b.fresh("rev_record"))
+                got = b.op("Gather", ph, t, axis=0, dtype=ir.DataType.INT64,
+                           dims=b.dims(user.outputs[0]))
+                user.outputs[0].replace_all_uses_with(got)
+                records.append((fwd, ph))
+        b.nodes = gathers
+    for fwd_node in forward:
+        fwd_node.outputs[0].type = ir.TensorType(ir.DataType.INT64)
+    body.extend(forward)
+    copy.extend(gathers)
+    return records
 
 
 @vjp("Loop")
@@ -384,7 +509,9 @@ def _loop(b: Backward, node: ir.Node, gs):
     carried = sorted(j for j in varied & useful if b.dtype(states_in[j]) in FLOAT_TYPES)
     if not carried and not (wanted and (useful or scan_seeds)):
         return nothing
-    invariant = dict(enumerate(_invariant_states(b, node)))
+    shapes = _BodyShapes(b, node)
+    invariant = dict(enumerate(shapes.invariant))
+    eventual = {j: not invariant[j] and shapes.eventual[j] for j in range(n)}
     used = [j for j in range(n) if states_in[j].uses() or states_in[j] in body.outputs
             or (j in carried and not invariant[j])]
 
@@ -405,10 +532,26 @@ def _loop(b: Backward, node: ir.Node, gs):
                 # A list (sequence) state cannot be recorded: fine if the VJP does not read it.
                 state_at[j] = ir.Value(name=b.fresh("unrecorded"), type=states_in[j].type)
                 continue
-            op = "Gather" if invariant[j] else "SequenceAt"
-            state_at[j] = b.op(op, record_ph[j], t, **({"axis": 0} if invariant[j] else {}),
-                               dtype=b.dtype(states_in[j]), dims=b.dims(states_in[j]))
-    copy, _ = b.clone_graph(body)
+            dt, dims = b.dtype(states_in[j]), b.dims(states_in[j])
+            if invariant[j]:
+                state_at[j] = b.op("Gather", record_ph[j], t, axis=0, dtype=dt, dims=dims)
+            elif eventual[j]:
+                # Recorded after each iteration (one shape from iteration 1 on): iteration t
+                # starts from record[t - 1], iteration 0 from the initial value.
+                with b.subgraph() as first:
+                    start = _typed(b, b.op("Identity", inits[j]), states_in[j])
+                with b.subgraph() as later:
+                    before = b.op("Sub", t, b.const(np.int64(1)))
+                    prev = _typed(b, b.op("Gather", record_ph[j], before, axis=0), states_in[j])
+                state_at[j] = b.op(
+                    "If", b.op("Equal", t, b.const(np.int64(0))),
+                    then_branch=ir.Graph([], [start], nodes=first, name=b.fresh("first_iter")),
+                    else_branch=ir.Graph([], [prev], nodes=later, name=b.fresh("later_iter")),
+                    dtype=dt, dims=dims)
+                _typed(b, state_at[j], states_in[j])
+            else:
+                state_at[j] = b.op("SequenceAt", record_ph[j], t, dtype=dt, dims=dims)
+    copy, mapping = b.clone_graph(body)
     # The copy's inputs become the recorded state, t, and true (iterations that ran saw a
     # true condition).
     rewire = {copy.inputs[0]: t, copy.inputs[1]: b.const(np.array(True))}
@@ -417,6 +560,10 @@ def _loop(b: Backward, node: ir.Node, gs):
     copy.outputs.clear()
     for old, value in rewire.items():
         old.replace_all_uses_with(value)
+    for cloned in ir.traversal.RecursiveGraphIterator(copy):
+        mark = cloned.meta.get("pyonnx.derivative")
+        if mark is not None and any(x in rewire for x in mark[1]):
+            cloned.meta["pyonnx.derivative"] = (mark[0], [rewire.get(x, x) for x in mark[1]])
     copy_states_out = copy_outs[1:1 + n]
     copy_scans_out = copy_outs[1 + n:]
     copy.inputs.clear()
@@ -442,6 +589,7 @@ def _loop(b: Backward, node: ir.Node, gs):
         for c, ct, acc in zip(wanted, cts[len(carried):], acc_ins):
             outs.append(acc if ct is None else b.add(acc, ct))
         outs = _outputs(b, outs, [*copy, *vjp_nodes])
+    extra_records = _record_residuals(b, node, body, copy, set(pre), vjp_nodes, mapping, shapes, t)
     copy.extend(vjp_nodes)
     copy.outputs.extend(outs)
     outs[0].type, outs[0].shape = boolean, ir.Shape([])
@@ -456,14 +604,22 @@ def _loop(b: Backward, node: ir.Node, gs):
                           "sequence); build the values with array operations instead (item "
                           "assignment into a preallocated array)")
     needed = [j for j in used if record_ph[j].uses()]
+    extra_records = [(v, ph) for v, ph in extra_records if ph.uses()]
 
-    # ---- the forward Loop, also recording the states the backward body reads
-    stacked = [j for j in needed if invariant[j]]
-    taped = [j for j in needed if not invariant[j]]
+    # ---- the forward Loop, also recording the states (and residuals) the backward body reads
+    stacked = [j for j in needed if invariant[j] or eventual[j]]
+    taped = [j for j in needed if not invariant[j] and not eventual[j]]
     with b.subgraph() as added:
         b.node = node
-        scan_vals = [_typed(b, b.op("Identity", states_in[j]), states_in[j]) for j in stacked]
-        if not stacked and not taped:      # nothing to read, but the trip count
+        # (Invariant states are recorded as they enter an iteration, eventual ones as they
+        # leave it.)
+        scan_vals = [_typed(b, b.op("Identity", states_in[j] if invariant[j] else states_out[j]),
+                            states_in[j]) for j in stacked]
+        taken = set(body.outputs)
+        for v, _ in extra_records:
+            scan_vals.append(v if v not in taken else _typed(b, b.op("Identity", v), v))
+            taken.add(scan_vals[-1])
+        if not scan_vals and not taped:      # nothing to read, but the trip count
             scan_vals = [b.op("Identity", it_in, dtype=ir.DataType.INT64, dims=())]
             scan_vals[0].type, scan_vals[0].shape = i64, ir.Shape([])
         tape_ins, tape_outs = [], []
@@ -502,7 +658,11 @@ def _loop(b: Backward, node: ir.Node, gs):
     for j, rec in zip(stacked, records):
         rec.name = b.fresh("record")
         _typed(b, rec, states_in[j], leading=True)
-    if not stacked and not taped:
+    for (v, ph), rec in zip(extra_records, records[len(stacked):]):
+        rec.name = b.fresh("record")
+        _typed(b, rec, v, leading=True)
+        ph.replace_all_uses_with(rec)
+    if not stacked and not taped and not extra_records:
         records[0].name = b.fresh("record")
         records[0].type, records[0].shape = i64, ir.Shape([None])
         b._extra[records[0]] = (ir.DataType.INT64, (None,))
