@@ -18,7 +18,8 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
 6. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
    ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass;
    then 10 epochs: numpy, a Python loop calling the step, and the whole loop compiled as one
-   model (``train_in_one_model``, the step's gradient model inlined in its body).
+   model (``train_in_one_model``, the step's gradient model inlined in its body); then a
+   gradient through a 100-step loop against its forward pass.
 
 Timings are medians of short interleaved rounds (every contender runs once per round), so
 machine load drifts hit them alike; absolute times still swing up to 2x between runs on shared
@@ -427,6 +428,33 @@ def training(cfg: Config) -> None:
             t["steps"] / t["numpy"], ""],
            ["whole loop in one compiled model", t["numpy"] / 1e3, t["one model"] / 1e3,
             t["one model"] / t["numpy"], f"{err:.1e}"]])
+
+    # A gradient through a loop: the recurrence of the training example's hidden size, 100
+    # steps, forward pass vs loss and gradient (the reverse loop replays the recorded steps).
+    rng = np.random.default_rng(0)
+    rnn_args = (rng.uniform(0.5, 1.0, 100), rng.uniform(-1, 1, 64),
+                rng.uniform(-1, 1, (64, 64)).astype(np.float64) / 8)
+    forward_rnn = pyonnx.compile(recurrence)
+    grad_rnn = pyonnx.value_and_grad(recurrence, argnums=(1, 2))
+    t = interleaved({"numpy": lambda: recurrence(*rnn_args),
+                     "forward": lambda: forward_rnn(*rnn_args),
+                     "grad": lambda: grad_rnn(*rnn_args)},
+                    calls=5, rounds=cfg.rounds(10))
+    print()
+    table(["h = tanh(W @ h) * x[t], 100 steps, 64", "numpy ms", "pyonnx ms", "pyonnx/numpy",
+           "vs forward"],
+          [["forward (compile)", t["numpy"] / 1e3, t["forward"] / 1e3, t["forward"] / t["numpy"],
+            ""],
+           ["value and gradient (value_and_grad)", t["numpy"] / 1e3, t["grad"] / 1e3,
+            t["grad"] / t["numpy"], t["grad"] / t["forward"]]])
+
+
+def recurrence(x, h0, W):
+    """A loop to differentiate (module level: pyonnx reads its source)."""
+    h = h0
+    for t in range(x.shape[0]):
+        h = np.tanh(W @ h) * x[t]
+    return np.sum(h * h)
 
 
 def main(argv: list[str] | None = None) -> None:

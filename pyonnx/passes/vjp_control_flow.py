@@ -14,16 +14,21 @@ does not use a captured value gives it a zero cotangent.
 
 ``Loop`` (``for`` and ``while`` alike; breaks, continues and early returns are flags in the
 body's condition, so only the run tells how many iterations ran): the forward ``Loop`` is
-replaced by one that also records the state each iteration starts from, as a scan output
-(stacked along a new first axis), or, for a state whose shape may change between iterations,
-in an ONNX sequence carried along. The number of iterations run is the length of that record
-(a loop that ran 0 times records nothing, and the reverse loop runs 0 times). The backward
-``Loop`` runs that many iterations, iteration k replaying forward iteration ``t = trips-1-k``:
-it reads the state of iteration t from the record, recomputes the body from it (a copy of the
-body, so only the states, not every intermediate, are kept) and runs the body's VJP, carrying
-the cotangents of the loop states from one iteration to the previous one, and summing those of
-captured outer values (their cotangents add up over iterations). The copy is pruned to what the
-VJP uses, and only the states it reads are recorded.
+replaced by one that also records, per iteration, the state each iteration starts from and
+the body values the backward pass reads (residuals), as scan outputs (stacked along a new
+first axis). The number of iterations run is the length of that record (a loop that ran 0
+times records nothing, and the reverse loop runs 0 times). The backward ``Loop`` runs that
+many iterations, iteration k replaying forward iteration ``t = trips-1-k``: it reads
+iteration t's state and residuals from the records (``Gather``) and runs the body's VJP,
+carrying the cotangents of the loop states from one iteration to the previous one, and
+summing those of captured outer values (their cotangents add up over iterations).
+
+Scan outputs need one shape on every iteration. ONNX shape inference on the body
+(:class:`_BodyShapes`) decides which states and residuals keep theirs; a state whose shape
+settles after the first iteration is recorded as it leaves each iteration instead. What cannot
+be recorded is recomputed: the backward body starts with a copy of the forward body (from the
+recorded states), pruned to what the VJP still reads; a state whose shape may change from one
+iteration to the next (an array growing by concatenation) is recorded in an ONNX sequence.
 
 Cotangents flow only through float states that depend on a differentiated value
 (fixed points over the body), so integer counters, flags and constant states cost nothing but
