@@ -350,3 +350,41 @@ def scalar_write(x):
     s = 3
     s[0] = 1  # <- scalar_write
     return x
+
+
+def write_rows_while_iterating(m):
+    y = m.copy()
+    for row in y:
+        row[0] = -1
+        row += 1
+    return y
+
+
+def enumerate_rows_write(m):
+    y = m.copy()
+    for i, row in enumerate(y):
+        row *= i
+    return y
+
+
+def normalize_rows_in_place(m):
+    for row in m:
+        row /= row.sum()
+
+
+def append_then_write(x, n):
+    buf = x.copy()
+    out = []
+    for i in range(n):
+        buf[0] = i
+        out.append(buf)  # <- append_written
+    return np.stack(out)
+
+
+def append_copy_then_write(x, n):
+    buf = x.copy()
+    out = []
+    for i in range(n):
+        buf[0] = i
+        out.append(buf.copy())
+    return np.stack(out)

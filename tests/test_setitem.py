@@ -237,3 +237,18 @@ def test_refused_writes_point_at_the_line(fn, marker, args, words):
     assert info.value.lineno == line, str(info.value)
     for w in words:
         assert w in info.value.message, info.value.message
+
+
+@pytest.mark.parametrize("rows", [2, 70])  # unrolled, and a Loop
+def test_rows_of_an_array_are_views_while_iterating(rows):
+    m = np.arange(rows * 3, dtype=np.float64).reshape(rows, 3)
+    check(k.write_rows_while_iterating, m)
+    check(k.enumerate_rows_write, m)
+    check_writes(k.normalize_rows_in_place, m + 1)
+
+
+def test_appending_an_array_then_writing_it_is_refused():
+    with pytest.raises(pyonnx.ConversionError, match="append a copy") as info:
+        pyonnx.compile(k.append_then_write)(np.arange(3.0), I64(3))
+    assert info.value.lineno == _marked("append_written")[0]
+    check(k.append_copy_then_write, np.arange(3.0), I64(3))

@@ -32,7 +32,8 @@ import numpy as np
 from pyonnx.frontend.lower.values import Array
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
-           "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal"]
+           "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
+           "current"]
 
 _ids = itertools.count(1)
 
@@ -44,14 +45,18 @@ class Buffer:
         initial: the Array it held when pyonnx first needed to track it.
         param: the function parameter whose memory it is (its final value is written back to
             the caller's array), or None.
+        captured: an array of this memory was appended to a run-time list.
     """
 
-    __slots__ = ("initial", "param", "id")
+    __slots__ = ("initial", "param", "id", "captured")
 
     def __init__(self, initial: Array, param: str | None = None):
         self.initial = initial
         self.param = param
         self.id = next(_ids)
+        # Appended to a list built at run time: the ONNX sequence holds a copy, so a later
+        # write (which numpy's list would see) is refused.
+        self.captured = False
 
     def __repr__(self) -> str:
         return f"Buffer#{self.id}({self.param or ''})"
@@ -220,6 +225,11 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
             f"{loc_text} is a view numpy makes with a function whose memory layout pyonnx does "
             "not follow (only basic indexing, reshape/ravel of a whole array and transposes "
             "are followed); write into the original array, or take .copy() first")
+    if buffer.captured:
+        raise ctx.error(
+            f"{loc_text} was appended to a list built at run time and is written afterwards: "
+            "numpy's list would see the new values, the model's list holds the old ones; "
+            "append a copy (lst.append(x.copy()))")
     new = compute(ctx, target)
     # Back through the steps: the view chain's current values from the base, then each new
     # value written into its parent.
@@ -231,6 +241,22 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     state.memory[buffer] = new
     state.register(new, buffer, ())
     rederive(lowering, {buffer})
+
+
+def current(ctx, a: Array) -> Array:
+    """``a``'s value now: a view or alias of memory written since ``a`` was made is re-derived
+    from the memory's current contents (a loop iterating over an array it writes into)."""
+    state: AliasState = ctx.aliases
+    hit = state.lookup(a)
+    if hit is None:
+        return a
+    buffer, steps = hit
+    value = state.memory.get(buffer, buffer.initial)
+    if AMBIGUOUS in steps or UNKNOWN in steps or value is buffer.initial and not steps:
+        return a
+    for step in steps:
+        value = step.forward(ctx, value)
+    return value
 
 
 def rederive(lowering, buffers: set[Buffer]) -> None:

@@ -88,6 +88,9 @@ class Lowering:
         self.aliases = AliasState()
         # The FunctionLowerings being run, innermost last (a write rebinds names in all).
         self.frames: list[Any] = []
+        # Per Loop body being lowered (innermost last): the buffers it carries, and the ids of
+        # the Arrays its state inputs bind (memory that persists across iterations).
+        self.loop_buffers: list[tuple[set[Any], set[int]]] = []
 
     # ------------------------------------------------------------------ nodes
     @property

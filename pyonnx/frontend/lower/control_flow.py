@@ -616,6 +616,7 @@ def _lower_body(lowering, node, plans, start, next_test, line):
             else:
                 env.bind(key, value)
                 bound[key] = value
+        ctx.loop_buffers.append((buffers, {id(v) for v in bound.values()}))
         with ctx.subgraph() as nodes, _dynamic(lowering):
             if buffers:
                 # Views of a carried buffer (names bound before the loop) see its state.
@@ -629,6 +630,7 @@ def _lower_body(lowering, node, plans, start, next_test, line):
                 if not (is_static(test) and bool(test) is True):
                     cond_out = condition(ctx, test) if not is_static(test) else ctx.const(
                         np.array(bool(test)))
+        ctx.loop_buffers.pop()
         return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
                 bound)
 

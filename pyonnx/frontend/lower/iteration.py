@@ -157,17 +157,25 @@ def _range(ctx, start: Any, stop: Any, step: Any) -> DynamicIter:
 
 
 def _rows(ctx, x: Array) -> list | DynamicIter:
+    """The rows of ``x``: views of it, as numpy's iteration gives (a write into a row changes
+    ``x``). A run-time loop reads row ``k`` from ``x``'s memory as it is on iteration ``k``;
+    an unrolled loop re-derives each row when it binds it (see ``StmtLowering.stmt_For``)."""
+    from pyonnx.frontend.lower import aliases
+    from pyonnx.frontend.lower.indexing import getitem
+
     if x.ndim == 0:
         raise ctx.error("iteration over a 0-d array (numpy raises TypeError)")
     n = x.shape[0]
     if n is not None and n <= UNROLL_LIMIT:
-        from pyonnx.frontend.lower.indexing import getitem
-        return [getitem(ctx, x, i) for i in range(n)]
+        return [aliases.register_view(ctx, getitem(ctx, x, i), x, aliases.GetItem(i))
+                for i in range(n)]
     count = ctx.dim(x, 0)
     count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
 
     def item(ctx, k: Array) -> Array:
-        return Array(ctx.op("Gather", x, k, axis=0), x.dtype, x.shape[1:])
+        base = aliases.current(ctx, x)
+        row = Array(ctx.op("Gather", base, k, axis=0), x.dtype, x.shape[1:])
+        return aliases.register_view(ctx, row, x, aliases.GetItem(k))
     return DynamicIter(Array(count.value, _I64, ()), item)
 
 

@@ -54,6 +54,7 @@ def append(lowering, target: Any, value: Any) -> Any:
     list bound to ``target`` afterwards."""
     ctx = lowering.ctx
     if isinstance(target, Seq):
+        _capture(lowering, value)
         v = ctx.asarray(value)
         if v.dtype != target.dtype:
             if not v.weak:
@@ -84,6 +85,26 @@ def append(lowering, target: Any, value: Any) -> Any:
         raise ctx.error(f"the list appended to here is also named {', '.join(sorted(others))}; "
                         "inside run-time control flow a list may have only one name")
     return [*target, value]
+
+
+def _capture(lowering, value: Any) -> None:
+    """The sequence keeps a copy of ``value``: numpy's list keeps the array itself, so its
+    memory must not be written afterwards (checked at the writes), nor be memory an enclosing
+    loop writes on every iteration (the next iteration would change the appended array)."""
+    from pyonnx.frontend.lower import aliases
+
+    ctx = lowering.ctx
+    hit = aliases.entry_of(ctx, value)
+    if hit is None:
+        return
+    buffer = hit[0]
+    written = ctx.aliases.memory.get(buffer, buffer.initial) is not buffer.initial
+    if any(buffer in carried or (written and id(buffer.initial) in state)
+           for carried, state in ctx.loop_buffers):
+        raise ctx.error("the array appended here is written on every iteration of the loop, so "
+                        "numpy's list would hold the same array many times; append a copy "
+                        "(lst.append(x.copy()))")
+    buffer.captured = True
 
 
 def to_array(ctx, seq: Seq) -> Array:

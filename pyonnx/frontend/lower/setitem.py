@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
+import onnx_ir as ir
 
 from pyonnx.frontend.lower.values import Array, is_static
 
@@ -61,7 +62,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
         i = ctx.cast(ctx.asarray(i), _I64)
         row = _broadcast(ctx, v, x.shape[1:], lambda: ctx.op("Shape", x, start=1))
         out = ctx.op("SetItem", x, i, row, domain=DOMAIN, kind="row")
-        return Array(out, x.dtype, x.shape)
+        return _typed(out, x)
     size = _size(ctx, x)
     iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), size,
                         ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
@@ -71,7 +72,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
     unique = not any(it.kind == "array" and not _distinct(it.value) for it in p.items)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat",
                  unique=int(unique))
-    return Array(out, x.dtype, x.shape)
+    return _typed(out, x)
 
 
 def add_at(ctx, x: Array, index: Any, value: Any, negate: bool = False) -> Array:
@@ -94,6 +95,14 @@ def add_at(ctx, x: Array, index: Any, value: Any, negate: bool = False) -> Array
     values = _broadcast(ctx, v, positions.shape, lambda: ctx.shape_of(positions))
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat", unique=0,
                  reduction="add")
+    return _typed(out, x)
+
+
+def _typed(out: Any, x: Array) -> Array:
+    """The SetItem result with its tensor type set (the lowering pass reads the dtype)."""
+    from pyonnx.frontend.lower import dtypes
+
+    out.type = ir.TensorType(dtypes.to_ir(x.dtype))
     return Array(out, x.dtype, x.shape)
 
 

@@ -33,6 +33,22 @@ class ReturnSignal(Exception):
         self.value = value
 
 
+def _current(ctx, item: Any) -> Any:
+    """An unrolled loop's item as it is now: a view of memory written by earlier iterations
+    (a row of the array being iterated) is re-derived from the memory's contents."""
+    from pyonnx.frontend.lower import aliases
+
+    if isinstance(item, Array):
+        now = aliases.current(ctx, item)
+        if now is not item:
+            hit = aliases.entry_of(ctx, item)
+            ctx.aliases.register(now, hit[0], hit[1])
+        return now
+    if isinstance(item, tuple):
+        return tuple(_current(ctx, v) for v in item)
+    return item
+
+
 def target_names(target: ast.expr) -> frozenset[str]:
     return frozenset(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
 
@@ -194,11 +210,11 @@ class StmtLowering:
                     break
                 if truth is None:
                     def run(item=item):
-                        self.assign(node.target, item)
+                        self.assign(node.target, _current(ctx, item))
                         self.block(node.body)
                     control_flow.unrolled_iteration(self, node, test, run)
                     continue
-            self.assign(node.target, item)
+            self.assign(node.target, _current(ctx, item))
             self.block(node.body)
         self.block(node.orelse)
 
