@@ -234,3 +234,10 @@ def growing_state(x, n):
     for _ in range(n):
         y = np.concatenate([y, np.sin(y[-1:]) * x[:1]])
     return np.sum(y ** 2)
+
+
+def write_scalars(x, w):
+    y = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        y[i] = np.sin(x[i]) * w
+    return np.sum(y * y)

@@ -295,6 +295,12 @@ def test_item_assignment_in_a_loop():
     # y[i] = f(x[i], w): the gradient flows through the written rows (a scan output after
     # LowerSetItemPass) to x and w.
     check(K.write_rows, [(u(4, 2), u(2)), (u(0, 2), u(2))], argnums=(0, 1))
+    # Written on iteration i only: LowerSetItemPass makes the rows a scan output of the Loop
+    # and writes them after it; their cotangents enter the reverse loop row by row.
+    forward = pyonnx.compile(K.write_scalars).to_onnx(u(3), 0.5)
+    (loop,) = _loops(forward.graph)
+    assert len(loop.input) == 2     # no state: the rows are a scan output
+    check(K.write_scalars, [(u(4), 0.7), (u(0), 0.7)], argnums=(0, 1))
 
 
 def test_item_assignment_reading_earlier_writes():
