@@ -14,7 +14,8 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
 4. ``import``: ``import pyonnx`` in a fresh interpreter, and whether it imported onnx_ir or
    onnxscript (it should not: the converter loads on first use).
 5. ``loops``: the per-iteration cost of a compiled ``for`` and ``while`` loop (an ONNX
-   ``Loop``) against the same Python loop (``benchmarks/loops.py``).
+   ``Loop``) against the same Python loop (``benchmarks/loops.py``); ``setitem-loops``: a
+   loop writing ``x[i]`` at n = 1,000 .. 30,000 before and after the scan-output rewrite.
 6. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
    ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass;
    then 10 epochs: numpy, a Python loop calling the step, and the whole loop compiled as one
@@ -367,6 +368,16 @@ def loops(cfg: Config) -> None:
     import loops as loop_bench
 
     loop_bench.main(quick=cfg.quick)
+
+
+@section("setitem-loops")
+def setitem_loops(cfg: Config) -> None:
+    """A loop writing x[i] for n = 1,000 .. 30,000, before and after LowerSetItemPass's loop
+    rewrite (benchmarks/setitem_loops.py)."""
+    sys.path.insert(0, HERE)
+    import setitem_loops as bench
+
+    bench.main(quick=cfg.quick)
 
 
 # ----------------------------------------------------------------------- main

@@ -10,6 +10,9 @@ The passes, in order (:func:`passes`), and why that order:
 0. ``LowerSetItemPass``: lowers item assignment (the ``pyonnx.SetItem`` pseudo-op, which
    onnxruntime cannot run) to ScatterND/ScatterElements, row writes in loops to scan outputs.
    First: the nodes it makes are then folded, shared and named like the frontend's.
+0b. ``HoistLoopInvariantsPass``: non-failing nodes of a Loop body whose inputs come from
+   outside it move before the Loop (after SetItem lowering, whose index arithmetic may be
+   invariant; before folding and CSE, which then see them in the outer graph).
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
@@ -34,6 +37,7 @@ import onnx_ir as ir
 
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
+from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.serialize import serialize_model
@@ -48,6 +52,7 @@ def passes() -> list[ir.passes.PassBase]:
     """Fresh instances of the pipeline's passes, in the order :func:`optimize` runs them."""
     return [
         LowerSetItemPass(),
+        HoistLoopInvariantsPass(),
         FoldConstantsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
