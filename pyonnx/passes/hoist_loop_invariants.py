@@ -35,6 +35,7 @@ SAFE_OPS = frozenset({
     "ReduceL1", "ReduceL2", "Constant",
 })
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+_SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 
 
 class HoistLoopInvariantsPass(ir.passes.InPlacePass):
@@ -51,6 +52,8 @@ def _graph(graph: ir.Graph) -> int:
     """Hoists in ``graph``'s loops (and in every subgraph below it); returns the count."""
     moved = 0
     for node in list(graph):
+        if node.op_type not in _SUBGRAPH_OPS:  # only these carry graphs (cheap test first)
+            continue
         for attr in node.attributes.values():
             if attr.type == ir.AttributeType.GRAPH:
                 moved += _graph(attr.as_graph())
