@@ -18,7 +18,7 @@ import onnx.reference
 
 import pyonnx
 
-__all__ = ["check", "check_refused", "assert_same", "run_reference"]
+__all__ = ["check", "check_refused", "assert_same", "run_reference", "op_types"]
 
 
 def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | None = None,
@@ -93,6 +93,20 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
             assert_same(ref_out, want, rtol if rtol is not None else 1e-5,
                         atol if atol is not None else 1e-6, where="reference evaluator: ")
     return compiled
+
+
+def op_types(compiled, *args: Any) -> set[str]:
+    """The op types of the model ``compiled`` makes for ``args``, subgraphs included."""
+    found: set[str] = set()
+
+    def walk(graph: onnx.GraphProto) -> None:
+        for node in graph.node:
+            found.add(node.op_type)
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    walk(attr.g)
+    walk(compiled.to_onnx(*args).graph)
+    return found
 
 
 def check_refused(fn, *args: Any, match: str) -> None:

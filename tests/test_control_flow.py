@@ -11,6 +11,7 @@ import pytest
 import pyonnx
 from tests import control_flow_kernels as k
 from tests.oracle import check
+from tests.oracle import op_types as ops
 
 F64 = np.float64
 I64 = np.int64
@@ -23,20 +24,6 @@ def check_all(fn, inputs, **options):
         check(compiled, *args, **options)
     assert compiled.conversions == 1, f"{compiled.conversions} conversions"
     return compiled
-
-
-def ops(compiled, *args) -> set[str]:
-    model = compiled.to_onnx(*args)
-    found = set()
-
-    def walk(graph):
-        for node in graph.node:
-            found.add(node.op_type)
-            for attr in node.attribute:
-                if attr.type == onnx.AttributeProto.GRAPH:
-                    walk(attr.g)
-    walk(model.graph)
-    return found
 
 
 def arr(*values, dtype=F64):

@@ -38,19 +38,6 @@ def check_writes(fn, *args, compiled=None):
     return compiled
 
 
-def op_types(compiled, *args) -> set[str]:
-    found = set()
-
-    def walk(g):
-        for n in g.node:
-            found.add(n.op_type)
-            for a in n.attribute:
-                if a.type == onnx.AttributeProto.GRAPH:
-                    walk(a.g)
-    walk(compiled.to_onnx(*args).graph)
-    return found
-
-
 # ---------------------------------------------------------------- write forms
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_write_int_every_dtype(dtype):

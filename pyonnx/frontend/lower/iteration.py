@@ -54,10 +54,10 @@ def lazy_call(func: Any, args: list, kwargs: dict) -> LazyIterable | None:
     argument is only known at run time; None otherwise (Python evaluates the call)."""
     from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
 
-    kind = {builtins.enumerate: "enumerate", builtins.zip: "zip",
-            builtins.reversed: "reversed"}.get(func) if _hashable(func) else None
-    if func is np.ndindex:
-        kind = "ndindex"
+    # (The caller passes only np.ndindex and the three builtins: func is hashable.)
+    kind = "ndindex" if func is np.ndindex else {
+        builtins.enumerate: "enumerate", builtins.zip: "zip",
+        builtins.reversed: "reversed"}.get(func)
     if kind is None:
         return None
     dynamic = (Array, Seq, DynamicRange, LazyIterable)
@@ -70,14 +70,6 @@ def lazy_call(func: Any, args: list, kwargs: dict) -> LazyIterable | None:
             kind != "reversed" and any(isinstance(a, Array) for a in args)):
         return None
     return LazyIterable(kind, tuple(args), kwargs)
-
-
-def _hashable(x: Any) -> bool:
-    try:
-        hash(x)
-        return True
-    except TypeError:
-        return False
 
 
 def iterate(ctx, iterable: Any) -> list | DynamicIter:

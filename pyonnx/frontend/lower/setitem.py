@@ -42,7 +42,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
     Raises:
         ConversionError: numpy refuses the subscript or the value, and that is known now.
     """
-    from pyonnx.frontend.lower.indexing import getitem, plan
+    from pyonnx.frontend.lower.indexing import plan
 
     if x.weak:
         raise ctx.error("a Python number does not support item assignment (Python raises "
@@ -63,12 +63,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
         row = _broadcast(ctx, v, x.shape[1:], lambda: ctx.op("Shape", x, start=1))
         out = ctx.op("SetItem", x, i, row, domain=DOMAIN, kind="row")
         return _typed(out, x)
-    size = _size(ctx, x)
-    iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), size,
-                        ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
-    iota = Array(ctx.op("Reshape", iota, ctx.shape_of(x)), _I64, x.shape)
-    positions = getitem(ctx, iota, index)
-    values = _broadcast(ctx, v, positions.shape, lambda: ctx.shape_of(positions))
+    positions, values = _selection(ctx, x, index, v)
     unique = not any(it.kind == "array" and not _distinct(it.value) for it in p.items)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat",
                  unique=int(unique))
@@ -78,7 +73,6 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
 def add_at(ctx, x: Array, index: Any, value: Any, negate: bool = False) -> Array:
     """The value of ``x`` after ``np.add.at(x, index, value)`` (``np.subtract.at`` with
     ``negate``): every selected position accumulates, repeated ones as often as they repeat."""
-    from pyonnx.frontend.lower.indexing import getitem
     from pyonnx.frontend.numpy_calls import lookup
 
     v = ctx.asarray(value)
@@ -87,15 +81,23 @@ def add_at(ctx, x: Array, index: Any, value: Any, negate: bool = False) -> Array
         v = lookup(np.negative).fn(ctx, v)
     v = ctx.cast(Array(v.value, v.dtype, v.shape), x.dtype)
     ctx.custom_domains[DOMAIN] = 1
-    size = _size(ctx, x)
-    iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), size,
-                        ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
-    iota = Array(ctx.op("Reshape", iota, ctx.shape_of(x)), _I64, x.shape)
-    positions = getitem(ctx, iota, index)
-    values = _broadcast(ctx, v, positions.shape, lambda: ctx.shape_of(positions))
+    positions, values = _selection(ctx, x, index, v)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat", unique=0,
                  reduction="add")
     return _typed(out, x)
+
+
+def _selection(ctx, x: Array, index: Any, v: Array) -> tuple[Array, Array]:
+    """The flat positions ``x[index]`` selects (the subscript applied to
+    ``arange(x.size).reshape(x.shape)``: numpy's own element order) and ``v`` broadcast to
+    them."""
+    from pyonnx.frontend.lower.indexing import getitem
+
+    iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), _size(ctx, x),
+                        ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
+    iota = Array(ctx.op("Reshape", iota, ctx.shape_of(x)), _I64, x.shape)
+    positions = getitem(ctx, iota, index)
+    return positions, _broadcast(ctx, v, positions.shape, lambda: ctx.shape_of(positions))
 
 
 def _typed(out: Any, x: Array) -> Array:
