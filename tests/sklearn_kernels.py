@@ -48,8 +48,10 @@ class OutlierCapper(TransformerMixin, BaseEstimator):
 
     def transform(self, X, copy=None):
         X = check_array(X)
-        columns = [np.clip(X[:, j], self.low_[j], self.high_[j]) for j in range(X.shape[1])]
-        return np.column_stack(columns)
+        out = X.copy()
+        for j in range(X.shape[1]):
+            out[:, j] = np.clip(X[:, j], self.low_[j], self.high_[j])
+        return out
 
 
 class SelectPower(TransformerMixin, BaseEstimator):
