@@ -56,12 +56,13 @@ class CompiledFunction:
 
     def __init__(self, fn: Callable[..., Any], *, providers: Sequence[str] | str | None = None,
                  static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
-                 cache_size: int = 64):
+                 cache_size: int = 64, static_shapes: bool = False):
         if not isinstance(fn, types.FunctionType):
             raise TypeError(f"pyonnx.compile needs a Python function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.opset = opset
+        self.static_shapes = static_shapes
         self._providers_arg = providers
         self._providers: tuple[str, ...] | None = None
         self._signature = inspect.signature(fn)
@@ -141,7 +142,7 @@ class CompiledFunction:
         return compiled
 
     def _convert(self, args: Sequence[Any]) -> _Compiled:
-        params = self._params_for(args, symbolic=True)
+        params = self._params_for(args, symbolic=not self.static_shapes)
         start = time.perf_counter()
         model_bytes, structure, scalars = self._build(params)
         elapsed = time.perf_counter() - start
@@ -231,7 +232,7 @@ class CompiledFunction:
 
         while True:
             try:
-                params = self._params_for(args, symbolic=True)
+                params = self._params_for(args, symbolic=not self.static_shapes)
                 model_bytes, _, _ = self._build(params)
                 return onnx.load_from_string(model_bytes)
             except ConversionError as e:
@@ -321,7 +322,7 @@ _SESSIONS = _LazySessions()
 
 def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | str | None = None,
             static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
-            cache_size: int = 64) -> Any:
+            cache_size: int = 64, static_shapes: bool = False) -> Any:
     """Compiles a numpy-style Python function to ONNX, run by onnxruntime.
 
     Use as ``@pyonnx.compile`` or ``@pyonnx.compile(providers=["CUDA", "CPU"])``.
@@ -334,6 +335,9 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
             signature), like ``jax.jit``'s. Python scalars are found automatically when needed.
         opset: the ONNX opset to emit.
         cache_size: converted signatures kept per function.
+        static_shapes: convert one model per input shape, as ``jax.jit`` does, instead of one
+            model for every size: shape arithmetic and run-time shape checks fold away (fewer
+            nodes per call), at the cost of a conversion per new shape.
 
     Returns:
         A :class:`CompiledFunction` (or a decorator making one).
@@ -343,6 +347,7 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
     """
     if fn is None:
         return lambda f: CompiledFunction(f, providers=providers, static_argnames=static_argnames,
-                                          opset=opset, cache_size=cache_size)
+                                          opset=opset, cache_size=cache_size,
+                                          static_shapes=static_shapes)
     return CompiledFunction(fn, providers=providers, static_argnames=static_argnames, opset=opset,
-                            cache_size=cache_size)
+                            cache_size=cache_size, static_shapes=static_shapes)

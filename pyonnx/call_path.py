@@ -177,7 +177,9 @@ class _Compiled:
             guards.append(f"type({name}) is {'_pyonnx_nd' if t is np.ndarray else f'_pyonnx_t{i}'}")
             if t is np.ndarray:
                 env[f"_pyonnx_d{i}"] = np.dtype(a.dtype.name) if a.dtype.isbuiltin else a.dtype
-                guards += [f"{name}.dtype is _pyonnx_d{i}", f"{name}.ndim == {a.ndim}"]
+                guards += [f"{name}.dtype is _pyonnx_d{i}",
+                           f"{name}.shape == {a.shape!r}" if fn.static_shapes
+                           else f"{name}.ndim == {a.ndim}"]
             elif t not in _SCALAR_TYPES:
                 env[f"_pyonnx_v{i}"] = _hashable(a)
                 guards.append(f"_pyonnx_h({name}) == _pyonnx_v{i}")
@@ -235,7 +237,7 @@ class _Compiled:
             env[f"t{i}"] = t
             if t is np.ndarray:
                 guards.append(f"type(a{i}) is nd")
-                parts += [f"a{i}.dtype", f"a{i}.ndim"]
+                parts += [f"a{i}.dtype", f"a{i}.shape" if fn.static_shapes else f"a{i}.ndim"]
             elif t in _SCALAR_TYPES:
                 guards.append(f"type(a{i}) is t{i}")
             else:
@@ -251,14 +253,14 @@ class _Compiled:
                + (f"    ({unpack}) = args\n" if args else "")
                + f"    if {guard}:\n"
                f"        return ({''.join(p + ', ' for p in parts)})\n"
-               f"    return slow(args, static_idx)\n")
+               f"    return slow(args, static_idx, {bool(fn.static_shapes)})\n")
         exec(src, env)
         return env["key"]
 
     _SLOW = object()  # first item of every generic key
 
     @staticmethod
-    def slow_key(args: Sequence[Any], static_idx: frozenset[int]) -> tuple:
+    def slow_key(args: Sequence[Any], static_idx: frozenset[int], shapes: bool = False) -> tuple:
         """The generic signature key, for argument types the specialized key does not cover."""
         key: list[Any] = [_Compiled._SLOW]
         for i, a in enumerate(args):
@@ -266,7 +268,7 @@ class _Compiled:
             if i in static_idx:
                 key.append(_hashable(a))
             elif t is np.ndarray:
-                key.append((t, a.dtype, a.ndim))
+                key.append((t, a.dtype, a.shape if shapes else a.ndim))
             elif t is float or t is int or t is bool:
                 key.append(t)
             elif isinstance(a, np.generic):

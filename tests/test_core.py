@@ -178,3 +178,27 @@ def test_python_int_axis_becomes_static_but_scale_does_not():
             check(f, x, axis, scale)
     assert f.static_argnames == {"axis"}
     assert f.conversions == 3  # one per axis value; scale stays a run-time input
+
+
+def shape_heavy(x, w):
+    n = x.shape[0]
+    return (x @ w).sum(axis=0) / n
+
+
+def test_static_shapes_one_model_per_shape_and_fewer_nodes():
+    x, w = np.ones((4, 3)), np.arange(6.0).reshape(3, 2)
+    c = check(pyonnx.compile(shape_heavy, static_shapes=True), x, w)
+    check(c, x, w + 1)
+    assert c.conversions == 1
+    check(c, np.ones((5, 3)), w)
+    assert c.conversions == 2
+    fixed = c.to_onnx(x, w)
+    assert [d.dim_value for d in fixed.graph.input[0].type.tensor_type.shape.dim] == [4, 3]
+    assert len(fixed.graph.node) < len(pyonnx.compile(shape_heavy).to_onnx(x, w).graph.node)
+    g = pyonnx.grad(pyonnx.compile(sum_of_products, static_shapes=True), argnums=1)
+    assert g.static_shapes
+    np.testing.assert_allclose(g(x, w), x.sum(axis=0)[:, None] * np.ones((1, 2)))
+
+
+def sum_of_products(x, w):
+    return (x @ w).sum()
