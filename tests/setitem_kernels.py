@@ -388,3 +388,44 @@ def append_copy_then_write(x, n):
         buf[0] = i
         out.append(buf.copy())
     return np.stack(out)
+
+
+def write_into_static_zeros(x):
+    out = np.zeros(4)
+    same = out
+    out[1] = x[0]
+    out[2:] = x[-2:]
+    return out, same
+
+
+def in_place_on_static_alias(x):
+    acc = np.zeros(3)
+    other = acc
+    for row in x:
+        acc += row
+    return acc, other
+
+
+def alias_multiplied_in_while(x):
+    y = x.copy()
+    z = y
+    while z.sum() < 100:
+        z *= 2
+    return y, z
+
+
+def strided_view_in_place_in_loop(x, n):
+    y = x.copy()
+    v = y[::2]
+    i = 0
+    while i < n:
+        v += 1
+        i += 1
+    return y
+
+
+def static_table_view_write(x):
+    t = np.arange(4.0)
+    v = t[1:]
+    v[0] = x[0]
+    return t

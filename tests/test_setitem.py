@@ -241,3 +241,21 @@ def test_appending_an_array_then_writing_it_is_refused():
         pyonnx.compile(k.append_then_write)(np.arange(3.0), I64(3))
     assert info.value.lineno == _marked("append_written")[0]
     check(k.append_copy_then_write, np.arange(3.0), I64(3))
+
+
+def test_arrays_made_at_conversion_time_can_be_written():
+    check(k.write_into_static_zeros, np.arange(5.0))
+    check(k.in_place_on_static_alias, np.arange(9.0).reshape(3, 3))
+    check(k.in_place_on_static_alias, np.arange(210.0).reshape(70, 3))
+
+
+def test_aliases_written_in_place_inside_loops():
+    check(k.alias_multiplied_in_while, np.array([1.0, 2.0]))
+    check(k.alias_multiplied_in_while, np.array([100.0, 2.0]))
+    for n in (0, 1, 3):
+        check(k.strided_view_in_place_in_loop, np.arange(5.0), I64(n))
+
+
+def test_view_of_a_conversion_time_array_is_refused_for_writes():
+    with pytest.raises(pyonnx.ConversionError, match="shares memory"):
+        pyonnx.compile(k.static_table_view_write)(np.arange(3.0))

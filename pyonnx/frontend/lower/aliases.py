@@ -33,7 +33,7 @@ from pyonnx.frontend.lower.values import Array
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
-           "current"]
+           "current", "materialize"]
 
 _ids = itertools.count(1)
 
@@ -48,7 +48,7 @@ class Buffer:
         captured: an array of this memory was appended to a run-time list.
     """
 
-    __slots__ = ("initial", "param", "id", "captured")
+    __slots__ = ("initial", "param", "id", "captured", "shared")
 
     def __init__(self, initial: Array, param: str | None = None):
         self.initial = initial
@@ -57,6 +57,9 @@ class Buffer:
         # Appended to a list built at run time: the ONNX sequence holds a copy, so a later
         # write (which numpy's list would see) is refused.
         self.captured = False
+        # Seen by names outside the loop body being lowered (a loop state standing for an
+        # alias): in-place operators on it write through.
+        self.shared = False
 
     def __repr__(self) -> str:
         return f"Buffer#{self.id}({self.param or ''})"
@@ -206,9 +209,7 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     """
     ctx = lowering.ctx
     if isinstance(target, np.ndarray):
-        raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
-                        "change it for every later call, which a model cannot do; take "
-                        "np.copy(...) of it and write into the copy")
+        target = materialize(lowering, target, loc_text)
     if not isinstance(target, Array):
         raise ctx.error(f"'{type(target).__name__}' object does not support item assignment "
                         "here; item assignment works on arrays")
@@ -241,6 +242,37 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     state.memory[buffer] = new
     state.register(new, buffer, ())
     rederive(lowering, {buffer})
+
+
+def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
+    """A numpy array known at conversion time that the function writes into (``np.zeros(3)``
+    made in the function) as a graph value; every name bound to the same object is rebound to
+    it, so they stay aliases.
+
+    Raises:
+        ConversionError: the array is a module-level or closure array (writing would change it
+            for every later call), or shares memory with another array known at conversion
+            time (a view pyonnx cannot follow).
+    """
+    ctx = lowering.ctx
+    frames = ctx.frames
+    outside = [v for f in frames for v in (*f.src.globals.values(), *f.src.closure.values())
+               if isinstance(v, np.ndarray)]
+    if any(v is target or np.may_share_memory(v, target) for v in outside):
+        raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
+                        "change it for every later call, which a model cannot do; take "
+                        "np.copy(...) of it and write into the copy")
+    locals_ = [(f, n, v) for f in frames for n, v in f.env.locals.items()
+               if isinstance(v, np.ndarray)]
+    if any(v is not target and np.may_share_memory(v, target) for _, _, v in locals_):
+        raise ctx.error(f"{loc_text} shares memory with another array computed at conversion "
+                        "time in a way pyonnx does not follow; take .copy() before writing")
+    arr = ctx.asarray(target)
+    arr = Array(arr.value, arr.dtype, arr.shape)
+    for f, n, v in locals_:
+        if v is target:
+            f.env.locals[n] = arr
+    return arr
 
 
 def current(ctx, a: Array) -> Array:

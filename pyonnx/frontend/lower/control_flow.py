@@ -352,7 +352,7 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
     entry = state.lookup(value)
     if entry is not None:
         buffer, steps = entry
-        if steps or any(v is not value and state.lookup(v) is not None
+        if steps or buffer.shared or any(v is not value and state.lookup(v) is not None
                         and state.lookup(v)[0] is buffer for v in _all_values(ctx, env)):
             return True
         if buffer.param is not None:
@@ -453,6 +453,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     state_aliases: aliases.AliasState = ctx.aliases
     line = lowering.loc_of(node).lineno
     names = sorted((node.pyonnx_assigned | targets) & node.pyonnx_live_iter)
+    for n in names:
+        v = env.locals.get(n)
+        if isinstance(v, np.ndarray) and any(
+                w is v and (f is not lowering or m != n)
+                for f in ctx.frames for m, w in f.env.locals.items()):
+            # A conversion-time array with several names that the loop may change in place:
+            # make it a graph value first so that the names share it (and its memory).
+            aliases.materialize(lowering, v, f"'{n}'")
     entry: dict[Any, Any] = {n: env.locals.get(n, MISSING) for n in names}
     # Names first bound in the loop are undefined after it if it runs 0 times: a user's name is
     # not carried (reading it after the loop is an error), an internal one (the return value)
@@ -472,7 +480,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                and shares_memory(ctx, entry[n], n)}
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line)
+            lowering, node, plans, start, next_test, line, sharing - derived)
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) for b in memory)}
         if written:
@@ -580,7 +588,7 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
                 and aliases.steps_equal(e0[1], e1[1]))
 
 
-def _lower_body(lowering, node, plans, start, next_test, line):
+def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs) and its condition output."""
@@ -616,6 +624,10 @@ def _lower_body(lowering, node, plans, start, next_test, line):
             else:
                 env.bind(key, value)
                 bound[key] = value
+                if key in sharing and isinstance(value, Array):
+                    # The name shares memory outside the loop: a write or an in-place operator
+                    # on it must be seen (lower_loop then follows the memory instead).
+                    ctx.aliases.buffer_of(value)[0].shared = True
         ctx.loop_buffers.append((buffers, {id(v) for v in bound.values()}))
         with ctx.subgraph() as nodes, _dynamic(lowering):
             if buffers:

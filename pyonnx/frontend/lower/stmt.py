@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+import numpy as np
+
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.lower.expr import static_truth
@@ -90,6 +92,12 @@ class StmtLowering:
             # x op= v on an array is in place in numpy: names and views sharing x's memory
             # (and the caller, for an argument) see the new values.
             found, old, _ = self.env.lookup(target.id)
+            if found and isinstance(old, np.ndarray) and isinstance(value, Array) and any(
+                    v is old and (f is not self or n != target.id)
+                    for f in self.ctx.frames for n, v in f.env.locals.items()):
+                # A conversion-time array another name also holds: both see the write.
+                from pyonnx.frontend.lower import aliases
+                old = aliases.materialize(self, old, f"'{target.id}'")
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
                     and control_flow.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)

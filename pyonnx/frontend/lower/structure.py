@@ -118,6 +118,12 @@ def plan_of(value: Any) -> Plan:
     return Static(value)
 
 
+def _is_array_constant(v: Any) -> bool:
+    """A numpy array computed at conversion time (``np.zeros(3)``), which joins a graph
+    value of its dtype and shape."""
+    return isinstance(v, np.ndarray) and v.dtype.kind in "biuf"
+
+
 def number_leaf(v: Any) -> Leaf:
     """The plan of a number as a graph value (a Python number is weak, a numpy scalar not)."""
     if isinstance(v, np.generic):
@@ -188,6 +194,10 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
             isinstance(a, SeqPlan) or isinstance(b, SeqPlan)
             or len(_list_items(a) or ()) != len(_list_items(b) or ())):
         return _join_list(a, b)
+    if isinstance(a, Static) and _is_array_constant(a.value) and not isinstance(b, Static):
+        return join(Leaf(a.value.dtype, a.value.shape), b, loop)
+    if isinstance(b, Static) and _is_array_constant(b.value) and not isinstance(a, Static):
+        return join(a, Leaf(b.value.dtype, b.value.shape), loop)
     if isinstance(a, Static) and isinstance(b, Static):
         if is_number(a.value) and is_number(b.value):
             return join(number_leaf(a.value), number_leaf(b.value), loop)
