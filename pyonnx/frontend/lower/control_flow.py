@@ -482,7 +482,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived)
         written = {n for n in sharing - derived
-                   if any(b.initial is bound.get(n) for b in memory)}
+                   if any(b.initial is bound.get(n) and v is not b.initial
+                          for b, v in memory.items())}
         if written:
             for n in sorted(written):
                 buffer, _ = state_aliases.buffer_of(entry[n])
