@@ -1,0 +1,33 @@
+"""Programs mixing run-time control flow, item assignment, views, aliases and lists, against
+numpy: results and the arguments afterwards (tests/mixed_kernels.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests import mixed_kernels as k
+from tests.test_setitem import check_writes
+
+R = np.random.default_rng(0)
+CASES = [
+    (k.mixed_a1, (np.arange(5.0), 3.0)), (k.mixed_a1, (np.arange(5.0), 100.0)),
+    (k.mixed_a2, (np.arange(6.0).reshape(2, 3),)),
+    (k.mixed_a3, (np.array([1.0, 2.0]),)), (k.mixed_a4, (np.arange(4.0),)),
+    (k.mixed_a5, (np.arange(5.0), np.int64(3))), (k.mixed_a6, (np.arange(9.0).reshape(3, 3),)),
+    (k.mixed_a7, (np.arange(5.0), 2)), (k.mixed_a8, (np.arange(20.0).reshape(5, 4),)),
+    (k.mixed_a9, (np.arange(4.0),)), (k.mixed_a10, (np.arange(3.0), np.int64(5))),
+    (k.mixed_b1, (R.normal(size=(5, 3)),)), (k.mixed_b2, (np.arange(5.0), 2.5)),
+    (k.mixed_b2, (np.arange(5.0), 10.0)), (k.mixed_b3, (np.zeros(1),)),
+    (k.mixed_b4, (np.array([1.0, -3, 0.5, -0.5, 2]),)), (k.mixed_b5, (R.normal(size=(4, 4)),)),
+    (k.mixed_b6, (np.sort(R.random(17)),)), (k.mixed_b6, (np.zeros(0),)),
+    (k.mixed_b7, (np.arange(3.0), np.int64(2))), (k.mixed_b8, (np.arange(6.0),)),
+    (k.mixed_b9, (R.normal(size=8),)), (k.mixed_b10, (np.arange(3.0), True)),
+    (k.mixed_b10, (np.arange(3.0), False)),
+]
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in
+                                                 enumerate(CASES)])
+def test_mixed_programs(fn, args):
+    check_writes(fn, *args)
