@@ -169,3 +169,58 @@ def mixed_b9(x):
 def mixed_b10(x, flag):
     y = x * 2 if flag else x
     return y.sum()
+
+def mixed_c1(x):
+    for i in range(3):
+        if x[i] > 0:
+            return x[i] * i
+    return x[0] * 0
+
+def mixed_c2(x):
+    out = []
+    while True:
+        out.append(x.sum())
+        x = x[1:]
+        if x.shape[0] == 0:
+            break
+    return np.array(out)
+
+def mixed_c3(x, n):
+    y = x
+    for i in range(n):
+        y = y + 1 if i % 2 else y * 2
+    return y
+
+def mixed_c4(x):
+    total = 0
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            total -= 1
+            continue
+        for j in range(i):
+            if x[j] > x[i]:
+                total += 1
+    return total
+
+def mixed_c5(x):
+    best, arg = -np.inf, -1
+    for i, v in enumerate(x):
+        if v > best:
+            best, arg = v, i
+    return best, arg
+
+def mixed_c6(x, t):
+    return x.sum() if x.max() > t and x.min() < -t else (x.mean() if x.size else 0.0)
+
+def mixed_c7(m):
+    res = np.zeros(m.shape[1])
+    for row in m:
+        if row.sum() > 0:
+            res = np.maximum(res, row)
+    return res
+
+def mixed_c8(x):
+    k = 0
+    while k < x.shape[0] and x[k] != 0:
+        k += 1
+    return k

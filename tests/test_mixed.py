@@ -24,6 +24,12 @@ CASES = [
     (k.mixed_b7, (np.arange(3.0), np.int64(2))), (k.mixed_b8, (np.arange(6.0),)),
     (k.mixed_b9, (R.normal(size=8),)), (k.mixed_b10, (np.arange(3.0), True)),
     (k.mixed_b10, (np.arange(3.0), False)),
+    (k.mixed_c1, (np.array([-1.0, -2, 3, 4]),)), (k.mixed_c1, (np.array([-1.0, -2, -3, 4]),)),
+    (k.mixed_c2, (np.arange(4.0),)), (k.mixed_c3, (np.arange(3.0), np.int64(5))),
+    (k.mixed_c4, (R.normal(size=7),)), (k.mixed_c5, (R.normal(size=6),)),
+    (k.mixed_c5, (np.zeros(0),)), (k.mixed_c6, (R.normal(size=5), 0.5)),
+    (k.mixed_c7, (R.normal(size=(5, 3)),)), (k.mixed_c8, (np.array([3.0, 2, 0, 1]),)),
+    (k.mixed_c8, (np.array([3.0, 2]),)),
 ]
 
 
