@@ -15,6 +15,11 @@ attribute ``kind``:
 run time), ``value`` of x's dtype and shape ``x.shape[1:]``. Lowered to one ``ScatterND``: its
 indices may be negative within ``[-n, n)`` (ONNX spec) and onnxruntime rejects anything else.
 
+``kind="point"``, inputs ``(x, indices, value)``: ``y[i0, ..., ik-1] = value`` for an int64
+vector ``indices`` of length k <= rank (each entry negative-from-the-end as numpy's, out of
+range fails at run time) and ``value`` of x's dtype and shape ``x.shape[k:]``. Lowered to one
+``ScatterND`` with a ``[1, k]`` index (``M[i, j] = v`` in a loop costs no index arithmetic).
+
 ``kind="flat"``, inputs ``(x, positions, values)``: ``y.reshape(-1)[positions] = values``, with
 ``positions`` int64 of any shape S already in ``[0, x.size)`` and ``values`` of x's dtype and
 shape S. Int attribute ``unique`` (1: positions distinct; 0, the default: they may repeat, and
@@ -169,11 +174,14 @@ class _Lowering:
                 f"pyonnx.SetItem {node.name!r} needs 3 inputs (x, index or positions, value)")
         if kind == "row":
             result = _lower_row(e, node)
+        elif kind == "point":
+            result = _lower_point(e, node)
         elif kind == "flat":
             result = _lower_flat(e, node)
         else:
             raise ir.passes.PreconditionError(
-                f"pyonnx.SetItem {node.name!r} has kind {kind!r}; expected 'row' or 'flat'")
+                f"pyonnx.SetItem {node.name!r} has kind {kind!r}; expected 'row', 'point' or "
+                "'flat'")
         _replace(node.outputs[0], result)
         graph.remove(node, safe=True)
 
@@ -387,6 +395,14 @@ def _lower_row(e: _Emitter, node: ir.Node) -> ir.Value:
     indices = e("Reshape", index, c(np.array([1, 1], np.int64)))
     updates = e("Unsqueeze", value, c(np.array([0], np.int64)))
     return e("ScatterND", x, indices, updates)
+
+
+def _lower_point(e: _Emitter, node: ir.Node) -> ir.Value:
+    x, indices, value = node.inputs
+    c = e.lowering.const
+    index = e("Unsqueeze", indices, c(np.array([0], np.int64)))
+    updates = e("Unsqueeze", value, c(np.array([0], np.int64)))
+    return e("ScatterND", x, index, updates)
 
 
 def _lower_flat(e: _Emitter, node: ir.Node) -> ir.Value:

@@ -109,6 +109,29 @@ g (int32[N] x, int64 i, int32 v, double[2, M, 2] z, int64 j, double[M, 2] w)
         same(got[1], want_z)
 
 
+def test_point_of_a_matrix_and_of_a_3d_array():
+    m, proto = lower("""
+g (float[N, M] x, int64[2] ij, float v, double[2, M, 3] z, int64[2] kl, double[3] w)
+    => (float[N, M] y, double[2, M, 3] zz) {
+  y = pyonnx.SetItem <kind: string = "point"> (x, ij, v)
+  zz = pyonnx.SetItem <kind: string = "point"> (z, kl, w)
+}""")
+    assert ops(m).count("ScatterND") == 2
+    sess = session(proto)
+    x, z = values("float32", (3, 4)), values("float64", (2, 4, 3))
+    for (i, j), (k, l) in (((-1, 2), (1, -4)), ((0, 0), (-2, 3)), ((2, -4), (0, 1))):
+        v, w = np.float32(9), values("float64", 3)
+        got = sess.run(None, {"x": x, "ij": np.array([i, j]), "v": np.array(v), "z": z,
+                              "kl": np.array([k, l]), "w": w})
+        want_x, want_z = x.copy(), z.copy()
+        want_x[i, j], want_z[k, l] = v, w
+        same(got[0], want_x)
+        same(got[1], want_z)
+    with pytest.raises(Exception, match="invalid indice"):
+        sess.run(None, {"x": x, "ij": np.array([3, 0]), "v": np.array(np.float32(1)), "z": z,
+                        "kl": np.array([0, 0]), "w": values("float64", 3)})
+
+
 # ------------------------------------------------------------------------ flat form
 def flat_model(dtype: str, unique: int, reduction: str | None = None, pos_shape="K, 2",
                x_shape="3, 4") -> str:

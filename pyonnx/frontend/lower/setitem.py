@@ -10,7 +10,7 @@ The write is one ``pyonnx.SetItem`` node, kept high-level until
 on iteration ``i`` can become a scan output):
 
 * ``x[i] = v`` with one integer: ``SetItem[kind="row"](x, i, v)``, ``v`` cast and broadcast to
-  ``x.shape[1:]``;
+  ``x.shape[1:]``; ``x[i, j] = v`` with several: ``SetItem[kind="point"](x, [i, j], v)``;
 * every other form: ``SetItem[kind="flat"](x, positions, values)`` where ``positions`` is the
   subscript applied to ``arange(x.size).reshape(x.shape)`` (the read machinery computes which
   elements numpy selects, in numpy's order) and ``values`` is ``v`` broadcast to that
@@ -63,6 +63,24 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
         row = _broadcast(ctx, v, x.shape[1:], lambda: ctx.op("Shape", x, start=1))
         out = ctx.op("SetItem", x, i, row, domain=DOMAIN, kind="row")
         return _typed(out, x)
+    ints = _leading_ints(p.items)
+    if ints >= 2:
+        # x[i, j] = v (also x[i, j, :]): one point, its index a vector (no index arithmetic).
+        idx = []
+        for axis, it in enumerate(p.items[:ints]):
+            i = it.value
+            if is_static(i):
+                n = x.shape[axis]
+                if n is not None and not -n <= i < n:
+                    raise ctx.error(f"index {i} is out of bounds for axis {axis} with size {n} "
+                                    "(numpy raises IndexError)")
+            i = ctx.cast(ctx.asarray(i), _I64)
+            idx.append(ctx.op("Reshape", i, ctx.const(np.array([1], np.int64))))
+        vector = ctx.op("Concat", *idx, axis=0)
+        tail = x.shape[ints:]
+        point = _broadcast(ctx, v, tail, lambda: ctx.op("Shape", x, start=ints))
+        out = ctx.op("SetItem", x, vector, point, domain=DOMAIN, kind="point")
+        return _typed(out, x)
     positions, values = _selection(ctx, x, index, v)
     unique = not any(it.kind == "array" and not _distinct(it.value) for it in p.items)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat",
@@ -106,6 +124,16 @@ def _typed(out: Any, x: Array) -> Array:
 
     out.type = ir.TensorType(dtypes.to_ir(x.dtype))
     return Array(out, x.dtype, x.shape)
+
+
+def _leading_ints(items: list) -> int:
+    """How many integer items lead a subscript whose other items are all ``:`` (0 if not)."""
+    k = 0
+    while k < len(items) and items[k].kind == "int":
+        k += 1
+    if all(it.kind == "slice" and _full(it.value) for it in items[k:]):
+        return k
+    return 0
 
 
 def _full(s: Any) -> bool:
