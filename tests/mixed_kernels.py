@@ -224,3 +224,37 @@ def mixed_c8(x):
     while k < x.shape[0] and x[k] != 0:
         k += 1
     return k
+
+def mixed_d1(x, t):
+    if x.sum() > t:
+        x[0] = -1
+        return 1
+    x[-1] = -2
+    return 0
+
+def mixed_d2(x):
+    r = x[1:]
+    if x[0] > 0:
+        r = x[:2]
+    r[0] = 9
+    return x
+
+def mixed_d3(x, t):
+    y = x.copy()
+    v = y[1:] if t > 0 else y[:-1]
+    v[0] = 5
+    return y
+
+def mixed_d4(x):
+    v = x.reshape(2, -1)
+    v[:, 0] += 100
+
+def mixed_d5(m):
+    for i in range(m.shape[0]):
+        m[i, :i] = 0
+
+def mixed_d6(x):
+    y = x
+    y = y + 1
+    y[0] = 7
+    return x, y

@@ -30,7 +30,20 @@ CASES = [
     (k.mixed_c5, (np.zeros(0),)), (k.mixed_c6, (R.normal(size=5), 0.5)),
     (k.mixed_c7, (R.normal(size=(5, 3)),)), (k.mixed_c8, (np.array([3.0, 2, 0, 1]),)),
     (k.mixed_c8, (np.array([3.0, 2]),)),
+    (k.mixed_d1, (np.arange(4.0), 2.0)), (k.mixed_d1, (np.arange(4.0), 20.0)),
+    (k.mixed_d3, (np.arange(4.0), 1)), (k.mixed_d4, (np.arange(6.0),)),
+    (k.mixed_d5, (np.ones((4, 4)),)), (k.mixed_d6, (np.arange(3.0),)),
 ]
+
+
+@pytest.mark.parametrize("fn,args", [(k.mixed_d2, (np.arange(4.0),)),
+                                     (k.mixed_d3, (np.arange(4.0), np.int64(1)))])
+def test_views_chosen_at_run_time_are_refused_at_the_write(fn, args):
+    import pyonnx
+
+    with pytest.raises(pyonnx.ConversionError, match="depends on that data") as info:
+        pyonnx.compile(fn)(*args)
+    assert "[0] = " in info.value.loc.source_line  # the write, not the if
 
 
 @pytest.mark.parametrize("fn,args", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in

@@ -217,10 +217,11 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     buffer, steps = state.buffer_of(target)
     if AMBIGUOUS in steps:
         raise ctx.error(
-            f"{loc_text} may refer to different arrays depending on run-time data (it was "
-            "bound in a run-time 'if' or loop to views of different arrays, or to a view on one "
-            "path and a copy on the other), so numpy's write could change either; write into "
-            "each array explicitly, or take .copy() before writing")
+            f"{loc_text} may refer to different memory depending on run-time data (it was "
+            "bound in a run-time 'if' or loop to different arrays or different parts of one "
+            "array, or to a view on one path and a copy on the other), so which elements numpy "
+            "writes depends on that data; write through each name explicitly, or take .copy() "
+            "before writing")
     if UNKNOWN in steps:
         raise ctx.error(
             f"{loc_text} is a view numpy makes with a function whose memory layout pyonnx does "
