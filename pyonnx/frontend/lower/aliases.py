@@ -15,14 +15,16 @@ from it. Arrays are registered by identity when they are made, so ``y = x`` alia
 without any bookkeeping of its own, and a copy (``x.copy()``, fancy indexing, arithmetic) is a
 new, unregistered Array: it breaks the link, as in numpy.
 
-Views numpy makes that pyonnx does not model (``np.squeeze``, ``np.flip``, ``np.split``, ...)
-are registered as :data:`UNKNOWN`: a write through one is a ConversionError. So is a write to
-a name whose buffer depends on run-time data (``y = a if c else b`` with a run-time ``c``,
-registered :data:`AMBIGUOUS` when the branches merge).
+Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`. Views numpy makes
+that pyonnx does not model (``np.flip``, ``np.split``, ...) are registered as :data:`UNKNOWN`:
+a write through one is a ConversionError. So is a write to a name whose buffer depends on
+run-time data (``y = a if c else b`` with a run-time ``c``, registered :data:`AMBIGUOUS` when
+the branches merge).
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import itertools
 from typing import Any
@@ -33,7 +35,7 @@ from pyonnx.frontend.lower.values import Array
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
-           "current", "materialize"]
+           "current", "materialize", "shares_memory"]
 
 _ids = itertools.count(1)
 
@@ -65,16 +67,17 @@ class Buffer:
         return f"Buffer#{self.id}({self.param or ''})"
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
-class Step:
+class Step(abc.ABC):
     """One view operation: ``forward`` derives the view from its base, ``backward`` writes a
     new value of the view back into the base."""
 
+    @abc.abstractmethod
     def forward(self, ctx, base: Array) -> Array:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """The view of ``base``."""
 
+    @abc.abstractmethod
     def backward(self, ctx, base: Array, view: Array) -> Array:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """``base`` with the new contents ``view`` of the view written into it."""
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -123,9 +126,11 @@ class Transpose(Step):
         return Array(ctx.op("Transpose", view, perm=inverse), base.dtype, base.shape)
 
 
-class _Marker(Step):
+class _Marker:
+    """A sentinel among a view's steps (never applied: writes through it are refused)."""
+
     def __init__(self, name: str):
-        object.__setattr__(self, "name", name)
+        self.name = name
 
     def __repr__(self) -> str:
         return self.name
@@ -342,53 +347,30 @@ def steps_equal(a: tuple, b: tuple) -> bool:
 
 
 
-# numpy functions and methods that return a view of their first argument (or the argument
-# itself). The ones pyonnx follows are recognized by the node that made the result: a reshape
-# of a whole array (Reshape/Squeeze/Unsqueeze/Flatten) or a transpose; the others are
-# registered UNKNOWN, so that a write through them is refused instead of silently missing the
-# base.
-VIEW_FUNCTIONS = frozenset({
-    "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
-    "rollaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
-    "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "split", "array_split", "hsplit",
-    "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack",
-})
-# numpy returns its argument itself when nothing needs converting: an alias, not a copy.
-ALIAS_FUNCTIONS = frozenset({"asarray", "asanyarray"})
-_RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Flatten"})
-
-
-def after_call(ctx, name: str, args: list, result: Any) -> Any:
-    """The result of numpy function ``name`` with its aliasing recorded: views of the first
-    argument registered, and a result that is an argument's own Array object but a copy in
-    numpy (``x.copy()``, ``x.astype(x.dtype)``) made a distinct object."""
-    base = args[0] if args else None
-    if name in VIEW_FUNCTIONS and isinstance(base, Array):
-        if isinstance(result, (list, tuple)):
-            return type(result)(_view_of(ctx, r, base, unknown=True) for r in result)
-        return _view_of(ctx, result, base)
-    if name in ALIAS_FUNCTIONS:
-        return result
-    if isinstance(result, Array) and any(result is a for a in args):
-        return Array(result.value, result.dtype, result.shape, result.weak)
-    return result
-
-
-def _view_of(ctx, result: Any, base: Array, unknown: bool = False) -> Any:
-    if not isinstance(result, Array):
-        return result
+def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
+    """Whether ``value`` (bound to ``name``) shares its memory with something else: a view or
+    a base with views, a function argument (the caller's memory), or an Array another name
+    holds (in ``env``, or in any active frame)."""
+    if isinstance(value, (tuple, list)):
+        return any(shares_memory(ctx, v, name, env) for v in value)
+    if not isinstance(value, Array):
+        return False
     state: AliasState = ctx.aliases
-    if result is base:
-        return register_view(ctx, result, base, Transpose(tuple(range(base.ndim))))
-    node = result.value.producer()
-    hit = state.lookup(base)
-    whole = hit is None or not hit[1]
-    if not unknown and node is not None and result.dtype == base.dtype:
-        if node.op_type == "Transpose" and node.inputs[0] is base.value:
-            perm = node.attributes["perm"].as_ints() if "perm" in node.attributes else \
-                list(reversed(range(base.ndim)))
-            return register_view(ctx, result, base, Transpose(tuple(perm)))
-        if node.op_type in _RESHAPES and node.inputs[0] is base.value and whole:
-            # numpy reshapes a contiguous array in place; a reshaped view may be a copy.
-            return register_view(ctx, result, base, Reshape(result.shape, ctx.shape_of(result)))
-    return register_view(ctx, result, base, UNKNOWN)
+    if id(value) in state.params:
+        return True
+    entry = state.lookup(value)
+    if entry is not None:
+        buffer, steps = entry
+        if steps or buffer.shared or buffer.param is not None:
+            return True
+    envs = ([env] if env is not None else []) + [f.env.locals for f in ctx.frames]
+    for e in envs:
+        for n, v in e.items():
+            if v is value:
+                if n != name:
+                    return True
+            elif entry is not None and isinstance(v, Array):
+                other = state.lookup(v)
+                if other is not None and other[0] is entry[0]:
+                    return True  # another view or the base of the same memory
+    return False

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower import aliases, writers
+from pyonnx.frontend.lower import view_calls, writers
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
@@ -54,7 +54,7 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             return writer(lowering, func.array, *args, **kwargs)
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
-        return aliases.after_call(ctx, func.name, [func.array, *args], result)
+        return view_calls.after_call(ctx, func.name, [func.array, *args], result)
     writer = writers.function_writer(func)
     if writer is not None:  # np.copyto, np.add.at, ...: numpy writes into an argument
         try:
@@ -71,7 +71,7 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
         result = _invoke(ctx, entry, args, kwargs)
-        result = aliases.after_call(ctx, getattr(entry.target, "__name__", ""), args, result)
+        result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result)
         if isinstance(entry.target, np.ufunc):
             # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
             for r in result if isinstance(result, tuple) else (result,):

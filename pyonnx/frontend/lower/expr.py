@@ -16,7 +16,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.lower import aliases, sequences, writers
+from pyonnx.frontend.lower import aliases, sequences, view_calls, writers
 from pyonnx.frontend.lower.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -260,7 +260,7 @@ class ExprLowering:
             if attr is not None:
                 result = attr(self.ctx, base)
                 if name in ("T", "mT"):  # views
-                    return aliases.after_call(self.ctx, "transpose", [base], result)
+                    return view_calls.after_call(self.ctx, "transpose", [base], result)
                 return result
             if lookup_method(name) is not None or name in writers.METHODS:
                 return ArrayMethod(base, name)

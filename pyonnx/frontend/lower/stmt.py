@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend.lower import control_flow
+from pyonnx.frontend.lower import aliases, control_flow
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.lower.iteration import DynamicIter, iterate
 from pyonnx.frontend.lower.values import Array, is_static
@@ -38,8 +38,6 @@ class ReturnSignal(Exception):
 def _current(ctx, item: Any) -> Any:
     """An unrolled loop's item as it is now: a view of memory written by earlier iterations
     (a row of the array being iterated) is re-derived from the memory's contents."""
-    from pyonnx.frontend.lower import aliases
-
     if isinstance(item, Array):
         now = aliases.current(ctx, item)
         if now is not item:
@@ -96,17 +94,15 @@ class StmtLowering:
                     v is old and (f is not self or n != target.id)
                     for f in self.ctx.frames for n, v in f.env.locals.items()):
                 # A conversion-time array another name also holds: both see the write.
-                from pyonnx.frontend.lower import aliases
                 old = aliases.materialize(self, old, f"'{target.id}'")
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
-                    and control_flow.shares_memory(self.ctx, old, target.id):
+                    and aliases.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
                 return
         for target in node.targets:
             self.assign(target, value)
 
     def _in_place(self, name: str, old: Array, value: Array) -> None:
-        from pyonnx.frontend.lower import aliases
         from pyonnx.frontend.lower.setitem import setitem
 
         if value.ndim != old.ndim or any(p is not None and q is not None and p != q

@@ -1,0 +1,166 @@
+"""What the lowering of ``If`` and ``Loop`` share: conditions, typed subgraph outputs, type
+joins with located errors, and lowering a block in isolation (on copies of every frame's
+bindings and of the buffers' contents).
+
+Input/output: see :mod:`pyonnx.frontend.lower.control_flow`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, Iterator
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
+from pyonnx.frontend.lower import aliases, dtypes
+from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, join
+from pyonnx.frontend.lower.values import Array, Seq, Undefined
+
+__all__ = ["MISSING", "condition", "typed", "subgraph_output", "outputs_of", "join_or_error",
+           "dynamic", "Branch", "isolated", "lower_branch", "outer_ids", "is_outer",
+           "changed_buffers", "internal"]
+
+_BOOL = np.dtype(np.bool_)
+_I64 = np.dtype(np.int64)
+
+MISSING = Undefined("unbound")  # a name with no binding at all on a path
+
+def internal(name: str) -> bool:
+    return name.startswith(FLAG_PREFIX)
+
+
+def condition(ctx, value: Any) -> ir.Value:
+    """A run-time condition as a 0-d bool value, as numpy's ``bool(a)`` reads it (an array of
+    several elements fails at run time, as numpy raises ValueError)."""
+    arr = ctx.asarray(value)
+    if arr.dtype != _BOOL:
+        arr = ctx.cast(arr, _BOOL)
+    if arr.ndim:
+        return ctx.op("Reshape", arr, ctx.const(np.array([], np.int64)))
+    return arr.value
+
+
+def typed(value: ir.Value, leaf: Leaf | SeqPlan) -> ir.Value:
+    tensor = ir.TensorType(dtypes.to_ir(leaf.dtype))
+    if isinstance(leaf, SeqPlan):
+        value.type = ir.SequenceType(tensor)
+        return value
+    value.type = tensor
+    value.shape = ir.Shape(list(leaf.shape))
+    return value
+
+
+def subgraph_output(ctx, arr: Array | Seq, leaf: Leaf | SeqPlan, produced: set[int]) -> ir.Value:
+    """``arr`` as an output of the subgraph being built: cast to the leaf dtype, and produced
+    by a node of this subgraph (an outer value or a constant passes through an Identity)."""
+    if isinstance(arr, Array) and arr.dtype != leaf.dtype:
+        arr = ctx.cast(arr, leaf.dtype)
+    value = arr.value
+    if id(value) not in produced:
+        value = ctx.op("Identity", value)
+    produced.add(id(value))
+    return typed(value, leaf)
+
+
+def outputs_of(nodes: list[ir.Node]) -> set[int]:
+    return {id(out) for n in nodes for out in n.outputs}
+
+
+def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool = False) -> Plan:
+    """join(a, b), or a ConversionError naming the variable, both types and the construct."""
+    try:
+        return join(a, b, loop)
+    except JoinError as e:
+        shown = "the return value" if name.startswith(FLAG_PREFIX + "retval") else f"'{name}'"
+        if loop:
+            text = (f"{shown} is {e.first} before an iteration of {where} and {e.second} after "
+                    "it, so numpy's result would depend on the trip count")
+        else:
+            text = f"{shown} is {e.first} on one path and {e.second} on the other ({where})"
+        raise lowering.ctx.error(f"{text}{'; ' + e.hint if e.hint else ''}") from None
+
+
+@contextlib.contextmanager
+def dynamic(lowering) -> Iterator[None]:
+    lowering.dynamic_depth += 1
+    try:
+        yield
+    finally:
+        lowering.dynamic_depth -= 1
+
+
+class Branch:
+    """One lowered branch: the bindings of every active function frame and the buffers'
+    contents at its end, its nodes, and the value it computed (for expressions)."""
+
+    def __init__(self, frames: list[dict], memory: dict, nodes: list[ir.Node], result: Any):
+        self.frames, self.memory, self.nodes, self.result = frames, memory, nodes, result
+
+    @property
+    def env(self) -> dict:
+        return self.frames[-1]
+
+
+@contextlib.contextmanager
+def isolated(lowering) -> Iterator[None]:
+    """Runs the block on copies of every frame's bindings and of the buffers' contents (a write
+    in a branch rebinds names in the functions inlining this one too); restores them after."""
+    ctx = lowering.ctx
+    originals = [(f, f.env.locals) for f in ctx.frames]
+    memory = ctx.aliases.memory
+    for f, env in originals:
+        f.env.locals = dict(env)
+    ctx.aliases.memory = dict(memory)
+    try:
+        yield
+    finally:
+        for f, env in originals:
+            f.env.locals = env
+        ctx.aliases.memory = memory
+
+
+def lower_branch(lowering, run: Callable[[], Any]) -> Branch:
+    """Lowers one branch into a fresh subgraph, from the current bindings; restores them."""
+    ctx = lowering.ctx
+    with isolated(lowering):
+        with ctx.subgraph() as nodes, dynamic(lowering):
+            result = run()
+        return Branch([f.env.locals for f in ctx.frames], ctx.aliases.memory, nodes, result)
+
+
+def outer_ids(ctx) -> set[int]:
+    """ids of the Arrays visible before a branch or loop (bindings of every frame, buffers)."""
+    seen: set[int] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, Array):
+            seen.add(id(v))
+        elif isinstance(v, (tuple, list)):
+            for x in v:
+                walk(x)
+    for f in ctx.frames:
+        for v in f.env.locals.values():
+            walk(v)
+    for v in ctx.aliases.memory.values():
+        walk(v)
+    return seen
+
+
+def is_outer(ctx, buffer: aliases.Buffer, outer: set[int]) -> bool:
+    return buffer in ctx.aliases.memory or id(buffer.initial) in outer or buffer.param is not None
+
+
+def changed_buffers(ctx, memories: list[dict], outer: set[int]) -> list[aliases.Buffer]:
+    """Buffers visible before the branches (or loop) whose contents differ on some path."""
+    before = ctx.aliases.memory
+    found = []
+    for mem in memories:
+        for b, v in mem.items():
+            if b in found or not is_outer(ctx, b, outer):
+                continue
+            if any(m.get(b, before.get(b, b.initial)) is not before.get(b, b.initial)
+                   for m in memories):
+                found.append(b)
+    return sorted(found, key=lambda b: b.id)

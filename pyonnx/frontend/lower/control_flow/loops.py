@@ -1,0 +1,256 @@
+"""Run-time ``for`` and ``while`` → ONNX ``Loop``.
+
+Input: the loop statement (annotated with liveness), its trip count, first condition, how to
+bind the target from the iteration number, and how to evaluate the next condition. Output: a
+``Loop`` whose state is the names the body assigns that are live at the header (onnxscript's
+rule) plus the contents of every buffer the body writes into; the body is lowered again while
+the state types widen (a shape that grows, a Python number that becomes an array).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower.control_flow.common import (
+    _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
+    join_or_error, outer_ids, outputs_of, subgraph_output, typed)
+from pyonnx.frontend.lower.structure import (
+    Leaf, Plan, Static, is_number, leaf_plans, leaves_of, number_leaf, placeholder, plan_of,
+    rebuild)
+from pyonnx.frontend.lower.values import Array, Undefined, is_static
+
+__all__ = ["lower_loop"]
+
+
+def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, first: Any,
+               start: Callable[[Array], None] | None, next_test: Callable[[], Any] | None,
+               targets: frozenset[str] = frozenset()) -> None:
+    """A ``Loop`` node for ``node``.
+
+    The state is the names the body assigns that are live at the header, plus the contents of
+    every buffer (numpy memory, :mod:`aliases`) the body writes into: a write through a view
+    (``row = M[i]; row += 1``) changes ``M`` although the body never assigns ``M``. Names that
+    are the same view of a carried buffer before and after an iteration are re-derived from it
+    rather than carried twice.
+
+    Args:
+        lowering: the FunctionLowering.
+        node: the loop statement (its liveness annotations give the state).
+        count: the trip count (a ``for`` loop), or None (a ``while`` loop).
+        first: the condition before the first iteration (True, or a run-time value).
+        start: binds the loop target from the iteration number (a ``for`` loop).
+        next_test: evaluates the condition for the next iteration, after the body.
+        targets: the names ``start`` binds.
+    """
+    ctx = lowering.ctx
+    env = lowering.env
+    state_aliases: aliases.AliasState = ctx.aliases
+    line = lowering.loc_of(node).lineno
+    names = sorted((node.pyonnx_assigned | targets) & node.pyonnx_live_iter)
+    for n in names:
+        v = env.locals.get(n)
+        if isinstance(v, np.ndarray) and any(
+                w is v and (f is not lowering or m != n)
+                for f in ctx.frames for m, w in f.env.locals.items()):
+            # A conversion-time array with several names that the loop may change in place:
+            # make it a graph value first so that the names share it (and its memory).
+            aliases.materialize(lowering, v, f"'{n}'")
+    entry: dict[Any, Any] = {n: env.locals.get(n, MISSING) for n in names}
+    # Names first bound in the loop are undefined after it if it runs 0 times: a user's name is
+    # not carried (reading it after the loop is an error), an internal one (the return value)
+    # is carried with a stand-in that its flag keeps anyone from reading.
+    pending = {n for n, v in entry.items() if isinstance(v, Undefined)}
+    # A carried Python number almost always changes in the body (a counter, a flag): start it
+    # as a graph value, which saves lowering the body a second time to find that out.
+    plans: dict[Any, Plan | None] = {
+        n: (None if n in pending else number_leaf(v) if is_number(v) else plan_of(v))
+        for n, v in entry.items()}
+    outer = outer_ids(ctx)
+    # A carried name that shares memory (an argument, a view, an alias) follows its buffer:
+    # the buffer is the state, the name is re-derived from it in the body and after the loop.
+    # (Found by lowering: a name becomes derived when the body writes into its memory.)
+    derived: set[str] = set()
+    sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
+               and aliases.shares_memory(ctx, entry[n], n)}
+    for _ in range(8):
+        exits, memory, nodes, inputs, cond_out, bound = _lower_body(
+            lowering, node, plans, start, next_test, line, sharing - derived)
+        written = {n for n in sharing - derived
+                   if any(b.initial is bound.get(n) and v is not b.initial
+                          for b, v in memory.items())}
+        if written:
+            for n in sorted(written):
+                buffer, _ = state_aliases.buffer_of(entry[n])
+                derived.add(n)
+                del plans[n]
+                if buffer not in plans:
+                    entry[buffer] = state_aliases.memory.get(buffer, buffer.initial)
+                    plans[buffer] = plan_of(entry[buffer])
+            outer = outer_ids(ctx)
+            continue
+        for n in derived:
+            if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
+                raise ctx.error(
+                    f"'{n}' shares memory with another array before the loop at line {line} "
+                    "but is bound to a new array in it, so a write through it changes the "
+                    "other array on the first iteration only; use a new name for the new array")
+        widened: dict[Any, Plan | None] = dict(plans)
+        for b in changed_buffers(ctx, [memory], outer):
+            if b not in widened:  # a buffer the body writes into becomes state
+                entry[b] = state_aliases.memory.get(b, b.initial)
+                widened[b] = plan_of(entry[b])
+        for key, old in plans.items():
+            exit_value = (memory.get(key, entry[key]) if isinstance(key, aliases.Buffer)
+                          else exits.get(key, MISSING))
+            if isinstance(exit_value, Undefined):
+                continue
+            if isinstance(old, Static) and isinstance(old.value, list) and \
+                    not _same_list(old.value, exit_value):
+                others = sorted(m for m, w in env.locals.items() if w is old.value and m != key)
+                if others:
+                    raise ctx.error(
+                        f"the list '{key}' is changed in this loop and also named "
+                        f"{', '.join(others)}; a list changed in run-time control flow may have "
+                        "only one name")
+            shown = "an array written in the loop" if isinstance(key, aliases.Buffer) else key
+            widened[key] = plan_of(exit_value) if old is None else join_or_error(
+                lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
+        if widened == plans:
+            break
+        plans = widened
+    else:
+        raise ctx.error("the types of the loop's variables do not settle; give them fixed "
+                        "types before the loop")
+    buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
+    derived |= {n for n in names if n in plans and
+                _same_view(ctx, entry[n], exits.get(n), buffers)}
+    keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
+            and not (k in pending and not internal(k)) and k not in derived]
+    leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
+    # Entry values (cast to the state types; internal names get a stand-in).
+    initial: list[Array] = []
+    for k in keys:
+        value = entry[k] if k not in pending else placeholder(ctx, plans[k])
+        initial.extend(leaves_of(ctx, plans[k], value))
+    iter_in, cond_in, state_in = inputs
+    state_of = dict(zip(plans, state_in))  # key -> its body inputs
+    used_inputs = [v for k in keys for v in state_of[k]]
+    with ctx.subgraph(nodes):
+        produced = outputs_of(nodes) | {id(v) for v in used_inputs}
+        if cond_out is None:
+            # The loop stops on its trip count only: pass the (true) condition through, one
+            # node less per iteration.
+            outs = [cond_in]
+        else:
+            outs = [subgraph_output(ctx, Array(cond_out, _BOOL, ()), Leaf(_BOOL, ()),
+                                     outputs_of(nodes))]
+        exit_arrays = [leaf for k in keys for leaf in leaves_of(
+            ctx, plans[k], memory.get(k, entry[k]) if isinstance(k, aliases.Buffer) else exits[k])]
+        outs += [subgraph_output(ctx, a, p, produced) for a, p in zip(exit_arrays, leaves)]
+    # Inputs of keys that are not state (derived names, static ones) must not be read.
+    graph = ir.Graph([iter_in, cond_in, *used_inputs], outs, nodes=nodes,
+                     name=f"{ctx.function_name}_loop_L{line}")
+    # An omitted condition means true in ONNX, but onnx's reference evaluator runs no iteration
+    # then: a constant true serves both runtimes.
+    first_value = ctx.const(np.array(True)) if (is_static(first) and first is True) \
+        else condition(ctx, first)
+    results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
+    results = [results] if len(leaves) == 1 else list(results or ())
+    finals = iter(typed(v, p) for v, p in zip(results, leaves))
+    for k in keys:
+        value = rebuild(plans[k], finals)
+        if isinstance(k, aliases.Buffer):
+            state_aliases.memory[k] = value
+            state_aliases.register(value, k, ())
+        else:
+            env.bind(k, value)
+    for n in names:
+        plan = plans.get(n)
+        if n in pending and not internal(n):
+            env.bind(n, Undefined(
+                f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
+                "after it (the loop can run 0 times); assign it before the loop"))
+        elif isinstance(plan, Static):
+            env.bind(n, plan.value)
+    if buffers:
+        aliases.rederive(lowering, buffers)
+
+
+def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
+    """Whether a name is the same view of a carried buffer before and after an iteration."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    return bool(e0 and e1 and e0[0] is e1[0] and e0[0] in buffers
+                and aliases.steps_equal(e0[1], e1[1]))
+
+
+def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset()):
+    """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
+    names' values and the buffers' contents at the end of the body, the body's nodes, its
+    inputs (iteration number, condition, per key its state inputs) and its condition output."""
+    ctx = lowering.ctx
+    env = lowering.env
+    iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
+                       shape=ir.Shape([]))
+    cond_in = ir.Value(name=ctx.fresh_name("cond"), type=ir.TensorType(ir.DataType.BOOL),
+                       shape=ir.Shape([]))
+    state_in: list[list[ir.Value]] = []
+    bound: dict[Any, Any] = {}
+    with isolated(lowering):
+        buffers = set()
+        for key, plan in plans.items():
+            inputs: list[ir.Value] = []
+            state_in.append(inputs)
+            if plan is None:
+                env.bind(key, Undefined(
+                    f"'{key}' is read in the loop at line {line} before it is assigned on the "
+                    "first iteration; assign it before the loop"))
+                continue
+            if isinstance(plan, Static):
+                env.bind(key, _fresh_static(plan.value))
+                continue
+            hint = f"buf{key.id}" if isinstance(key, aliases.Buffer) else key.lstrip("_")
+            for p in leaf_plans(plan):
+                inputs.append(typed(ir.Value(name=ctx.fresh_name(hint)), p))
+            value = rebuild(plan, iter(inputs))
+            if isinstance(key, aliases.Buffer):
+                ctx.aliases.memory[key] = value
+                ctx.aliases.register(value, key, ())
+                buffers.add(key)
+            else:
+                env.bind(key, value)
+                bound[key] = value
+                if key in sharing and isinstance(value, Array):
+                    # The name shares memory outside the loop: a write or an in-place operator
+                    # on it must be seen (lower_loop then follows the memory instead).
+                    ctx.aliases.buffer_of(value)[0].shared = True
+        ctx.loop_buffers.append((buffers, {id(v) for v in bound.values()}))
+        with ctx.subgraph() as nodes, dynamic(lowering):
+            if buffers:
+                # Views of a carried buffer (names bound before the loop) see its state.
+                aliases.rederive(lowering, buffers)
+            if start is not None:
+                start(Array(iter_in, _I64, (), weak=True))
+            lowering.block(node.body)
+            cond_out = None
+            if next_test is not None:
+                test = next_test()
+                if not (is_static(test) and bool(test) is True):
+                    cond_out = condition(ctx, test) if not is_static(test) else ctx.const(
+                        np.array(bool(test)))
+        ctx.loop_buffers.pop()
+        return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
+                bound)
+
+
+def _same_list(a: list, b: Any) -> bool:
+    return isinstance(b, list) and len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _fresh_static(value: Any) -> Any:
+    # A Python list is mutable: the body may be lowered more than once.
+    return list(value) if isinstance(value, list) else value
