@@ -21,13 +21,6 @@ def mixed_a2(m):
         t[j] = t[j] - t[j].mean()
     return y
 
-def mixed_a3(x):
-    y = x.copy()
-    z = y
-    while z.sum() < 100:
-        z *= 2
-    return y, z
-
 def mixed_a4(x):
     out = []
     y = x.copy()
@@ -35,15 +28,6 @@ def mixed_a4(x):
         out.append(y[i] * 1)
         y[i] = 0
     return np.array(out), y
-
-def mixed_a5(x, n):
-    y = x.copy()
-    v = y[::2]
-    i = 0
-    while i < n:
-        v += 1
-        i += 1
-    return y
 
 def mixed_a6(x):
     acc = np.zeros(3)

@@ -15,6 +15,7 @@ import pytest
 
 import pyonnx
 from tests import grad_control_flow_kernels as K
+from tests.test_grad import numeric_grad
 
 RNG = np.random.default_rng(0)
 
@@ -28,23 +29,6 @@ def _seeded(request):
 
 def u(*shape, lo=-1.0, hi=1.0, dtype=np.float64):
     return RNG.uniform(lo, hi, size=shape).astype(dtype)
-
-
-def numeric_grad(fn, args, argnum, eps=1e-6):
-    """Central differences of ``fn`` (run by numpy in float64) in argument ``argnum``."""
-    args = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a
-            for a in args]
-    x = np.array(args[argnum], dtype=np.float64)
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        hi, lo = x.copy(), x.copy()
-        hi[idx] += eps
-        lo[idx] -= eps
-        a_hi, a_lo = list(args), list(args)
-        a_hi[argnum] = hi if x.ndim else float(hi)
-        a_lo[argnum] = lo if x.ndim else float(lo)
-        g[idx] = (fn(*a_hi) - fn(*a_lo)) / (2 * eps)
-    return g
 
 
 def check(fn, argsets, argnums=0, paths=None, rtol=1e-6, atol=1e-8):

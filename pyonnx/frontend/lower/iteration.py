@@ -148,7 +148,7 @@ def _range(ctx, start: Any, stop: Any, step: Any) -> DynamicIter:
     return DynamicIter(count, item)
 
 
-def _rows(ctx, x: Array) -> list | DynamicIter:
+def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
     """The rows of ``x``: views of it, as numpy's iteration gives (a write into a row changes
     ``x``). A run-time loop reads row ``k`` from ``x``'s memory as it is on iteration ``k``;
     an unrolled loop re-derives each row when it binds it (see ``StmtLowering.stmt_For``)."""
@@ -158,7 +158,7 @@ def _rows(ctx, x: Array) -> list | DynamicIter:
     if x.ndim == 0:
         raise ctx.error("iteration over a 0-d array (numpy raises TypeError)")
     n = x.shape[0]
-    if n is not None and n <= UNROLL_LIMIT:
+    if unroll and n is not None and n <= UNROLL_LIMIT:
         return [aliases.register_view(ctx, getitem(ctx, x, i), x, aliases.GetItem(i))
                 for i in range(n)]
     count = ctx.dim(x, 0)
@@ -171,21 +171,16 @@ def _rows(ctx, x: Array) -> list | DynamicIter:
     return DynamicIter(Array(count.value, _I64, ()), item)
 
 
-def _as_dynamic(ctx, it: list | DynamicIter) -> DynamicIter:
-    """A static list of items as a run-time sequence (for zip with a run-time iterable)."""
+def _as_dynamic(ctx, iterable: Any, it: list | DynamicIter) -> DynamicIter:
+    """``iterable``'s items ``it`` as a run-time sequence (zip with a run-time iterable): an
+    array keeps its rows as views; a static list of items is stacked."""
     if isinstance(it, DynamicIter):
         return it
+    if isinstance(iterable, Array):
+        return _rows(ctx, iterable, unroll=False)
     if not it:
         return DynamicIter(ctx.const_array(np.array(0, np.int64)), lambda ctx, k: None)
-    stacked = ctx.asarray(list(it))
-    return _rows_always(ctx, stacked)
-
-
-def _rows_always(ctx, x: Array) -> DynamicIter:
-    count = ctx.dim(x, 0)
-    count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
-    return DynamicIter(Array(count.value, _I64, ()),
-                       lambda ctx, k: Array(ctx.op("Gather", x, k, axis=0), x.dtype, x.shape[1:]))
+    return _rows(ctx, ctx.asarray(list(it)), unroll=False)
 
 
 def _lazy(ctx, lazy: LazyIterable) -> list | DynamicIter:
@@ -205,7 +200,7 @@ def _lazy(ctx, lazy: LazyIterable) -> list | DynamicIter:
         inners = [iterate(ctx, a) for a in args]
         if all(isinstance(i, list) for i in inners):
             return list(builtins.zip(*inners))
-        dyn = [_as_dynamic(ctx, i) for i in inners]
+        dyn = [_as_dynamic(ctx, a, i) for a, i in zip(args, inners)]
         count = dyn[0].count
         for d in dyn[1:]:
             count = Array(ctx.op("Min", count, d.count), _I64, ())

@@ -158,7 +158,7 @@ def _value(ctx, x: Array, value: Any) -> Array:
     """``value`` as numpy's setitem converts it for an array of x's dtype."""
     if is_static(value) and not isinstance(value, np.ndarray):
         arr = np.asarray(value)
-        if arr.dtype.kind == "f" and x.dtype.kind in "iub" and x.dtype.kind != "b" and \
+        if arr.dtype.kind == "f" and x.dtype.kind in "iu" and \
                 not np.isfinite(arr).all():
             raise ctx.error("cannot convert float NaN or infinity to integer (numpy raises "
                             "ValueError)")
