@@ -294,6 +294,8 @@ def current(ctx, a: Array) -> Array:
         return a
     for step in steps:
         value = step.forward(ctx, value)
+    if steps:
+        state.register(value, buffer, steps)  # the same view, of the current contents
     return value
 
 

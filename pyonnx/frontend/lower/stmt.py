@@ -39,11 +39,7 @@ def _current(ctx, item: Any) -> Any:
     """An unrolled loop's item as it is now: a view of memory written by earlier iterations
     (a row of the array being iterated) is re-derived from the memory's contents."""
     if isinstance(item, Array):
-        now = aliases.current(ctx, item)
-        if now is not item:
-            hit = aliases.entry_of(ctx, item)
-            ctx.aliases.register(now, hit[0], hit[1])
-        return now
+        return aliases.current(ctx, item)
     if isinstance(item, tuple):
         return tuple(_current(ctx, v) for v in item)
     return item
