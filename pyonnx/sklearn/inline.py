@@ -40,8 +40,9 @@ def add_graph(scope: Any, container: Any, graph_model: Any, input_name: str,
 
     graph = onnx.GraphProto()
     graph.CopyFrom(graph_model.graph)
-    if graph_model.functions:  # pragma: no cover - pyonnx emits no local functions
-        raise NotImplementedError("pyonnx graphs with local functions cannot be inlined")
+    if graph_model.functions:  # pragma: no cover - an invariant: pyonnx emits no local functions
+        raise RuntimeError("pyonnx bug: a converted model has local functions, which pyonnx "
+                           "never emits and this inliner does not copy")
 
     def fresh(name: str) -> str:
         return scope.get_unique_variable_name(f"{prefix}_{name}")
