@@ -116,7 +116,7 @@ class CompiledFunction:
         return key(args)
 
     def _miss(self, args: Sequence[Any]) -> _Compiled:
-        from pyonnx.frontend.lower.context import NeedStatic
+        from pyonnx.frontend.graph.context import NeedStatic
 
         while True:
             try:
@@ -228,7 +228,7 @@ class CompiledFunction:
 
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
-        from pyonnx.frontend.lower.context import NeedStatic
+        from pyonnx.frontend.graph.context import NeedStatic
 
         while True:
             try:

@@ -103,7 +103,7 @@ class _Step:
         # vjp: one cotangent input per output, one output per differentiated primal.
         import onnx_ir as ir
 
-        from pyonnx.frontend.lower import dtypes
+        from pyonnx.frontend.graph import dtypes
 
         outs = list(model.graph.outputs)
         if len(cotangents) != len(outs):
@@ -225,8 +225,8 @@ def _inline_call(f: TransformedFunction, lowering, args: list, kwargs: dict) -> 
     import onnx_ir as ir
 
     from pyonnx.frontend.convert import Param
-    from pyonnx.frontend.lower.context import NeedStatic
-    from pyonnx.frontend.lower.values import Array, is_static
+    from pyonnx.frontend.graph.context import NeedStatic
+    from pyonnx.frontend.graph.values import Array, is_static
     from pyonnx.specs import spec
 
     ctx = lowering.ctx
@@ -531,7 +531,7 @@ def _transform_call(transform: Callable[..., Any]) -> Callable[..., Any]:
     module-level transformed function (:meth:`TransformedFunction.__pyonnx_call__`)."""
 
     def call(lowering, args: list, kwargs: dict) -> Any:
-        from pyonnx.frontend.lower.values import is_static
+        from pyonnx.frontend.graph.values import is_static
 
         if not is_static(list(args)) or not is_static(list(kwargs.values())):
             raise lowering.ctx.error(f"pyonnx.{transform.__name__}() takes a function and "

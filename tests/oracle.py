@@ -128,7 +128,7 @@ def assert_no_float16_compute(model: onnx.ModelProto) -> None:
     chained ops (numpy rounds after every op), so pyonnx must compute them in float32 between
     explicit Casts (``kernels.has_kernel``).
     """
-    from pyonnx.frontend.lower.kernels import _FLOAT16_EXACT
+    from pyonnx.frontend.graph.kernels import _FLOAT16_EXACT
 
     inferred = onnx.shape_inference.infer_shapes(model)
     f16 = onnx.TensorProto.FLOAT16

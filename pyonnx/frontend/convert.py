@@ -18,10 +18,10 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.context import Lowering
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.specs import TensorSpec
 
 __all__ = ["Param", "Converted", "OutputStructure", "convert", "IR_VERSION"]

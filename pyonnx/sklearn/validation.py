@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.utils import validation as _sk
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 
 __all__ = []

@@ -1,1 +1,1 @@
-"""AST → onnx-ir lowering: environment, builder, expressions, statements, indexing."""
+"""AST → onnx-ir lowering on top of the graph builder and the numpy registry: environment, expressions, statements, control flow, aliases."""

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
@@ -87,7 +87,7 @@ class GetItem(Step):
     index: Any
 
     def forward(self, ctx, base: Array) -> Array:
-        from pyonnx.frontend.lower.indexing import getitem
+        from pyonnx.frontend.graph.indexing import getitem
         return getitem(ctx, base, self.index)
 
     def backward(self, ctx, base: Array, view: Array) -> Array:

@@ -19,7 +19,7 @@ import numpy as np
 
 from pyonnx.frontend.lower import view_calls, writers
 from pyonnx.frontend.lower.iteration import lazy_call
-from pyonnx.frontend.lower.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
 
 __all__ = ["call"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from pyonnx.frontend.lower.values import Undefined
+from pyonnx.frontend.graph.values import Undefined
 from pyonnx.frontend.source import FunctionSource
 
 __all__ = ["Env", "assigned_names"]

@@ -3,7 +3,7 @@
 Input: canonical expression ASTs. Output: static Python values or Arrays. Operators on static
 values run in Python; an operator with an Array operand is the numpy ufunc of the same meaning
 (``a + b`` → ``np.add``), so numpy's promotion applies. Calls are dispatched in
-:mod:`pyonnx.frontend.lower.calls`, subscripts in :mod:`pyonnx.frontend.lower.indexing`.
+:mod:`pyonnx.frontend.lower.calls`, subscripts in :mod:`pyonnx.frontend.graph.indexing`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.lower import aliases, sequences, view_calls, writers
-from pyonnx.frontend.lower.values import Array, ArrayMethod, Seq, is_static
+from pyonnx.frontend.graph import sequences
+from pyonnx.frontend.lower import aliases, view_calls, writers
+from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
@@ -287,7 +288,7 @@ class ExprLowering:
         base = self.expr(node.value)
         index = self.expr(node.slice)
         if isinstance(base, Array):
-            from pyonnx.frontend.lower.indexing import getitem
+            from pyonnx.frontend.graph.indexing import getitem
             result = getitem(self.ctx, base, index)
             if _basic(index):  # numpy returns a view
                 return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))
@@ -301,12 +302,12 @@ class ExprLowering:
                 except IndexError as e:
                     raise self.ctx.error(f"IndexError: {e}") from None
             if isinstance(base, np.ndarray):
-                from pyonnx.frontend.lower.indexing import getitem
+                from pyonnx.frontend.graph.indexing import getitem
                 return getitem(self.ctx, self.ctx.asarray(base), index)
             raise self.ctx.error("indexing a Python container with an array value is not "
                                  "supported; index an array instead")
         if isinstance(base, np.ndarray) and not is_static(index):
-            from pyonnx.frontend.lower.indexing import getitem
+            from pyonnx.frontend.graph.indexing import getitem
             return getitem(self.ctx, self.ctx.asarray(base), index)
         try:
             return base[index]

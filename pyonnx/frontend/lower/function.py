@@ -2,7 +2,7 @@
 
 Input: a :class:`~pyonnx.frontend.source.FunctionSource` whose AST has been checked and
 canonicalized, and the frontend values of its arguments. Output: the frontend value it returns,
-with the nodes it needs emitted into the :class:`~pyonnx.frontend.lower.context.Lowering`.
+with the nodes it needs emitted into the :class:`~pyonnx.frontend.graph.context.Lowering`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import aliases, sequences
+from pyonnx.frontend.graph import sequences
+from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering

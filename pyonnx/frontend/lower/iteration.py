@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array, Seq, is_static
+from pyonnx.frontend.graph.values import Array, Seq, is_static
 
 __all__ = ["DynamicIter", "LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call"]
 
@@ -89,7 +89,7 @@ def iterate(ctx, iterable: Any) -> list | DynamicIter:
     if isinstance(iterable, Array):
         return _rows(ctx, iterable)
     if isinstance(iterable, Seq):
-        from pyonnx.frontend.lower import sequences
+        from pyonnx.frontend.graph import sequences
         return sequences.iterate(ctx, iterable)
     if isinstance(iterable, LazyIterable):
         return _lazy(ctx, iterable)
@@ -153,7 +153,7 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
     ``x``). A run-time loop reads row ``k`` from ``x``'s memory as it is on iteration ``k``;
     an unrolled loop re-derives each row when it binds it (see ``StmtLowering.stmt_For``)."""
     from pyonnx.frontend.lower import aliases
-    from pyonnx.frontend.lower.indexing import getitem
+    from pyonnx.frontend.graph.indexing import getitem
 
     if x.ndim == 0:
         raise ctx.error("iteration over a 0-d array (numpy raises TypeError)")

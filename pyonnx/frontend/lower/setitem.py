@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["setitem", "add_at", "DOMAIN"]
 
@@ -42,7 +42,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
     Raises:
         ConversionError: numpy refuses the subscript or the value, and that is known now.
     """
-    from pyonnx.frontend.lower.indexing import plan
+    from pyonnx.frontend.graph.indexing import plan
 
     if x.weak:
         raise ctx.error("a Python number does not support item assignment (Python raises "
@@ -109,7 +109,7 @@ def _selection(ctx, x: Array, index: Any, v: Array) -> tuple[Array, Array]:
     """The flat positions ``x[index]`` selects (the subscript applied to
     ``arange(x.size).reshape(x.shape)``: numpy's own element order) and ``v`` broadcast to
     them."""
-    from pyonnx.frontend.lower.indexing import getitem
+    from pyonnx.frontend.graph.indexing import getitem
 
     iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), _size(ctx, x),
                         ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
@@ -120,7 +120,7 @@ def _selection(ctx, x: Array, index: Any, v: Array) -> tuple[Array, Array]:
 
 def _typed(out: Any, x: Array) -> Array:
     """The SetItem result with its tensor type set (the lowering pass reads the dtype)."""
-    from pyonnx.frontend.lower import dtypes
+    from pyonnx.frontend.graph import dtypes
 
     out.type = ir.TensorType(dtypes.to_ir(x.dtype))
     return Array(out, x.dtype, x.shape)

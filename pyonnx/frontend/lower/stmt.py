@@ -20,7 +20,7 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import aliases, control_flow
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.lower.iteration import DynamicIter, iterate
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["StmtLowering", "ReturnSignal"]
 
@@ -145,7 +145,7 @@ class StmtLowering:
             if value.shape[0] != n:
                 raise self.ctx.error(f"cannot unpack an array of length {value.shape[0]} into "
                                      f"{n} names", self.loc_of(target))
-            from pyonnx.frontend.lower.indexing import getitem
+            from pyonnx.frontend.graph.indexing import getitem
             return [getitem(self.ctx, value, i) for i in range(n)]
         try:
             items = list(value)

@@ -26,8 +26,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array, Seq, Undefined, is_static
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
 __all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
@@ -258,7 +258,7 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
             arr = ctx.cast(arr, plan.dtype)
         return [arr]
     if isinstance(plan, SeqPlan):
-        from pyonnx.frontend.lower import sequences
+        from pyonnx.frontend.graph import sequences
         return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape)]
     items = list(value)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]

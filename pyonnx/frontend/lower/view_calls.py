@@ -14,7 +14,7 @@ from typing import Any
 
 from pyonnx.frontend.lower.aliases import (
     UNKNOWN, AliasState, Reshape, Transpose, register_view)
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["after_call", "VIEW_FUNCTIONS", "ALIAS_FUNCTIONS"]
 

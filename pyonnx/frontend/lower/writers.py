@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from pyonnx.frontend.lower import aliases
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["function_writer", "METHODS"]
 

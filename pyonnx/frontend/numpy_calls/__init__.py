@@ -1,6 +1,6 @@
 """Registry: numpy (and builtin, math) callables → lowering functions.
 
-A lowering function takes the :class:`~pyonnx.frontend.lower.context.Lowering` first, then the
+A lowering function takes the :class:`~pyonnx.frontend.graph.context.Lowering` first, then the
 call's arguments as frontend values (``Array`` or static Python values) under numpy's own
 parameter names, so Python binds keywords and defaults exactly as numpy's signature does::
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register_attribute
 
 

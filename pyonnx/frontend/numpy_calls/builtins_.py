@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array, Seq, is_static
+from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, register
 
 
@@ -52,7 +52,7 @@ def len_(ctx, x):
     if isinstance(x, (tuple, list)):
         return builtins.len(x)
     if isinstance(x, Seq):  # a list built at run time
-        from pyonnx.frontend.lower import sequences
+        from pyonnx.frontend.graph import sequences
         return sequences.length(ctx, x)
     raise ctx.error(f"len() of {type(x).__name__} is not supported")
 
@@ -121,7 +121,7 @@ def _minmax(ctx, args, pick_greater: bool, name: str):
                                 f"np.{'maximum' if pick_greater else 'minimum'}")
         # Python returns the winning object unchanged, so its type depends on the data unless
         # every operand already has the result's dtype.
-        from pyonnx.frontend.lower import dtypes
+        from pyonnx.frontend.graph import dtypes
 
         common = dtypes.result_type(best, v)
         for a in (best, v):
@@ -169,7 +169,7 @@ def sum_(ctx, seq, start=0):
     if isinstance(seq, Array):
         # Python adds the rows to a weak 0 one by one: the dtype is result_type(0, rows), not
         # np.sum's widened accumulator (an int32 array sums to int32, wrapping as numpy does).
-        from pyonnx.frontend.lower import dtypes
+        from pyonnx.frontend.graph import dtypes
 
         total = lookup(np.sum).fn(ctx, seq, axis=0, dtype=dtypes.result_type(0, seq))
         return total if (is_static(start) and start == 0) else lookup(np.add).fn(ctx, start, total)

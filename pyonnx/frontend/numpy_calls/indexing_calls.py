@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.indexing.advanced import same_shape
-from pyonnx.frontend.lower.indexing.basic import i64, to_index
-from pyonnx.frontend.lower.shapes import broadcast_shapes, normalize_axis
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.indexing.advanced import same_shape
+from pyonnx.frontend.graph.indexing.basic import i64, to_index
+from pyonnx.frontend.graph.shapes import broadcast_shapes, normalize_axis
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import register
 
 _I64 = np.dtype(np.int64)

@@ -26,9 +26,9 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.sorting import emit_exact, searchsorted_flat
 

@@ -11,7 +11,7 @@ found by lowering: a branch or body is lowered into a subgraph, and the types it
 with are joined with the types they started with (:mod:`structure`); a loop body whose state
 types widen (a shape that grows, a Python number that becomes an array) is lowered again with
 the wider types until they agree. Names bound on only some paths become
-:class:`~pyonnx.frontend.lower.values.Undefined`: reading one later is a ConversionError naming
+:class:`~pyonnx.frontend.graph.values.Undefined`: reading one later is a ConversionError naming
 where it is missing.
 
 Modules: :mod:`.common` (conditions, typed subgraph outputs, isolation), :mod:`.branches`

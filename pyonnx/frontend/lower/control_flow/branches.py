@@ -6,7 +6,7 @@ branches are the lowered subgraphs, and the environment after it: the names a br
 that are live after the ``if`` are its outputs (onnxscript's rule), with their types joined
 (:mod:`pyonnx.frontend.lower.structure`); buffers a branch wrote into are outputs too, and names
 that are the same view of one on both paths are re-derived from it. A name bound on one path
-only becomes :class:`~pyonnx.frontend.lower.values.Undefined`.
+only becomes :class:`~pyonnx.frontend.graph.values.Undefined`.
 
 Short conditional expressions whose branches cannot fail at run time (comparisons and
 arithmetic, no indexing) are computed on both sides and selected with ``Where``: an ``If``
@@ -20,13 +20,14 @@ from typing import Any, Callable
 
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import aliases, kernels
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
 from pyonnx.frontend.lower.structure import (
     Leaf, Plan, Static, leaf_plans, leaves_of, placeholder, plan_of, rebuild)
-from pyonnx.frontend.lower.values import Array, Undefined
+from pyonnx.frontend.graph.values import Array, Undefined
 
 __all__ = ["lower_if", "unrolled_iteration", "select"]
 

@@ -14,9 +14,10 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
-from pyonnx.frontend.lower import aliases, dtypes
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, join
-from pyonnx.frontend.lower.values import Array, Seq, Undefined
+from pyonnx.frontend.graph.values import Array, Seq, Undefined
 
 __all__ = ["MISSING", "condition", "typed", "subgraph_output", "outputs_of", "join_or_error",
            "dynamic", "Branch", "isolated", "lower_branch", "outer_ids", "is_outer",

@@ -22,7 +22,7 @@ from pyonnx.frontend.lower.control_flow.common import (
 from pyonnx.frontend.lower.structure import (
     Leaf, Plan, Static, is_number, leaf_plans, leaves_of, number_leaf, placeholder, plan_of,
     rebuild)
-from pyonnx.frontend.lower.values import Array, Undefined, is_static
+from pyonnx.frontend.graph.values import Array, Undefined, is_static
 
 __all__ = ["lower_loop"]
 

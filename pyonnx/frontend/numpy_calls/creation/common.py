@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array
 
 
 _BOOL = np.dtype(np.bool_)

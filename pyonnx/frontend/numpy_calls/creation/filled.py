@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.creation.common import (
     _F64,

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.creation.common import (
     _BOOL,

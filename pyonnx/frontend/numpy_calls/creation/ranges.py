@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.shapes import broadcast_shapes, normalize_axis
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.shapes import broadcast_shapes, normalize_axis
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.creation.common import (
     _BOOL,

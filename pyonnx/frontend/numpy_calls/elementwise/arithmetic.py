@@ -20,9 +20,9 @@ import builtins
 
 import numpy as np
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise import precise as pm
 from pyonnx.frontend.numpy_calls.elementwise.common import (

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.elementwise.arithmetic import _absolute
 from pyonnx.frontend.numpy_calls.elementwise.common import (
     _BOOL,

@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["where_", "runtime_check"]
 

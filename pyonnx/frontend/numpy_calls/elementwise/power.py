@@ -21,9 +21,9 @@ import operator
 
 import numpy as np
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise.common import (
     _BOOL,

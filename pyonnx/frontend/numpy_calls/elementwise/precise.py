@@ -1,6 +1,6 @@
 """float64 math functions built from ONNX ops that onnxruntime's CPU provider has in float64.
 
-Input: float64 :class:`~pyonnx.frontend.lower.values.Array` operands. Output: float64 Arrays
+Input: float64 :class:`~pyonnx.frontend.graph.values.Array` operands. Output: float64 Arrays
 equal to numpy's results to float64 precision, including ±0, ±inf, nan and subnormal inputs.
 Largest differences from numpy 2.4 measured over wide samples (``tests/test_elementwise.py``
 checks them): sin, cos, tan 1 ulp below 2**20*pi/2 (3-4 ulp above, onnxruntime's kernels);
@@ -40,8 +40,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 
 __all__ = [
     "Ex", "where", "sin", "cos", "tan", "arctan", "arctan2", "arcsin", "arccos", "expm1", "log1p",

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise.common import _logic, runtime_check
 

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.linalg.common import _F32
 from pyonnx.frontend.numpy_calls.shape import (

@@ -24,9 +24,9 @@ import operator
 
 import numpy as np
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array, Dim
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array, Dim
 from pyonnx.frontend.numpy_calls import lookup, register
 from pyonnx.frontend.numpy_calls.linalg.common import (
     _finish, _matmul_raw, _multiply, _product_dtype, _result_dtype, _sum_trailing,

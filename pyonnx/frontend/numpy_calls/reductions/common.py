@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes, kernels
-from pyonnx.frontend.lower.shapes import normalize_axis, normalize_axes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import dtypes, kernels
+from pyonnx.frontend.graph.shapes import normalize_axis, normalize_axes
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["reduce_any", "emit", "binary_ufunc", "widen_f16", "select"]
 

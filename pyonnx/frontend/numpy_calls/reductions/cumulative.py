@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _F16,

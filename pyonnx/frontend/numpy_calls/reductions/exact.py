@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _I64,
     _INT64_MAX,

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower.shapes import broadcast_shapes, normalize_axis
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.shapes import broadcast_shapes, normalize_axis
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,

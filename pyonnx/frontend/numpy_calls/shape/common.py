@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower.shapes import normalize_axis
-from pyonnx.frontend.lower.values import Array, Dim
+from pyonnx.frontend.graph.shapes import normalize_axis
+from pyonnx.frontend.graph.values import Array, Dim
 
 __all__ = [
     "I64", "DimLike", "strong", "to_array", "ints", "ints_array", "dim_value", "shape_vector",

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     _BIG, I64, DimLike, _binary_i64, _copy, _i64_scalar, axes_of, axis_of, dim_value, ints,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower import kernels
-from pyonnx.frontend.lower.shapes import normalize_axis
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.shapes import normalize_axis
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["emit_exact"]
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import (

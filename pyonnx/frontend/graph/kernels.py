@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pyonnx.frontend.lower.ort_kernels import CPU_KERNELS
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.ort_kernels import CPU_KERNELS
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["compute_dtype", "emit", "has_kernel"]
 
@@ -130,7 +130,7 @@ def where(ctx, cond: Array, a: Array, b: Array) -> Array:
         cond: a bool Array.
         a, b: the values, already of the result dtype.
     """
-    from pyonnx.frontend.lower.shapes import broadcast_shapes
+    from pyonnx.frontend.graph.shapes import broadcast_shapes
 
     dtype = a.dtype
     run = compute_dtype("Where", dtype) or dtype

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from pyonnx.frontend.lower.values import Dim
+from pyonnx.frontend.graph.values import Dim
 
 __all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes"]
 

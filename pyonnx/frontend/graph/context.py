@@ -22,9 +22,9 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower.aliases import AliasState
-from pyonnx.frontend.lower.values import Array, Dim, Seq, is_static
+from pyonnx.frontend.graph.values import Array, Dim, Seq, is_static
 from pyonnx.loc import SourceLoc
 
 __all__ = ["Lowering", "NeedStatic"]

@@ -1,6 +1,6 @@
 """The basic stage of a subscript: slices, integers and new axes.
 
-Input: the indexed Array and its :class:`~pyonnx.frontend.lower.indexing.plan.IndexPlan`.
+Input: the indexed Array and its :class:`~pyonnx.frontend.graph.indexing.plan.IndexPlan`.
 Output: the Array after every slice (one ``Slice`` node for all of them), every integer (merged
 into that Slice and removed by one ``Squeeze``, or one ``Gather`` each) and every new axis (one
 ``Unsqueeze``), with the index arrays' axes left for the advanced stage.
@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.indexing.forms import BOOL0, INT, NEWAXIS, SLICE, Item
-from pyonnx.frontend.lower.indexing.plan import IndexPlan
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.indexing.forms import BOOL0, INT, NEWAXIS, SLICE, Item
+from pyonnx.frontend.graph.indexing.plan import IndexPlan
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["apply_basic", "to_index", "i64"]
 

@@ -1,7 +1,7 @@
 """Python lists whose length is only known at run time, as ONNX sequences.
 
 Input: lists appended to inside a ``Loop`` body or a run-time branch (the control-flow lowering
-turns them into :class:`~pyonnx.frontend.lower.values.Seq` values when the paths disagree on
+turns them into :class:`~pyonnx.frontend.graph.values.Seq` values when the paths disagree on
 their length). Output: sequence nodes for what numpy code does with such a list:
 ``out.append(v)`` (SequenceInsert), ``np.array(out)``/``np.stack(out)``/``np.concatenate(out)``
 (ConcatFromSequence), ``len(out)`` (SequenceLength), ``out[i]`` (SequenceAt, negative ``i``
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower.iteration import DynamicIter
-from pyonnx.frontend.lower.values import Array, Seq, is_static
+from pyonnx.frontend.graph.values import Array, Seq, is_static
 
 __all__ = ["append", "as_sequence", "to_array", "concatenate", "length", "item", "iterate"]
 
@@ -115,7 +115,7 @@ def to_array(ctx, seq: Seq) -> Array:
 
 def concatenate(ctx, seq: Seq, axis: Any) -> Array:
     """``np.concatenate(seq, axis)``: the items joined along an existing axis."""
-    from pyonnx.frontend.lower.shapes import normalize_axis
+    from pyonnx.frontend.graph.shapes import normalize_axis
 
     if axis is None:
         raise ctx.error("np.concatenate(lst, axis=None) of a list built at run time is not "

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.values import Array
 
 __all__ = [
     "SUPPORTED_DTYPES", "to_ir", "from_ir", "proxy", "result_type", "ufunc_dtypes",

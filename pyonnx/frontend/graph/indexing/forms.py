@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["Item", "classify", "FORMS", "INT", "SLICE", "NEWAXIS", "ELLIPSIS", "BOOL0", "ARRAY",
            "MASK", "ADVANCED", "const_value"]

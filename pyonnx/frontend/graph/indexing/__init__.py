@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyonnx.frontend.lower.indexing.advanced import apply_advanced
-from pyonnx.frontend.lower.indexing.basic import apply_basic
-from pyonnx.frontend.lower.indexing.plan import IndexPlan, plan
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.indexing.advanced import apply_advanced
+from pyonnx.frontend.graph.indexing.basic import apply_basic
+from pyonnx.frontend.graph.indexing.plan import IndexPlan, plan
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["getitem", "plan", "IndexPlan"]
 

@@ -1,7 +1,7 @@
 """The advanced stage of a subscript: index arrays, boolean masks and 0-d booleans.
 
 Input: the Array left by the basic stage (integers removed, slices applied, new axes added) and
-the :class:`~pyonnx.frontend.lower.indexing.plan.IndexPlan`. Output: numpy's result, with the
+the :class:`~pyonnx.frontend.graph.indexing.plan.IndexPlan`. Output: numpy's result, with the
 advanced dimensions where numpy puts them (in place when the advanced items are adjacent in the
 subscript, else first; integers count as advanced items for that rule).
 
@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.indexing.basic import i64, to_index
-from pyonnx.frontend.lower.indexing.forms import ARRAY, BOOL0, MASK
-from pyonnx.frontend.lower.indexing.plan import IndexPlan
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.indexing.basic import i64, to_index
+from pyonnx.frontend.graph.indexing.forms import ARRAY, BOOL0, MASK
+from pyonnx.frontend.graph.indexing.plan import IndexPlan
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["apply_advanced", "STRATEGIES", "same_shape", "move_dims"]
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.indexing.forms import (ADVANCED, ARRAY, BOOL0, ELLIPSIS, INT, MASK,
+from pyonnx.frontend.graph.indexing.forms import (ADVANCED, ARRAY, BOOL0, ELLIPSIS, INT, MASK,
                                                   NEWAXIS, SLICE, Item, classify)
-from pyonnx.frontend.lower.shapes import broadcast_shapes
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.shapes import broadcast_shapes
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["IndexPlan", "plan"]
 
