@@ -18,10 +18,12 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend import numpy_calls
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.context import Lowering
-from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower.aliases import AliasState
+from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.specs import TensorSpec
 
 __all__ = ["Param", "Converted", "OutputStructure", "convert", "IR_VERSION"]
@@ -71,7 +73,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         NeedStatic: a Python-scalar parameter's value is needed at conversion time.
     """
     src, tree, _ = prepare(fn)
-    ctx = Lowering(fn.__name__, opset)
+    ctx = Lowering(fn.__name__, opset, aliases=AliasState(), lookup=numpy_calls.lookup)
     inputs: list[ir.Value] = []
     bound: dict[str, Any] = {}
     for p in params:

@@ -4,7 +4,7 @@ Input: a FunctionDef. Output: the same with each expression statement ``name.app
 replaced by an assignment to ``name`` whose call is marked ``pyonnx_append``: liveness then
 sees a new definition of the list, so a list appended to in a loop or a run-time branch becomes
 loop state or an ``If`` output (an ONNX sequence when its length varies). The lowering of a
-marked call returns the list after the append (:func:`pyonnx.frontend.graph.sequences.append`).
+marked call returns the list after the append (:func:`pyonnx.frontend.lower.appends.append`).
 Requires: nothing.
 """
 

@@ -15,7 +15,7 @@ importing the frontend.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,6 @@ import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import dtypes
-from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.graph.values import Array, Dim, Seq, is_static
 from pyonnx.loc import SourceLoc
 
@@ -67,9 +66,15 @@ class Lowering:
             expression visitors before they emit nodes.
         function_name: name of the converted function, the prefix of node names.
         initializers: constants of the main graph.
+        aliases: the numpy-memory state (``lower.aliases.AliasState``), read and written by
+            statement lowering only.
+        lookup: the numpy registry's ``lookup`` (``asarray`` stacks nested lists with the
+            ``np.array`` entry). Both are passed in by ``frontend/convert.py`` because they are
+            built on this module, not under it.
     """
 
-    def __init__(self, function_name: str, opset: int):
+    def __init__(self, function_name: str, opset: int, *, aliases: Any,
+                 lookup: Callable[[Any], Any]):
         self.opset = opset
         self.function_name = function_name
         self.loc: SourceLoc | None = None
@@ -85,7 +90,8 @@ class Lowering:
         self._deps: dict[ir.Value, frozenset[str]] = {}
         self.custom_domains: dict[str, int] = {}
         # numpy memory: buffers, views and aliases (see aliases.py)
-        self.aliases = AliasState()
+        self.aliases = aliases
+        self.lookup = lookup
         # The FunctionLowerings being run, innermost last (a write rebinds names in all).
         self.frames: list[Any] = []
         # Per Loop body being lowered (innermost last): the buffers it carries, and the ids of
@@ -262,8 +268,7 @@ class Lowering:
         if isinstance(value, Array):
             return self.cast(value, dtype) if dtype is not None else value
         if isinstance(value, (list, tuple)) and not is_static(value):
-            from pyonnx.frontend.numpy_calls import lookup  # registry depends on this module
-            return lookup(np.array).fn(self, value, dtype=dtype)
+            return self.lookup(np.array).fn(self, value, dtype=dtype)
         if isinstance(value, bool | int | float) and not isinstance(value, np.generic):
             dt = np.dtype(dtype) if dtype is not None else dtypes.default_dtype_of_scalar(value)
             return Array(self.const(value, dt), dt, (), weak=dtype is None)

@@ -3,9 +3,9 @@
 Input: lists appended to inside a ``Loop`` body or a run-time branch (the control-flow lowering
 turns them into :class:`~pyonnx.frontend.graph.values.Seq` values when the paths disagree on
 their length). Output: sequence nodes for what numpy code does with such a list:
-``out.append(v)`` (SequenceInsert), ``np.array(out)``/``np.stack(out)``/``np.concatenate(out)``
-(ConcatFromSequence), ``len(out)`` (SequenceLength), ``out[i]`` (SequenceAt, negative ``i``
-too) and ``for v in out``.
+``np.array(out)``/``np.stack(out)``/``np.concatenate(out)`` (ConcatFromSequence), ``len(out)``
+(SequenceLength), ``out[i]`` (SequenceAt, negative ``i`` too) and ``for v in out``;
+``out.append(v)`` (SequenceInsert) is lower/appends.py.
 
 A list of arrays holds one dtype: appending a value of another dtype is an error (numpy would
 keep both; an ONNX sequence cannot), except a Python number, which takes the list's dtype.
@@ -22,10 +22,10 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes
-from pyonnx.frontend.lower.iteration import DynamicIter
+from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 
-__all__ = ["append", "as_sequence", "to_array", "concatenate", "length", "item", "iterate"]
+__all__ = ["as_sequence", "to_array", "concatenate", "length", "item", "iterate"]
 
 _I64 = np.dtype(np.int64)
 
@@ -47,64 +47,6 @@ def as_sequence(ctx, value: Any, dtype: np.dtype, shape: tuple) -> Seq:
         out = ctx.op("SequenceConstruct", *[ctx.cast(a, dtype) for a in items])
     out.type = ir.SequenceType(ir.TensorType(dtypes.to_ir(dtype)))
     return Seq(out, dtype, shape)
-
-
-def append(lowering, target: Any, value: Any) -> Any:
-    """``target.append(value)`` (rewritten to ``target = target.append(value)``); returns the
-    list bound to ``target`` afterwards."""
-    ctx = lowering.ctx
-    if isinstance(target, Seq):
-        _capture(lowering, value)
-        v = ctx.asarray(value)
-        if v.dtype != target.dtype:
-            if not v.weak:
-                raise ctx.error(f"appending a {v.dtype} value to a list of {target.dtype} arrays "
-                                "built at run time: an ONNX sequence holds one dtype; convert "
-                                f"it (.astype(np.{target.dtype}))")
-            v = ctx.cast(v, target.dtype)
-        if v.ndim != len(target.shape):
-            raise ctx.error(f"appending a {v.ndim}-d value to a list of {len(target.shape)}-d "
-                            "arrays built at run time: an ONNX sequence holds one rank")
-        out = ctx.op("SequenceInsert", target, v)
-        out.type = target.value.type
-        shape = tuple(p if p == q else None for p, q in zip(target.shape, v.shape))
-        return Seq(out, target.dtype, shape)
-    if not isinstance(target, list):
-        kind = "numpy.ndarray" if isinstance(target, Array) else type(target).__name__
-        raise ctx.error(f"'{kind}' object has no attribute 'append'"
-                        + ("; use np.append(x, v) or collect values in a list"
-                           if isinstance(target, Array) else ""))
-    if not lowering.dynamic_depth:
-        target.append(value)  # Python's meaning, aliases included
-        return target
-    # Inside a run-time branch or loop body the list is rebuilt, not mutated: the same body
-    # may be lowered more than once and the other branch must not see the item. Another name
-    # for the same list would then miss the append.
-    others = [n for n, v in lowering.env.locals.items() if v is target]
-    if len(others) > 1:
-        raise ctx.error(f"the list appended to here is also named {', '.join(sorted(others))}; "
-                        "inside run-time control flow a list may have only one name")
-    return [*target, value]
-
-
-def _capture(lowering, value: Any) -> None:
-    """The sequence keeps a copy of ``value``: numpy's list keeps the array itself, so its
-    memory must not be written afterwards (checked at the writes), nor be memory an enclosing
-    loop writes on every iteration (the next iteration would change the appended array)."""
-    from pyonnx.frontend.lower import aliases
-
-    ctx = lowering.ctx
-    hit = aliases.entry_of(ctx, value)
-    if hit is None:
-        return
-    buffer = hit[0]
-    written = ctx.aliases.memory.get(buffer, buffer.initial) is not buffer.initial
-    if any(buffer in carried or (written and id(buffer.initial) in state)
-           for carried, state in ctx.loop_buffers):
-        raise ctx.error("the array appended here is written on every iteration of the loop, so "
-                        "numpy's list would hold the same array many times; append a copy "
-                        "(lst.append(x.copy()))")
-    buffer.captured = True
 
 
 def to_array(ctx, seq: Seq) -> Array:

@@ -16,8 +16,7 @@ from typing import Any
 
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.graph import sequences
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower import aliases, appends
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -106,7 +105,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_append"):
             # lst.append(v), rewritten to lst = lst.append(v) (canonicalize/list_append.py)
-            return sequences.append(self, self.expr(node.func.value), self.expr(node.args[0]))
+            return appends.append(self, self.expr(node.func.value), self.expr(node.args[0]))
         func = self.expr(node.func)
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}

@@ -14,26 +14,18 @@ the trip count.
 from __future__ import annotations
 
 import builtins
-import dataclasses
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.iterables import DynamicIter, DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 
-__all__ = ["DynamicIter", "LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call"]
+__all__ = ["LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call"]
 
 # A loop over a static range or array of at most this many items is unrolled.
 UNROLL_LIMIT = 64
 _I64 = np.dtype(np.int64)
-
-
-@dataclasses.dataclass
-class DynamicIter:
-    """A run-time sequence: ``count`` items (an int64 0-d Array), item ``k`` from ``item``."""
-
-    count: Array
-    item: Callable[[Any, Array], Any]
 
 
 class LazyIterable:
@@ -52,8 +44,6 @@ class LazyIterable:
 def lazy_call(func: Any, args: list, kwargs: dict) -> LazyIterable | None:
     """A LazyIterable for ``func(*args)`` when ``func`` is one of the iteration builtins and an
     argument is only known at run time; None otherwise (Python evaluates the call)."""
-    from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
-
     # (The caller passes only np.ndindex and the three builtins: func is hashable.)
     kind = "ndindex" if func is np.ndindex else {
         builtins.enumerate: "enumerate", builtins.zip: "zip",
@@ -78,8 +68,6 @@ def iterate(ctx, iterable: Any) -> list | DynamicIter:
     Raises:
         ConversionError: not iterable, or a combination pyonnx cannot iterate at run time.
     """
-    from pyonnx.frontend.numpy_calls.builtins_ import DynamicRange
-
     if isinstance(iterable, DynamicRange):
         return _range(ctx, iterable.start, iterable.stop, iterable.step)
     if isinstance(iterable, range):

@@ -19,7 +19,8 @@ import numpy as np
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import aliases, control_flow
 from pyonnx.frontend.lower.expr import static_truth
-from pyonnx.frontend.lower.iteration import DynamicIter, iterate
+from pyonnx.frontend.graph.iterables import DynamicIter
+from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["StmtLowering", "ReturnSignal"]

@@ -11,23 +11,13 @@ that the control-flow lowering turns into a Loop.
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import math
-from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, register
-
-
-@dataclasses.dataclass
-class DynamicRange:
-    """``range(start, stop, step)`` where some bound is only known at run time."""
-
-    start: Any
-    stop: Any
-    step: Any
 
 
 @register(builtins.range, static_eval=True)

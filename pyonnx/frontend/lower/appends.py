@@ -1,0 +1,74 @@
+"""``lst.append(v)`` (rewritten by canonicalize/list_append.py to ``lst = lst.append(v)``).
+
+Input: the FunctionLowering, the list bound to the name (a Python list or a run-time
+:class:`~pyonnx.frontend.graph.values.Seq`) and the value. Output: the list bound afterwards — a
+SequenceInsert for a run-time list, the Python list itself (or a rebuilt one inside run-time
+control flow) otherwise. Lives in statement lowering, not with the sequences, because it reads
+the environment and the alias state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyonnx.frontend.graph.values import Array, Seq
+
+__all__ = ["append"]
+
+
+def append(lowering, target: Any, value: Any) -> Any:
+    """``target.append(value)`` (rewritten to ``target = target.append(value)``); returns the
+    list bound to ``target`` afterwards."""
+    ctx = lowering.ctx
+    if isinstance(target, Seq):
+        _capture(lowering, value)
+        v = ctx.asarray(value)
+        if v.dtype != target.dtype:
+            if not v.weak:
+                raise ctx.error(f"appending a {v.dtype} value to a list of {target.dtype} arrays "
+                                "built at run time: an ONNX sequence holds one dtype; convert "
+                                f"it (.astype(np.{target.dtype}))")
+            v = ctx.cast(v, target.dtype)
+        if v.ndim != len(target.shape):
+            raise ctx.error(f"appending a {v.ndim}-d value to a list of {len(target.shape)}-d "
+                            "arrays built at run time: an ONNX sequence holds one rank")
+        out = ctx.op("SequenceInsert", target, v)
+        out.type = target.value.type
+        shape = tuple(p if p == q else None for p, q in zip(target.shape, v.shape))
+        return Seq(out, target.dtype, shape)
+    if not isinstance(target, list):
+        kind = "numpy.ndarray" if isinstance(target, Array) else type(target).__name__
+        raise ctx.error(f"'{kind}' object has no attribute 'append'"
+                        + ("; use np.append(x, v) or collect values in a list"
+                           if isinstance(target, Array) else ""))
+    if not lowering.dynamic_depth:
+        target.append(value)  # Python's meaning, aliases included
+        return target
+    # Inside a run-time branch or loop body the list is rebuilt, not mutated: the same body
+    # may be lowered more than once and the other branch must not see the item. Another name
+    # for the same list would then miss the append.
+    others = [n for n, v in lowering.env.locals.items() if v is target]
+    if len(others) > 1:
+        raise ctx.error(f"the list appended to here is also named {', '.join(sorted(others))}; "
+                        "inside run-time control flow a list may have only one name")
+    return [*target, value]
+
+
+def _capture(lowering, value: Any) -> None:
+    """The sequence keeps a copy of ``value``: numpy's list keeps the array itself, so its
+    memory must not be written afterwards (checked at the writes), nor be memory an enclosing
+    loop writes on every iteration (the next iteration would change the appended array)."""
+    from pyonnx.frontend.lower import aliases
+
+    ctx = lowering.ctx
+    hit = aliases.entry_of(ctx, value)
+    if hit is None:
+        return
+    buffer = hit[0]
+    written = ctx.aliases.memory.get(buffer, buffer.initial) is not buffer.initial
+    if any(buffer in carried or (written and id(buffer.initial) in state)
+           for carried, state in ctx.loop_buffers):
+        raise ctx.error("the array appended here is written on every iteration of the loop, so "
+                        "numpy's list would hold the same array many times; append a copy "
+                        "(lst.append(x.copy()))")
+    buffer.captured = True
