@@ -1,9 +1,9 @@
 """VJP rules for ONNX control flow: ``If`` and ``Loop`` as the frontend emits them.
 
-Input: the :class:`~pyonnx.passes.gradient.Backward` builder, the forward ``If``/``Loop`` node
+Input: the :class:`~pyonnx.passes.gradient.backward.Backward` builder, the forward ``If``/``Loop`` node
 (in the graph being walked), and the cotangents of its outputs. Output: one cotangent per input
 (none for conditions and trip counts), then one per captured outer value in
-:meth:`Backward.captures` order. Registered in :data:`pyonnx.passes.vjp_rules.RULES`.
+:meth:`Backward.captures` order. Registered in :data:`pyonnx.passes.gradient.rules.elementwise.RULES`.
 
 ``If`` (the branch's backward pass, run on the same condition): each branch's body is
 differentiated where it is, giving a backward branch that uses values computed inside the
@@ -42,8 +42,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.passes.gradient import FLOAT_TYPES, Backward, _captures
-from pyonnx.passes.vjp_rules import vjp
+from pyonnx.passes.gradient.backward import FLOAT_TYPES, Backward, _captures
+from pyonnx.passes.gradient.rules.elementwise import vjp
 
 __all__: list[str] = []
 

@@ -1,6 +1,6 @@
 """VJP rules: per ONNX op, the cotangents of its inputs from those of its outputs.
 
-Input: the :class:`~pyonnx.passes.gradient.Backward` builder ``b`` (``b.node`` is the forward
+Input: the :class:`~pyonnx.passes.gradient.backward.Backward` builder ``b`` (``b.node`` is the forward
 node, ``b.needs(i)`` says whether input i wants a cotangent), the node, and one cotangent per
 output (``None`` = symbolic zero; at least one is not None). Output: one cotangent per input
 (``None`` for zero or not needed), shaped like that input. Rules are direct VJPs (JAX
@@ -14,7 +14,7 @@ Registered with ``@vjp("Op", ...)``. Ops whose float outputs are locally constan
 inputs (``Floor``, ``Ceil``, ``Round``, ``Sign``, ``EyeLike``...) are registered with
 :func:`zero_vjp`: they stop the gradient. Ops with only integer or bool outputs (comparisons,
 ``Shape``, ``Size``, ``ArgMax``, ``NonZero``...) need no entry: the activity analysis never
-gives them a cotangent. ``If`` and ``Loop`` are in :mod:`pyonnx.passes.vjp_control_flow`
+gives them a cotangent. ``If`` and ``Loop`` are in :mod:`pyonnx.passes.gradient.control_flow.loops`
 (registered here on import); ``Scan`` and the sequence ops have no rule (a missing rule is a
 ConversionError at the op's line).
 """
@@ -30,7 +30,7 @@ import numpy as np
 import onnx_ir as ir
 
 if TYPE_CHECKING:
-    from pyonnx.passes.gradient import Backward
+    from pyonnx.passes.gradient.backward import Backward
 
 __all__ = ["RULES", "COMPOSITE_RULES", "composite", "vjp", "zero_vjp"]
 
@@ -749,4 +749,4 @@ def _logaddexp(b, g, xs, y):
 
 
 # Control flow (If, Loop): registers its rules in RULES.
-from pyonnx.passes import vjp_control_flow  # noqa: E402,F401  (import for its registrations)
+from pyonnx.passes.gradient.control_flow import loops  # noqa: E402,F401  (import for its registrations)

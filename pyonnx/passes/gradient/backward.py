@@ -13,7 +13,7 @@ How (JAX's ``backward_pass`` in ``interpreters/ad.py``, on a graph instead of a 
    *useful* when a seeded output depends on it. Only nodes with useful outputs and varied inputs
    are differentiated, so integer, boolean and shape computations (comparisons, ``Shape``,
    ``ArgMax``, index arithmetic) stop the gradient by construction.
-3. A reverse walk over the nodes calls each node's VJP rule (:mod:`pyonnx.passes.vjp_rules`,
+3. A reverse walk over the nodes calls each node's VJP rule (:mod:`pyonnx.passes.gradient.rules.elementwise`,
    ``@vjp("Mul")``) with its output cotangents, ``None`` being the symbolic zero; a rule returns
    one cotangent per input (``None`` for zero or not needed). Cotangents of a value used several
    times are summed with ``Add`` (fan-out). Broadcasting is undone by ``ReduceSum`` over the
@@ -32,7 +32,7 @@ failures point at the user's line) and are named after it. The gradient model is
 differentiable (every op a rule emits has a rule), so applying the pass twice gives second
 derivatives. Run the optimization pipeline afterwards (folding, CSE, dead code).
 
-Control flow (``If``, ``Loop``: :mod:`pyonnx.passes.vjp_control_flow`) goes through the same
+Control flow (``If``, ``Loop``: :mod:`pyonnx.passes.gradient.control_flow.loops`) goes through the same
 table. The walk counts a node's implicit captures (outer values its bodies use) as inputs for
 activity, and takes a rule's results past the node's inputs as the captures' cotangents
 (:meth:`Backward.captures` order). Those rules build backward bodies with
@@ -533,7 +533,7 @@ class Backward:
         Raises:
             ConversionError: an active node's op has no VJP rule (names the op and line).
         """
-        from pyonnx.passes.vjp_rules import RULES
+        from pyonnx.passes.gradient.rules.elementwise import RULES
 
         nodes = list(graph)
         captures = {node: self.captures(node) for node in nodes
@@ -616,7 +616,7 @@ class Backward:
         mark = node.meta.get(_DERIVATIVE)
         if mark is None or len(node.outputs) != 1:
             return None
-        from pyonnx.passes.vjp_rules import COMPOSITE_RULES
+        from pyonnx.passes.gradient.rules.elementwise import COMPOSITE_RULES
 
         name, xs = mark
         rule = COMPOSITE_RULES.get(name)

@@ -1,0 +1,1 @@
+"""Reverse-mode differentiation (see backward.py for the method)."""

@@ -1,0 +1,1 @@
+"""VJP rules by op family."""
