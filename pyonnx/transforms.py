@@ -7,8 +7,8 @@ input signature like :func:`pyonnx.compile`, with ``to_onnx``.
 
 The derivatives are derived on the IR, not the Python source: the function is converted as
 ``compile`` would, its item assignments lowered (``LowerSetItemPass``), optimized, then
-differentiated by :mod:`pyonnx.passes.gradient.backward` (and the pipeline runs again), through
-run-time ``if``/``for``/``while`` too (:mod:`pyonnx.passes.gradient.control_flow.loops`).
+differentiated by :mod:`pyonnx.passes.gradient` (and the pipeline runs again), through
+run-time ``if``/``for``/``while`` too (:mod:`pyonnx.passes.gradient.control_flow`).
 
 Transformations stack: each one differentiates the model the previous one produced, so
 ``grad(grad(f))`` differentiates the gradient model.
@@ -62,7 +62,7 @@ class _Step:
     def apply(self, converted, params: list, cotangents: Sequence = ()):
         """Converted → Converted with the derivative outputs."""
         from pyonnx.frontend.convert import Converted
-        from pyonnx.passes.gradient.backward import differentiate, differentiate_jacobian
+        from pyonnx.passes.gradient.entry import differentiate, differentiate_jacobian
         from pyonnx.passes.pipeline import optimize
 
         from pyonnx.passes.lower_setitem import LowerSetItemPass

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pyonnx
-from pyonnx.passes.gradient.backward import differentiate
+from pyonnx.passes.gradient.entry import differentiate
 from pyonnx.passes.pipeline import optimize
-from pyonnx.passes.gradient.rules.elementwise import COMPOSITE_RULES, RULES
+from pyonnx.passes.gradient.registry import COMPOSITE_RULES, RULES
 from tests import grad_kernels as K
 
 RNG = np.random.default_rng(1234)
@@ -617,7 +617,7 @@ def test_rule_fixtures(name):
 
 
 def test_gradient_pass_on_fixture():
-    from pyonnx.passes.gradient.backward import GradientPass
+    from pyonnx.passes.gradient.entry import GradientPass
 
     text = HEADER + ('f (double[N] x, double[N] w) => (double y) {\n'
                      '  p = Mul(x, w)\n  s = Sin(p)\n  y = ReduceSum<keepdims=0>(s) }')

@@ -64,7 +64,7 @@ def _exp2_64(ctx, x):
 def _derivative_marked(f64: Callable[..., Array]) -> Callable[..., Array]:
     """A :mod:`.precise` construction whose result node is marked with the function it computes
     (``meta["pyonnx.derivative"] = (name, input values)``): the gradient pass then uses the
-    function's exact derivative (``pyonnx.passes.gradient.rules.elementwise.COMPOSITE_RULES``) instead of
+    function's exact derivative (``pyonnx.passes.gradient.registry.COMPOSITE_RULES``) instead of
     differentiating the construction node by node, whose discarded branches give NaN
     (arcsin'(0), arctan'(0)) and whose backward pass is hundreds of nodes."""
     if getattr(f64, "__module__", None) != pm.__name__:
