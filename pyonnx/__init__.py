@@ -10,6 +10,7 @@ from pyonnx.api import CompiledFunction, compile, spec
 from pyonnx.errors import ConversionError, ExecutionError, PyonnxError, RuntimeFallbackError
 from pyonnx.loc import SourceLoc
 from pyonnx.transforms import grad, jacobian, value_and_grad, vjp
+from pyonnx.version import __version__ as __version__  # re-exported
 
 __all__ = [
     "CompiledFunction",
@@ -25,4 +26,3 @@ __all__ = [
     "value_and_grad",
     "vjp",
 ]
-__version__ = "0.1.0"

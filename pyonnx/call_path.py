@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from pyonnx.errors import ConversionError
 
-if TYPE_CHECKING:
-    from pyonnx.api import CompiledFunction
+# ``fn`` below is a pyonnx.api.CompiledFunction; not imported, even for typing: api imports
+# this module, and pyonnx/ keeps no import cycle (tests/test_architecture.py).
+CompiledFunction = Any
 
 __all__ = ["_Compiled", "_hashable", "SCALAR_TYPES"]
 

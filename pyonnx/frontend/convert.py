@@ -146,7 +146,7 @@ def _writeback_outputs(ctx: Lowering, written: list[tuple[str, Array]], taken: s
 
 
 def _version() -> str:
-    from pyonnx import __version__
+    from pyonnx.version import __version__
     return __version__
 
 
