@@ -6,6 +6,10 @@ import of its ``__init__``; ``from pkg import name`` counts as an import of ``pk
 a module, else of ``pkg``. Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__``, but
 those edges are left out: a package's ``__init__`` importing its own children is how packages are
 built, and counting the parents would make every such package a cycle.
+
+A module that loads modules by name (``importlib.import_module(f"{__name__}.{m}")`` over a
+module-level ``_MODULES`` tuple, as the numpy registry loads its families) gets an edge to each
+of them: an import the AST does not spell out is still an import.
 """
 
 from __future__ import annotations
@@ -47,12 +51,24 @@ def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+def _loaded_by_name(name: str, tree: ast.Module) -> list[str]:
+    """The ``{name}.{m}`` for each ``m`` in a module-level ``_MODULES`` tuple of string literals,
+    when the module calls ``importlib.import_module``; else nothing."""
+    calls = any(isinstance(n, ast.Attribute) and n.attr == "import_module" for n in ast.walk(tree))
+    for node in tree.body:
+        if (calls and isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "_MODULES"):
+            return [f"{name}.{m}" for m in ast.literal_eval(node.value)]
+    return []
+
+
 def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
     """Module → the ``pyonnx`` modules it imports anywhere in its file."""
     modules = all_modules(package)
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(), filename=str(path))
+        graph[name].update(m for m in _loaded_by_name(name, tree) if m in modules)
         for node in ast.walk(tree):
             targets: list[str] = []
             if isinstance(node, ast.Import):

@@ -27,7 +27,7 @@ from sklearn.utils import validation as _sk
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 
 __all__ = []
 

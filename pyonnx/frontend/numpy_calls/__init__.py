@@ -1,88 +1,24 @@
-"""Registry: numpy (and builtin, math) callables → lowering functions.
+"""The numpy registry as statement lowering sees it: look-ups that load every family first.
 
-A lowering function takes the :class:`~pyonnx.frontend.graph.context.Lowering` first, then the
-call's arguments as frontend values (``Array`` or static Python values) under numpy's own
-parameter names, so Python binds keywords and defaults exactly as numpy's signature does::
-
-    @register(np.sum, methods=("sum",))
-    def sum_(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        ...
-
-``methods`` also registers the callable as an array method (``x.sum(axis=1)`` calls it with
-``x`` first). When every argument is static and ``static_eval`` is set, the call runs in
-numpy at conversion time instead (``np.zeros((3, 4))`` becomes a constant). Array attributes
-(``x.T``, ``x.shape``) are registered with :func:`register_attribute`.
-
-The modules below fill the registry when first looked up.
+The table and ``register`` are in :mod:`.registry` (the families import it); this package
+module loads the families listed in ``_MODULES`` on the first look-up, so that nothing imports
+the package module back (no import cycle; ``tests/test_architecture.py`` reads ``_MODULES``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CallEntry", "register", "register_attribute", "lookup", "lookup_method",
-           "lookup_attribute", "registered_names"]
+from pyonnx.frontend.numpy_calls import registry
+from pyonnx.frontend.numpy_calls.registry import CallEntry
+
+__all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "registered_names"]
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
             "attributes", "misc", "indexing_calls")
-
-
-@dataclasses.dataclass(frozen=True)
-class CallEntry:
-    """One registered callable.
-
-    Attributes:
-        fn: the lowering function ``fn(ctx, *args, **kwargs) -> frontend value``.
-        name: the numpy name, for messages (``numpy.sum``).
-        static_eval: evaluate with the real callable when every argument is static.
-        target: the real callable (None for methods-only entries).
-    """
-
-    fn: Callable[..., Any]
-    name: str
-    static_eval: bool
-    target: Any = None
-
-
-_FUNCS: dict[Any, CallEntry] = {}
-_METHODS: dict[str, CallEntry] = {}
-_ATTRS: dict[str, Callable[..., Any]] = {}
 _loaded = False
-
-
-def _name_of(target: Any) -> str:
-    module = getattr(target, "__module__", None) or "numpy"
-    if module.startswith("numpy"):
-        module = "numpy"
-    return f"{module}.{getattr(target, '__name__', repr(target))}"
-
-
-def register(*targets: Any, methods: tuple[str, ...] = (), static_eval: bool = True,
-             name: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Registers a lowering function for ``targets`` (and as array ``methods``)."""
-
-    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        for t in targets:
-            _FUNCS[t] = CallEntry(fn, name or _name_of(t), static_eval, t)
-        for m in methods:
-            _METHODS[m] = CallEntry(fn, f"ndarray.{m}", False, None)
-        return fn
-
-    return deco
-
-
-def register_attribute(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Registers ``fn(ctx, array)`` as the array attribute(s) ``names`` (``x.T``)."""
-
-    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        for n in names:
-            _ATTRS[n] = fn
-        return fn
-
-    return deco
 
 
 def _load() -> None:
@@ -96,23 +32,21 @@ def _load() -> None:
 def lookup(target: Any) -> CallEntry | None:
     """The entry for a callable, or None."""
     _load()
-    try:
-        return _FUNCS.get(target)
-    except TypeError:  # unhashable
-        return None
+    return registry.lookup(target)
 
 
 def lookup_method(name: str) -> CallEntry | None:
     _load()
-    return _METHODS.get(name)
+    return registry.lookup_method(name)
 
 
 def lookup_attribute(name: str) -> Callable[..., Any] | None:
     _load()
-    return _ATTRS.get(name)
+    return registry.lookup_attribute(name)
 
 
 def registered_names() -> list[str]:
     """Every registered numpy-style name (for docs and coverage tests)."""
     _load()
-    return sorted({e.name for e in _FUNCS.values()} | {e.name for e in _METHODS.values()})
+    return sorted({e.name for e in registry._FUNCS.values()}
+                  | {e.name for e in registry._METHODS.values()})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register_attribute
+from pyonnx.frontend.numpy_calls.registry import register_attribute
 
 
 @register_attribute("shape")

@@ -17,7 +17,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
-from pyonnx.frontend.numpy_calls import lookup, register
+from pyonnx.frontend.numpy_calls.registry import lookup, register
 
 
 @register(builtins.range, static_eval=True)

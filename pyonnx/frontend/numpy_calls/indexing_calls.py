@@ -36,7 +36,7 @@ from pyonnx.frontend.graph.indexing.advanced import same_shape
 from pyonnx.frontend.graph.indexing.basic import i64, to_index
 from pyonnx.frontend.graph.shapes import broadcast_shapes, normalize_axis
 from pyonnx.frontend.graph.values import Array, is_static
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 
 _I64 = np.dtype(np.int64)
 

@@ -29,7 +29,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array, is_static
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.sorting import emit_exact, searchsorted_flat
 
 _BOOL = np.dtype(np.bool_)

@@ -19,7 +19,7 @@ import numpy as np
 
 from pyonnx.frontend.graph import dtypes, sequences
 from pyonnx.frontend.graph.values import Array, Seq, is_static
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.creation.common import _dtype, _i64, _refuse_order
 
 

@@ -19,7 +19,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.creation.common import (
     _BOOL,
     _F64,

@@ -25,7 +25,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.shapes import broadcast_shapes, normalize_axis
 from pyonnx.frontend.graph.values import Array, is_static
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.creation.common import (
     _BOOL,
     _F16,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import lookup, register
+from pyonnx.frontend.numpy_calls.registry import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise import precise as pm
 from pyonnx.frontend.numpy_calls.elementwise.common import (
     _BOOL,

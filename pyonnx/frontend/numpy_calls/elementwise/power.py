@@ -24,7 +24,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import lookup, register
+from pyonnx.frontend.numpy_calls.registry import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise.common import (
     _BOOL,
     _F32,

@@ -23,7 +23,7 @@ import numpy as np
 
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array, is_static
-from pyonnx.frontend.numpy_calls import lookup, register
+from pyonnx.frontend.numpy_calls.registry import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise.common import _logic, runtime_check
 
 __all__ = ["ufunc_call", "UFUNCS"]

@@ -15,7 +15,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import dtypes, kernels
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array, Dim
-from pyonnx.frontend.numpy_calls import lookup
+from pyonnx.frontend.numpy_calls.registry import lookup
 from pyonnx.frontend.numpy_calls.shape import (
     flatten_range, ints, reshape_dims, shape_slice, strong, unsqueeze,
 )

@@ -21,7 +21,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.linalg.common import (
     _F32, _finish, _product_dtype, _sum_trailing,
 )

@@ -18,7 +18,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array, Dim
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.linalg.common import (
     _finish, _product_dtype, _result_dtype, _sum_trailing,
 )

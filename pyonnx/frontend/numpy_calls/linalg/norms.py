@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.linalg.common import _F32
 from pyonnx.frontend.numpy_calls.shape import (
     I64, axes_of, axis_of, flatten_range, guard, ints, ravel_array, reshape_dims, shape_slice,

@@ -18,7 +18,7 @@ import numpy as np
 
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _F16,
     _F32,

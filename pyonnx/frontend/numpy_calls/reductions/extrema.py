@@ -31,7 +31,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,
     _F16,

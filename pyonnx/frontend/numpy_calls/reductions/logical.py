@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,
     _I64,

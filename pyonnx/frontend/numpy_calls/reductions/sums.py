@@ -34,7 +34,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,
     _F16,

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import axes_of, axis_of, to_array, transpose_to
 
 

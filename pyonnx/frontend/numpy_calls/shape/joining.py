@@ -20,7 +20,7 @@ import numpy as np
 
 from pyonnx.frontend.graph import sequences
 from pyonnx.frontend.graph.values import Array, Dim, Seq, is_static
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     _copy, _merge_axes, axis_of, fmt_shape, guard, ravel_array, shape_slice, strong, to_array,
     transpose_to, unsqueeze,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import I64, axis_of, to_array
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     _BIG, I64, DimLike, _binary_i64, _copy, _i64_scalar, axes_of, axis_of, dim_value, ints,
     ints_array, ravel_array, reshape_vec, shape_slice, slice_axis, to_array,

@@ -22,7 +22,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array, Dim, is_static
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     I64, DimLike, _copy, _merge_axes, axis_of, dim_value, fmt_shape, guard, ints, ravel_array,
     shape_slice, shape_vector, slice_axis, strong, to_array, unsqueeze,

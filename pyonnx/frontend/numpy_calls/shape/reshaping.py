@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Dim
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     I64, _binary_i64, _copy, _i64_scalar, axis_of, dim_value, fmt_shape, ints, ravel_array,
     shape_vector, squeeze_axes, to_array, unsqueeze,

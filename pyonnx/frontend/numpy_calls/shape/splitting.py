@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     _BIG, I64, axis_of, guard, ints, slice_axis, to_array,
 )

@@ -16,7 +16,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import _I64, _INT64_MAX, _ints
 

@@ -18,7 +18,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import register
+from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import (
     _I64, _INT64_MAX, _flatten, _ints, _length,

@@ -1,0 +1,98 @@
+"""Registry: numpy (and builtin, math) callables → lowering functions.
+
+A lowering function takes the :class:`~pyonnx.frontend.graph.context.Lowering` first, then the
+call's arguments as frontend values (``Array`` or static Python values) under numpy's own
+parameter names, so Python binds keywords and defaults exactly as numpy's signature does::
+
+    @register(np.sum, methods=("sum",))
+    def sum_(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        ...
+
+``methods`` also registers the callable as an array method (``x.sum(axis=1)`` calls it with
+``x`` first). When every argument is static and ``static_eval`` is set, the call runs in
+numpy at conversion time instead (``np.zeros((3, 4))`` becomes a constant). Array attributes
+(``x.T``, ``x.shape``) are registered with :func:`register_attribute`.
+
+This module holds the tables: the families (``elementwise/``, ``reductions/``...) register into
+it and look each other up through it (by then every family is loaded); statement lowering looks
+up through the package (:mod:`pyonnx.frontend.numpy_calls`), which loads the families first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CallEntry", "register", "register_attribute", "lookup", "lookup_method",
+           "lookup_attribute"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CallEntry:
+    """One registered callable.
+
+    Attributes:
+        fn: the lowering function ``fn(ctx, *args, **kwargs) -> frontend value``.
+        name: the numpy name, for messages (``numpy.sum``).
+        static_eval: evaluate with the real callable when every argument is static.
+        target: the real callable (None for methods-only entries).
+    """
+
+    fn: Callable[..., Any]
+    name: str
+    static_eval: bool
+    target: Any = None
+
+
+_FUNCS: dict[Any, CallEntry] = {}
+_METHODS: dict[str, CallEntry] = {}
+_ATTRS: dict[str, Callable[..., Any]] = {}
+
+
+def _name_of(target: Any) -> str:
+    module = getattr(target, "__module__", None) or "numpy"
+    if module.startswith("numpy"):
+        module = "numpy"
+    return f"{module}.{getattr(target, '__name__', repr(target))}"
+
+
+def register(*targets: Any, methods: tuple[str, ...] = (), static_eval: bool = True,
+             name: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a lowering function for ``targets`` (and as array ``methods``)."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for t in targets:
+            _FUNCS[t] = CallEntry(fn, name or _name_of(t), static_eval, t)
+        for m in methods:
+            _METHODS[m] = CallEntry(fn, f"ndarray.{m}", False, None)
+        return fn
+
+    return deco
+
+
+def register_attribute(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers ``fn(ctx, array)`` as the array attribute(s) ``names`` (``x.T``)."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for n in names:
+            _ATTRS[n] = fn
+        return fn
+
+    return deco
+
+
+def lookup(target: Any) -> CallEntry | None:
+    """The entry for a callable, or None."""
+    try:
+        return _FUNCS.get(target)
+    except TypeError:  # unhashable
+        return None
+
+
+def lookup_method(name: str) -> CallEntry | None:
+    return _METHODS.get(name)
+
+
+def lookup_attribute(name: str) -> Callable[..., Any] | None:
+    return _ATTRS.get(name)
