@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls import lookup, register
+from pyonnx.frontend.numpy_calls.registry import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise import precise as pm
 from pyonnx.frontend.numpy_calls.elementwise.common import (
     _BOOL,
@@ -67,7 +67,8 @@ def _derivative_marked(f64: Callable[..., Array]) -> Callable[..., Array]:
     function's exact derivative (``pyonnx.passes.gradient.registry.COMPOSITE_RULES``) instead of
     differentiating the construction node by node, whose discarded branches give NaN
     (arcsin'(0), arctan'(0)) and whose backward pass is hundreds of nodes."""
-    if getattr(f64, "__module__", None) != pm.__name__:
+    module = getattr(f64, "__module__", None) or ""
+    if module != pm.__name__ and not module.startswith(pm.__name__ + "."):
         return f64
     name = f64.__name__
 
