@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.passes.fold_rules import PARTIAL, RULES, const_of
+from pyonnx.passes import fold_rules  # noqa: F401  (import for the registrations)
+from pyonnx.passes.fold_rules.common import const_of
+from pyonnx.passes.fold_rules.registry import PARTIAL, RULES
 
 __all__ = ["FoldConstantsPass", "DEFAULT_INPUT_SIZE_LIMIT", "DEFAULT_OUTPUT_SIZE_LIMIT"]
 
