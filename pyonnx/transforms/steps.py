@@ -1,0 +1,129 @@
+"""One differentiation step of a transformed function (grad, jacobian, vjp with respect to chosen
+arguments), applied to the converted model."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from pyonnx.errors import ConversionError
+
+
+# ------------------------------------------------------------------ steps
+@dataclasses.dataclass(frozen=True)
+class _Step:
+    """One differentiation applied to the converted model.
+
+    kind: "grad", "value_and_grad", "jacobian" or "vjp"; argnums: int or tuple of ints
+    (for "vjp": the tuple of differentiated positions, decided per signature).
+    """
+
+    kind: str
+    argnums: int | tuple[int, ...]
+
+    @property
+    def indices(self) -> tuple[int, ...]:
+        return (self.argnums,) if isinstance(self.argnums, int) else tuple(self.argnums)
+
+    def apply(self, converted, params: list, cotangents: Sequence = ()):
+        """Converted → Converted with the derivative outputs."""
+        from pyonnx.frontend.convert import Converted
+        from pyonnx.passes.gradient.entry import differentiate, differentiate_jacobian
+        from pyonnx.passes.pipeline import optimize
+
+        from pyonnx.passes.lower_setitem import LowerSetItemPass
+
+        name = self.kind
+        inputs = _input_indices(params, self.indices, name)
+        wrt_params = [params[i] for i in self.indices]
+        # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:
+        # GradientPass requires no pseudo-op left. (optimize runs it first too; explicit here
+        # because differentiation depends on it.) Then unique names, a simpler forward graph.
+        model = optimize(LowerSetItemPass()(converted.model).model)
+        structure = converted.structure
+        if self.kind in ("grad", "value_and_grad"):
+            if structure != "single":
+                raise ConversionError(
+                    f"{name} requires a function returning one scalar, but "
+                    f"{_fn_name(model)} returns a tuple of {len(model.graph.outputs)} values")
+            names = [f"grad_{p.name}" for p in wrt_params]
+            keep = self.kind == "value_and_grad"
+            differentiate(model, inputs, keep_outputs=keep, names=names)
+            grads = tuple(p.spec.ndim == 0 for p in wrt_params)
+            if keep:
+                return Converted(model, "tuple", (converted.output_is_scalar[0], *grads))
+            if isinstance(self.argnums, int):
+                return Converted(model, "single", grads)
+            return Converted(model, "tuple", grads)
+        if self.kind == "jacobian":
+            if structure != "single":
+                raise ConversionError("jacobian needs a function returning one array, not a "
+                                      "tuple")
+            out_rank = 0 if converted.output_is_scalar[0] else None
+            differentiate_jacobian(model, inputs, names=[f"jacobian_{p.name}"
+                                                         for p in wrt_params])
+            scal = tuple(out_rank == 0 and p.spec.ndim == 0 for p in wrt_params)
+            if isinstance(self.argnums, int):
+                return Converted(model, "single", scal)
+            return Converted(model, "tuple", scal)
+        # vjp: one cotangent input per output, one output per differentiated primal.
+        import onnx_ir as ir
+
+        from pyonnx.frontend.graph import dtypes
+
+        outs = list(model.graph.outputs)
+        if len(cotangents) != len(outs):
+            raise ConversionError(f"vjp: the function has {len(outs)} outputs but "
+                                  f"{len(cotangents)} cotangents were given")
+        ct_values = []
+        for k, (p, out) in enumerate(zip(cotangents, outs)):
+            want = out.dtype
+            if want is not None and dtypes.to_ir(p.spec.dtype) != want:
+                raise ConversionError(
+                    f"vjp: cotangent {k} has dtype {p.spec.dtype}, but the output it stands for "
+                    f"has dtype {want.numpy()}; pass a cotangent of the output's dtype")
+            if out.shape is not None and len(out.shape) != p.spec.ndim:
+                raise ConversionError(
+                    f"vjp: cotangent {k} has rank {p.spec.ndim}, but its output has rank "
+                    f"{len(out.shape)}")
+            ct_values.append(ir.Value(name=p.name, shape=ir.Shape(p.spec.shape),
+                                      type=ir.TensorType(dtypes.to_ir(p.spec.dtype))))
+        differentiate(model, inputs, cotangents=ct_values,
+                      names=[f"vjp_{p.name}" for p in wrt_params])
+        return Converted(model, "tuple", tuple(p.spec.ndim == 0 for p in wrt_params))
+
+
+def _fn_name(model) -> str:
+    return model.graph.name or "the function"
+
+
+def _input_indices(params: list, argnums: Sequence[int], name: str) -> list[int]:
+    """Graph input index of each argument (static arguments are no inputs)."""
+    position = {}
+    k = 0
+    for i, p in enumerate(params):
+        if p.kind != "static":
+            position[i] = k
+            k += 1
+    result = []
+    for i in argnums:
+        if i >= len(params) or i < -len(params):
+            raise ConversionError(f"{name}: argnums {i} is out of range for a function of "
+                                  f"{len(params)} arguments")
+        i %= len(params)
+        p = params[i]
+        if p.kind == "static":
+            raise ConversionError(
+                f"{name} cannot differentiate with respect to argument '{p.name}': its value is "
+                "used at conversion time (a static argument, or a Python number that decides "
+                "shapes or control flow); pass a float array")
+        dt = p.spec.dtype
+        if dt.kind != "f":
+            raise ConversionError(
+                f"{name} requires real-valued (float) inputs, but argument '{p.name}' has dtype "
+                f"{dt}; differentiate with respect to float arrays or Python floats (e.g. pass "
+                "x.astype(np.float64))")
+        result.append(position[i])
+    return result
