@@ -1,11 +1,12 @@
 """Layering and import-cycle checks for ``pyonnx/`` (docs/architecture.md).
 
 The module import graph is built from the AST of every file under ``pyonnx/``, function-level
-imports included (a lazy import still couples two modules). An import of a package counts as an
-import of its ``__init__``; ``from pkg import name`` counts as an import of ``pkg.name`` when that is
-a module, else of ``pkg``. Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__``, but
-those edges are left out: a package's ``__init__`` importing its own children is how packages are
-built, and counting the parents would make every such package a cycle.
+imports included (a lazy import still couples two modules). An import of a package counts as
+an import of its ``__init__``; ``from pkg import name`` counts as an import of ``pkg.name`` when
+that is a module, else of ``pkg``. Importing ``a.b.c`` also runs ``a/__init__`` and
+``a/b/__init__``, but those edges are left out: a package's ``__init__`` importing its own
+children is how packages are built, and counting the parents would make every such package a
+cycle.
 
 A module that loads modules by name (``importlib.import_module(f"{__name__}.{m}")`` over a
 module-level ``_MODULES`` tuple, as the numpy registry loads its families) gets an edge to each
@@ -25,10 +26,18 @@ FORBIDDEN = [
     ("pyonnx.passes", "pyonnx.frontend", "passes see only onnx_ir models"),
     ("pyonnx.runtime", "pyonnx.frontend", "runtime sees only ModelProto bytes"),
     ("pyonnx.runtime", "pyonnx.passes", "runtime sees only ModelProto bytes"),
-    ("pyonnx.frontend.graph", "pyonnx.frontend.numpy_calls", "the builder layer is under the registry"),
-    ("pyonnx.frontend.graph", "pyonnx.frontend.lower", "the builder layer is under statement lowering"),
-    ("pyonnx.frontend.numpy_calls", "pyonnx.frontend.lower", "the registry is under statement lowering"),
-    ("pyonnx.passes.gradient.registry", "pyonnx.passes", "the VJP registry imports no rule and no pass"),
+    ("pyonnx.frontend.graph", "pyonnx.frontend.numpy_calls",
+     "the builder layer is under the registry"),
+    ("pyonnx.frontend.graph", "pyonnx.frontend.lower",
+     "the builder layer is under statement lowering"),
+    ("pyonnx.frontend.numpy_calls", "pyonnx.frontend.lower",
+     "the registry is under statement lowering"),
+    ("pyonnx.passes.gradient.registry", "pyonnx.passes",
+     "the VJP registry imports no rule and no pass"),
+    ("pyonnx.passes.fold_rules.registry", "pyonnx.passes",
+     "the fold registry imports no rule and no pass"),
+    ("pyonnx.frontend.numpy_calls.registry", "pyonnx.frontend.numpy_calls",
+     "the numpy registry imports no family"),
 ]
 
 
@@ -158,13 +167,20 @@ def test_the_checks_see_a_planted_cycle_and_a_forbidden_import(tmp_path):
     (pkg / "passes" / "b.py").write_text("def f():\n    from pyonnx.passes.a import x\n")
     (pkg / "passes" / "c.py").write_text("from ..frontend import d\n")
     (pkg / "frontend" / "d.py").write_text("")
+    # A registry that loads its families by name, one of which imports it back.
+    (pkg / "frontend" / "reg").mkdir()
+    (pkg / "frontend" / "reg" / "__init__.py").write_text(
+        "import importlib\n_MODULES = ('fam',)\n"
+        "def load():\n    for m in _MODULES:\n        importlib.import_module(f'{__name__}.{m}')\n")
+    (pkg / "frontend" / "reg" / "fam.py").write_text("from pyonnx.frontend.reg import load\n")
     global ROOT
     saved, ROOT = ROOT, tmp_path
     try:
         graph = import_graph(pkg)
     finally:
         ROOT = saved
-    assert find_cycles(graph) == [["pyonnx.passes.a", "pyonnx.passes.b"]]
+    assert find_cycles(graph) == [["pyonnx.frontend.reg", "pyonnx.frontend.reg.fam"],
+                                  ["pyonnx.passes.a", "pyonnx.passes.b"]]
     assert forbidden_imports(graph) == [
         "pyonnx.passes.c imports pyonnx.frontend.d (passes see only onnx_ir models)"
     ]

@@ -3,7 +3,7 @@
 Each ufunc is checked with the differential oracle on inputs full of edge values (±0, ±inf,
 nan, subnormals, integer minima/maxima, zero divisors) for every supported dtype; dtypes numpy
 refuses must raise ConversionError at the user's line. ``test_float64_accuracy`` measures the
-float64 functions built from other ops (numpy_calls/elementwise/precise.py) against numpy over
+float64 functions built from other ops (numpy_calls/elementwise/precise/) against numpy over
 wide samples, in ulp.
 """
 

@@ -1,6 +1,6 @@
 """Measures which dtypes onnxruntime's CPU provider has kernels for, per ONNX op.
 
-Writes ``pyonnx/frontend/lower/ort_kernels.py``: for each op, the numpy dtype names a 1-node
+Writes ``pyonnx/frontend/graph/ort_kernels.py``: for each op, the numpy dtype names a 1-node
 model of that op and dtype runs with. The frontend consults the table to compute in a dtype
 that has a kernel (and cast back) instead of emitting a model onnxruntime refuses.
 
@@ -167,7 +167,7 @@ def main() -> None:
     for op in UNARY + BINARY + REDUCE + OTHER:
         table[op] = [d for d in DTYPES if supported(op, d)]
         print(f"{op:18s} {' '.join(table[op])}", file=sys.stderr)
-    out = pathlib.Path(__file__).resolve().parent.parent / "pyonnx/frontend/lower/ort_kernels.py"
+    out = pathlib.Path(__file__).resolve().parent.parent / "pyonnx/frontend/graph/ort_kernels.py"
     lines = [
         '"""Which dtypes onnxruntime\'s CPU provider runs, per ONNX op (opset %d).' % OPSET,
         "",
