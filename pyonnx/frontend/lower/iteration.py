@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.iterables import DynamicIter, DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 
@@ -115,8 +116,6 @@ def _range(ctx, start: Any, stop: Any, step: Any) -> DynamicIter:
         count = ctx.op("Div", num, ctx.const(np.array(abs(step), np.int64))) \
             if abs(step) != 1 else num
     else:
-        from pyonnx.frontend.numpy_calls.elementwise.common import runtime_check
-
         # A run-time step of 0 fails at run time, as Python's ValueError does.
         is_zero = Array(ctx.op("Equal", st, zero), np.dtype(np.bool_), ())
         st = runtime_check(ctx, is_zero, st, "range_step_zero")

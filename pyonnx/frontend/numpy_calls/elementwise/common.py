@@ -3,9 +3,10 @@
 Input: Arrays already in the dtype to compute in. Output: Arrays. ``_emit`` runs an op in a dtype
 onnxruntime has a kernel for (widening exactly, casting back); ``_logic``/``_not``/``_flip``
 combine bool Arrays; ``_cmp`` compares; :func:`where_` selects in any supported dtype;
-``_zeros_like``/``_full_like`` fill x's run-time shape; :func:`runtime_check` makes the model fail
-at run time where numpy raises; ``_max_min`` is onnxruntime's Max/Min made exact for int64;
-``_isnan`` is false for non-float dtypes.
+``_zeros_like``/``_full_like`` fill x's run-time shape; ``runtime_check`` (defined in
+graph/checks.py, re-exported for the families) makes the model fail at run time where numpy
+raises; ``_max_min`` is onnxruntime's Max/Min made exact for int64; ``_isnan`` is false for
+non-float dtypes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
 
@@ -95,22 +97,6 @@ def _full_like(ctx, x: Array, value, dtype=None) -> Array:
     if x.ndim == 0:
         return c
     return Array(ctx.op("Expand", c, ctx.shape_of(x)), dtype, x.shape)
-
-
-def runtime_check(ctx, bad: Array, result: Array, what: str) -> Array:
-    """``result``, made to fail at run time where any element of ``bad`` is true.
-
-    ONNX cannot raise, so a Gather with an out-of-range index stands in for numpy's exception:
-    onnxruntime then reports the failing node, whose name carries the source line and ``what``
-    (the runtime maps it back to the user's line). The result goes through an added zero so the
-    check cannot be pruned.
-    """
-    count = Array(ctx.op("ReduceSum", ctx.cast(bad, _I64), keepdims=0), _I64, ())
-    index = ctx.op("Min", count, ctx.const(np.array(1, np.int64)))
-    zero = ctx.op("Gather", ctx.const(np.zeros(1, result.dtype)), index)
-    zero.producer().name += f"_{what}"
-    return _emit(ctx, "Add", [result, Array(zero, result.dtype, ())], result.dtype) \
-        if result.dtype.kind in "iuf" else result
 
 
 def _via(ctx, fn: Callable[..., Array], arrays: Sequence[Array], compute, out) -> Array:
