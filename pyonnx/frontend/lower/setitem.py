@@ -81,6 +81,13 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
         point = _broadcast(ctx, v, tail, lambda: ctx.op("Shape", x, start=ints))
         out = ctx.op("SetItem", x, vector, point, domain=DOMAIN, kind="point")
         return _typed(out, x)
+    if not p.advanced:
+        # Slices, integers, new axes: Expand, Where, Concat or ScatterND (no flat positions).
+        from pyonnx.frontend.lower.setitem_basic import basic_write
+
+        out = basic_write(ctx, x, p, v)
+        if out is not None:
+            return out
     positions, values = _selection(ctx, x, index, v)
     unique = not any(it.kind == "array" and not _distinct(it.value) for it in p.items)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat",

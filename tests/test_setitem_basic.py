@@ -1,0 +1,195 @@
+"""Basic-index writes lowered without flat positions (frontend/lower/setitem_basic.py).
+
+Differential: numpy runs the function, onnxruntime the model; values, dtypes, shapes and the
+arguments after the call are compared. Each form (whole array, concat, scatter) across every
+dtype, empty and size-1 selections, negative steps, run-time bounds and broadcast values.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.oracle import assert_same, check, check_refused, op_types
+
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+          np.uint64, np.float16, np.float32, np.float64]
+rng = np.random.default_rng(7)
+
+
+def arr(shape, dtype):
+    return rng.integers(0, 5, shape).astype(dtype)
+
+
+def check_inplace(fn, *args):
+    """``fn`` writes into its first argument: compare results and arguments after the call."""
+    want_args = copy.deepcopy(args)
+    got_args = copy.deepcopy(args)
+    want = fn(*want_args)
+    got = pyonnx.compile(fn)(*got_args)
+    assert_same(got, want)
+    for g, w in zip(got_args, want_args):
+        assert_same(g, w, where="argument after the call: ")
+
+
+def column(b, v, k):
+    b = b.copy()
+    b[:, k] = v
+    return b
+
+
+def last_axis(z, v):
+    z = z.copy()
+    z[:, :, 0] = v
+    return z
+
+
+def span(y, x, a, b):
+    y = y.copy()
+    y[a:b] = x
+    return y
+
+
+def interior(u, w):
+    u = u.copy()
+    u[1:-1, 1:-1] = w
+    return u
+
+
+def every_other(b, v):
+    b = b.copy()
+    b[..., 0::2] = v
+    return b
+
+
+def reversed_(y, x):
+    y = y.copy()
+    y[::-1] = x
+    return y
+
+
+def reversed_from(y, x, a):
+    y = y.copy()
+    y[a::-2] = x
+    return y
+
+
+def whole(u, t):
+    u = u.copy()
+    u[:, :] = t
+    return u
+
+
+def zeroed(t):
+    t = t.copy()
+    t[:] = 0
+    return t
+
+
+def new_axes(u, w):
+    u = u.copy()
+    u[None, 1:3, ..., None] = w
+    return u
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_forms_every_dtype(dtype):
+    b = arr((7, 4), dtype)
+    y = arr(10, dtype)
+    check(column, b, arr(7, dtype), 2)
+    check(column, b, arr(7, dtype), -1)
+    check(column, b, arr(1, dtype), 0)
+    check(last_axis, arr((5, 6, 3), dtype), arr((5, 6), dtype))
+    check(span, y, arr(3, dtype), 2, 5)
+    check(span, y, arr(3, dtype), -4, -1)
+    check(span, y, arr(0, dtype), 5, 2)
+    check(span, y, arr(1, dtype), 9, 100)
+    check(interior, arr((6, 5), dtype), arr((4, 3), dtype))
+    check(interior, arr((6, 5), dtype), arr((3,), dtype))
+    check(every_other, b, arr((7, 2), dtype))
+    check(every_other, b, arr((2,), dtype))
+    check(reversed_, y, arr(10, dtype))
+    check(reversed_from, y, arr(4, dtype), -3)
+    check(reversed_from, y, arr(5, dtype), 9)
+    check(reversed_from, y, arr(0, dtype), -20)
+    check(whole, arr((3, 4), dtype), arr((4,), dtype))
+    check(zeroed, arr((3, 4), dtype))
+    check(new_axes, arr((4, 5), dtype), arr((2, 5, 1), dtype))
+
+
+@pytest.mark.parametrize("shape", [(0, 4), (1, 4), (1, 1), (3, 1)])
+def test_empty_and_size_one(shape):
+    b = arr(shape, np.float32)
+    check(column, b, arr(shape[0], np.float32), 0)
+    check(whole, b, arr(shape[1:], np.float32))
+    check(zeroed, b)
+    check(span, arr(shape[0], np.float64), arr(0, np.float64), 0, 0)
+
+
+def test_in_place_writes_reach_the_caller():
+    def f(b, v, z, y, x, a):
+        b[:, 1] = v
+        b[..., ::2] = 7
+        z[:, :, -1] = 2 * z[:, :, 0]
+        y[a:] = x[: y.shape[0] - a]
+        y[::-3] = 0
+        return b.sum()
+
+    check_inplace(f, arr((6, 4), np.float32), arr(6, np.float32), arr((3, 5, 3), np.int32),
+                  arr(9, np.int64), arr(9, np.int64), 4)
+    check_inplace(f, arr((0, 4), np.float32), arr(0, np.float32), arr((0, 5, 3), np.int32),
+                  arr(2, np.int64), arr(9, np.int64), 2)
+
+
+def test_run_time_bounds_and_indices():
+    def f(y, x, a, b, i):
+        y = y.copy()
+        y[a:b, i] = x
+        return y
+
+    y = arr((8, 5), np.float64)
+    for a, b, i in [(1, 4, 2), (-3, 8, -1), (6, 2, 0), (0, 100, 4), (-100, 3, -5)]:
+        n = max(0, len(range(*slice(a, b).indices(8))))
+        check(f, y, arr(n, np.float64), np.int64(a), np.int64(b), np.int64(i))
+
+
+def test_run_time_index_out_of_bounds_fails():
+    f = pyonnx.compile(column)
+    with pytest.raises(pyonnx.ExecutionError):
+        f(arr((5, 4), np.float32), arr(5, np.float32), np.int64(4 + 3))
+
+
+def test_value_broadcast_errors():
+    def f(x):
+        u = np.zeros((6, 5)) + x; u[1:3, ::2] = np.ones((2, 2)); return u  # noqa: E702
+
+    check_refused(f, 1.0, match="could not broadcast")
+    bad = pyonnx.compile(column)
+    with pytest.raises(pyonnx.ExecutionError):
+        # The value's length is only known at run time (symbolic shapes).
+        bad(arr((5, 4), np.float32), arr(3, np.float32), 1)
+
+
+def test_loops_keep_the_scan_rewrite():
+    def f(x):
+        y = np.zeros_like(x)
+        for i in range(x.shape[0]):
+            y[i] = x[i] * 2
+            y[i, 1:] = y[i, 1:] + 1
+        return y
+
+    check(f, arr((5, 3), np.float32))
+    check(f, arr((0, 3), np.float32))
+
+
+def test_no_flat_positions():
+    """The forms use neither ScatterElements nor flat position arithmetic."""
+    for fn, args in [(column, (arr((7, 4), np.float32), arr(7, np.float32), 2)),
+                     (span, (arr(10, np.float32), arr(3, np.float32), 2, 5)),
+                     (every_other, (arr((7, 4), np.float32), arr((7, 2), np.float32))),
+                     (interior, (arr((6, 5), np.float32), arr((4, 3), np.float32)))]:
+        ops = op_types(pyonnx.compile(fn), *args)
+        assert "ScatterElements" not in ops, (fn.__name__, ops)
