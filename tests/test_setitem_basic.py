@@ -158,8 +158,12 @@ def test_run_time_bounds_and_indices():
 
 def test_run_time_index_out_of_bounds_fails():
     f = pyonnx.compile(column)
-    with pytest.raises(pyonnx.ExecutionError):
-        f(arr((5, 4), np.float32), arr(5, np.float32), np.int64(4 + 3))
+    for k in (4, 7, -5):
+        with pytest.raises(pyonnx.ExecutionError):
+            f(arr((5, 4), np.float32), arr(5, np.float32), np.int64(k))
+    for k in (-4, -1, 0, 3):  # the scatter form with a run-time index wraps as numpy
+        check(column, arr((5, 4), np.float32), arr(5, np.float32), np.int64(k))
+        check(column, arr((5, 4), np.int8), arr(5, np.int8), np.int32(k))
 
 
 def test_value_broadcast_errors():

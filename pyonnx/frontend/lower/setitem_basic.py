@@ -27,9 +27,9 @@ on 800×800×3: scatter 1.7 ms, concat 3.4 ms, ``Where`` 12 ms (flat: 4.0 ms); `
 inputs broadcast, so it is not used.
 
 Bounds are normalized as ``slice.indices`` does, at conversion time when they and the length
-are static, else by a few int64 ops. A run-time integer index goes through
-``Gather(Range(0, n), i)``: it is normalized and fails at run time when out of bounds, as
-numpy raises. A value numpy could not broadcast fails at conversion time when its shape is
+are static, else by a few int64 ops. An integer index not checked at conversion time is given
+to ``ScatterND`` as written (it accepts exactly numpy's ``[-n, n)`` and fails otherwise); the
+concat form first normalizes it by ``Gather(Range(0, n), i)``, which fails the same way. A value numpy could not broadcast fails at conversion time when its shape is
 known, else at run time (a ``Reshape`` to x's shape after ``Expand``/``Concat``,
 which cannot silently grow the array; ``ScatterND`` checks its updates itself).
 """
@@ -55,13 +55,17 @@ Bound = Any
 class _Axis:
     """One axis of x: ``kind`` "full", "int" or "slice"; ``lo`` the first position written
     (numpy's normalized start), ``hi`` numpy's normalized stop, ``step``, ``length`` how many
-    positions are written (ints: 1)."""
+    positions are written (ints: 1). An integer whose bounds check is left to the run time
+    has ``lo`` None until :func:`_normalized_int` is asked for it, and ``raw`` the index as
+    written (``ScatterND`` checks and wraps it as numpy does, so the scatter form needs no
+    normalization)."""
 
-    __slots__ = ("kind", "lo", "hi", "step", "length")
+    __slots__ = ("kind", "lo", "hi", "step", "length", "raw", "axis")
 
     def __init__(self, kind: str, lo: Bound = 0, hi: Bound = 0, step: int = 1,
-                 length: Bound = 1):
+                 length: Bound = 1, raw: Bound = None, axis: int = 0):
         self.kind, self.lo, self.hi, self.step, self.length = kind, lo, hi, step, length
+        self.raw, self.axis = raw, axis
 
 
 def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
@@ -159,15 +163,22 @@ def _length(ctx, x: Array, a: int) -> Bound:
 def _int_axis(ctx, b: _Bounds, x: Array, a: int, i: Any) -> _Axis:
     n = x.shape[a]
     if isinstance(i, int) and n is not None:
-        return _Axis("int", i, i + 1)  # checked and normalized by the plan
-    # Normalized and bounds-checked at run time: Gather fails outside [-n, n), as numpy.
-    i64 = np.dtype(np.int64)
-    idx = ctx.const(np.array([i], np.int64)) if isinstance(i, int) else \
+        return _Axis("int", i, i + 1, raw=i, axis=a)  # checked and normalized by the plan
+    raw = i if isinstance(i, int) else \
         ctx.op("Reshape", to_index(ctx, i), ctx.const(np.array([1], np.int64)))
-    n0 = ctx.dim(x, a)
+    return _Axis("int", None, None, raw=raw, axis=a)
+
+
+def _normalized_int(ctx, b: _Bounds, x: Array, ax: _Axis) -> None:
+    """Fills ``ax.lo``/``ax.hi`` for a run-time-checked integer: ``Gather(Range(0, n), i)``
+    normalizes it and fails outside ``[-n, n)``, as numpy raises."""
+    if ax.lo is not None:
+        return
+    i64 = np.dtype(np.int64)
+    n0 = ctx.dim(x, ax.axis)
     positions = ctx.op("Range", ctx.const(np.array(0, i64)), n0, ctx.const(np.array(1, i64)))
-    lo = ctx.op("Gather", positions, idx, axis=0)
-    return _Axis("int", lo, b.add(lo, 1))
+    ax.lo = ctx.op("Gather", positions, b.value(ax.raw), axis=0)
+    ax.hi = b.add(ax.lo, 1)
 
 
 def _slice_axis(b: _Bounds, x: Array, a: int, s: slice) -> _Axis:
@@ -283,6 +294,8 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
     spans = []
     for a in partial:
         ax = axes[a]
+        if ax.kind == "int":
+            _normalized_int(ctx, b, x, ax)
         hi = ax.hi if ax.kind == "int" else b.max(ax.hi, ax.lo)  # an empty slice: hi = lo
         spans.append((a, ax.lo, hi))
     inner = _expanded(ctx, b, x, axes, v)
@@ -321,7 +334,7 @@ def _scatter(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v
     for a in partial:
         ax = axes[a]
         if ax.kind == "int":
-            ranges.append(b.value(ax.lo))
+            ranges.append(b.value(ax.raw))  # ScatterND wraps and checks it as numpy
         elif all(isinstance(p, int) for p in (ax.lo, ax.hi)):
             ranges.append(ctx.const(np.arange(ax.lo, ax.hi, ax.step, dtype=i64)))
         else:
