@@ -165,6 +165,12 @@ def interior_write(u):
     return w
 
 
+def clamp_negative(x):
+    x = x.copy()
+    x[x < 0] = 0
+    return x
+
+
 def crop(img, y0, x0):
     return img[y0:y0 + 64, x0:x0 + 64]
 
@@ -216,6 +222,7 @@ def construct_cases():
          (rng.random((800, 800, 3), f32), rng.random((800, 800), f32)), 5),
         ("y[a:a+k] = x 1e6 f64", span_write, (rng.random(1_000_000), rng.random(300_000), 100), 5),
         ("u[1:-1,1:-1] = stencil 500x500", interior_write, (rng.random((500, 500)),), 10),
+        ("x[x < 0] = 0 1e6 f32", clamp_negative, (rng.normal(size=1_000_000).astype(f32),), 10),
         ("crop 64x64 of 480x640", crop, (rng.random((480, 640), f32), 10, 20), 1000),
         ("per call x*s, s np.float64", scale, (np.arange(10.0), np.float64(2.0)), 2000),
         ("per call x*s, s float", scale, (np.arange(10.0), 2.0), 2000),

@@ -197,3 +197,49 @@ def test_no_flat_positions():
                      (interior, (arr((6, 5), np.float32), arr((4, 3), np.float32)))]:
         ops = op_types(pyonnx.compile(fn), *args)
         assert "ScatterElements" not in ops, (fn.__name__, ops)
+
+
+def clamp_negative(x):
+    x = x.copy()
+    x[x < 0] = 0
+    return x
+
+
+def fill_rows(a, m, c):
+    a = a.copy()
+    a[m] = c
+    return a
+
+
+def fill_rows_11(a, m):
+    a = a.copy()
+    a[m] = np.ones((1, 1), dtype=a.dtype)
+    return a
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mask_fill_every_dtype(dtype):
+    x = (arr((6, 5), np.int64) - 2).astype(dtype)
+    check(clamp_negative, x)
+    m = np.array([True, False, True, True, False, False])
+    check(fill_rows, arr((6, 3), dtype), m, dtype(1))
+    check(fill_rows_11, arr((6, 3), dtype), m)
+    check(fill_rows, arr((6, 3), dtype), arr((6, 3), np.int64) > 2, 3)
+    check(fill_rows, arr((0, 3), dtype), np.zeros(0, bool), 3)
+
+
+def test_mask_fill_is_one_where_and_checks_the_mask_shape():
+    x = arr((6, 3), np.float32)
+    assert "ScatterElements" not in op_types(pyonnx.compile(clamp_negative), x)
+    f = pyonnx.compile(fill_rows)
+    for bad in (np.ones(1, bool), np.ones(7, bool), np.ones((3, 6), bool), np.ones((6, 1), bool)):
+        with pytest.raises((IndexError, ValueError)):
+            fill_rows(x, bad, 1.0)
+        with pytest.raises(pyonnx.ExecutionError):
+            f(x, bad, 1.0)
+    check_inplace(lambda_free_inplace, x)
+
+
+def lambda_free_inplace(x):
+    x[x > 2] = -1
+    return x.sum()
