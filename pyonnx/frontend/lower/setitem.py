@@ -12,7 +12,8 @@ on iteration ``i`` can become a scan output):
 * ``x[i] = v`` with one integer: ``SetItem[kind="row"](x, i, v)``, ``v`` cast and broadcast to
   ``x.shape[1:]``; ``x[i, j] = v`` with several: ``SetItem[kind="point"](x, [i, j], v)``;
 * slices, integers and new axes (:mod:`setitem_basic`): Expand, Concat or ScatterND on the
-  written axes; one boolean mask and a one-element value (:mod:`setitem_mask`): one Where;
+  written axes; one boolean mask and a one-element value, or ``x[m] = f(x[m])`` (:mod:`setitem_mask`): one
+  Where;
 * every other form: ``SetItem[kind="flat"](x, positions, values)`` where ``positions`` is the
   subscript applied to ``arange(x.size).reshape(x.shape)`` (the read machinery computes which
   elements numpy selects, in numpy's order) and ``values`` is ``v`` broadcast to that
@@ -92,9 +93,11 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
             return out
     else:
         # x[m] = c: one Where.
-        from pyonnx.frontend.lower.setitem_mask import mask_fill
+        from pyonnx.frontend.lower.setitem_mask import mask_apply, mask_fill
 
         out = mask_fill(ctx, x, p, v)
+        if out is None:
+            out = mask_apply(ctx, x, p, v)
         if out is not None:
             return out
     positions, values = _selection(ctx, x, index, v)
