@@ -8,15 +8,17 @@ only fires when its intermediate values have no other use (so nothing is compute
 The table (each rewrite keeps numpy's value within the tolerance the tests use; each has a test
 on ONNX text in tests/passes/test_rewrite_idioms.py):
 
-* ``reversed_cumsum``: ``Slice(reverse) → [Reshape(-1) of a 1-D tensor] → CumSum → Slice(reverse)``
-  on the cumulated axis (``np.cumsum(x[::-1])[::-1]``) → ``CumSum(reverse=1)``: the same
-  additions in the same order (bit-identical), two full copies fewer.
+* ``reversed_cumsum``: ``Slice(reverse) → [Reshape(-1) of a 1-D tensor] → CumSum →
+  Slice(reverse)`` on the cumulated axis (``np.cumsum(x[::-1])[::-1]``) →
+  ``CumSum(reverse=1)``: the same additions in the same order (bit-identical), two full copies
+  fewer.
 * ``double_reverse``: ``Slice(reverse)`` of ``Slice(reverse)`` on the same axes
   (``x[::-1][::-1]``) → ``x`` (exact).
-* ``sum_of_squares``: ``ReduceSum(Mul(x, x))`` (``x`` or ``Abs(x)``), also through the frontend's accumulation
-  ``Cast`` (``np.sum(x * x)`` on float32 sums in float64) → ``ReduceSumSquare`` (of the cast
-  ``x``): one pass fewer. Through the Cast the squares are computed in float64, closer to exact
-  than numpy's float32 squares; the difference is within numpy's own rounding of the sum.
+* ``sum_of_squares``: ``ReduceSum(Mul(x, x))`` (``x`` or ``Abs(x)``), also through the
+  frontend's accumulation ``Cast`` (``np.sum(x * x)`` on float32 sums in float64) →
+  ``ReduceSumSquare`` (of the cast ``x``): one pass fewer. Through the Cast the squares are
+  computed in float64, closer to exact than numpy's float32 squares; the difference is within
+  numpy's own rounding of the sum.
 * ``l2_norm``: ``Sqrt(ReduceSumSquare(x))``, also with the Cast back to float32 between them
   (``np.sqrt(np.sum(x * x))``) → ``ReduceL2`` (then the Cast): a square root in float64 rounded
   once instead of a rounded sum's float32 root (at most one ulp apart).

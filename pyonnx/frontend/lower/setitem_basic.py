@@ -29,9 +29,10 @@ inputs broadcast, so it is not used.
 Bounds are normalized as ``slice.indices`` does, at conversion time when they and the length
 are static, else by a few int64 ops. An integer index not checked at conversion time is given
 to ``ScatterND`` as written (it accepts exactly numpy's ``[-n, n)`` and fails otherwise); the
-concat form first normalizes it by ``Gather(Range(0, n), i)``, which fails the same way. A value numpy could not broadcast fails at conversion time when its shape is
-known, else at run time (a ``Reshape`` to x's shape after ``Expand``/``Concat``,
-which cannot silently grow the array; ``ScatterND`` checks its updates itself).
+concat form first normalizes it by ``Gather(Range(0, n), i)``, which fails the same way. A
+value numpy could not broadcast fails at conversion time when its shape is known, else at run
+time (a ``Reshape`` to x's shape after ``Expand``/``Concat``, which cannot silently grow the
+array; ``ScatterND`` checks its updates itself).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ onnxruntime's Where lacks, keeps the flat form).
 
 ``x[m] = f(x[m])`` with ``m`` over all of x's axes and ``f`` a chain of elementwise ops that
 cannot fail on any element and have bounded derivatives (``_SAFE``, and ``Mul`` by a finite
-constant; other operands 0-d or one-element): f is computed on the whole of x and ``Where(m, f(x), x)`` keeps it where m holds -- the same value per element as
-numpy's ``f`` on the selected ones, with no ``Compress`` and no scatter.
+constant; other operands 0-d or one-element): f is computed on the whole of x and
+``Where(m, f(x), x)`` keeps it where m holds -- the same value per element as numpy's ``f`` on
+the selected ones, with no ``Compress`` and no scatter.
 
 numpy raises IndexError when m's shape differs from x's leading dimensions; ``Where`` would
 broadcast instead. When the shapes are not known equal at conversion time, the mask goes
