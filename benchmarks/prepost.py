@@ -171,6 +171,14 @@ def clamp_negative(x):
     return x
 
 
+def reverse_cumsum(x):
+    return np.cumsum(x[::-1])[::-1]
+
+
+def l2_norm(x):
+    return np.sqrt(np.sum(np.abs(x) ** 2))
+
+
 def crop(img, y0, x0):
     return img[y0:y0 + 64, x0:x0 + 64]
 
@@ -223,6 +231,8 @@ def construct_cases():
         ("y[a:a+k] = x 1e6 f64", span_write, (rng.random(1_000_000), rng.random(300_000), 100), 5),
         ("u[1:-1,1:-1] = stencil 500x500", interior_write, (rng.random((500, 500)),), 10),
         ("x[x < 0] = 0 1e6 f32", clamp_negative, (rng.normal(size=1_000_000).astype(f32),), 10),
+        ("cumsum(x[::-1])[::-1] 1e6 f64", reverse_cumsum, (rng.random(1_000_000),), 5),
+        ("sqrt(sum(abs(x)**2)) 1e6 f32", l2_norm, (rng.random(1_000_000, f32),), 10),
         ("crop 64x64 of 480x640", crop, (rng.random((480, 640), f32), 10, 20), 1000),
         ("per call x*s, s np.float64", scale, (np.arange(10.0), np.float64(2.0)), 2000),
         ("per call x*s, s float", scale, (np.arange(10.0), 2.0), 2000),
