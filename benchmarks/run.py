@@ -16,7 +16,10 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
 5. ``loops``: the per-iteration cost of a compiled ``for`` and ``while`` loop (an ONNX
    ``Loop``) against the same Python loop (``benchmarks/loops.py``); ``setitem-loops``: a
    loop writing ``x[i]`` at n = 1,000 .. 30,000 before and after the scan-output rewrite.
-6. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
+6. ``prepost``: 14 pre/post-processing functions as people write them, the ratio compiled/numpy
+   per function and the median; then single slice writes, a crop and per-call costs
+   (``benchmarks/prepost.py``, which also runs alone against any checkout).
+7. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
    ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass;
    then 10 epochs: numpy, a Python loop calling the step, and the whole loop compiled as one
    model (``train_in_one_model``, the step's gradient model inlined in its body); then a
@@ -382,6 +385,16 @@ def setitem_loops(cfg: Config) -> None:
 
 # ----------------------------------------------------------------------- main
 # ---------------------------------------------------------------- 6. training
+@section("prepost")
+def prepost(cfg: Config) -> None:
+    """ML pre/post-processing (box converters, letterbox, IoU, top-k, framing...) and single
+    slice writes, compiled against numpy (benchmarks/prepost.py)."""
+    sys.path.insert(0, HERE)
+    import prepost as bench
+
+    bench.main(quick=cfg.quick)
+
+
 @section("training")
 def training(cfg: Config) -> None:
     """One SGD step of the 1-64-1 ReLU MLP (batch 32): pyonnx.value_and_grad vs numpy."""

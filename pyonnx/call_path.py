@@ -67,7 +67,7 @@ class _Compiled:
         self.scalars = scalars
         self.conversion_seconds = conversion_seconds
         self.call = self.make_call(self)
-        self.fast = None  # made on first use, from the arguments of that call
+        self.fast: dict[tuple, Any] = {}  # per argument kinds, made on first use
 
     def __call__(self, args: Sequence[Any]) -> Any:
         return self.call(args)
@@ -77,7 +77,8 @@ class _Compiled:
         """onnxruntime's C++ ``run(output_names, feeds, run_options)`` for this signature."""
         return self.session._run
 
-    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str]) -> str:
+    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str],
+                 scalars: frozenset[int] = frozenset()) -> str:
         """Source lines feeding the arguments (``arg(i)`` spells argument i), running the
         session and returning the unpacked outputs; fills ``env`` with what they use. Every
         name is ``_pyonnx_``-prefixed: the fast entry's locals are the user's parameter names.
@@ -86,6 +87,8 @@ class _Compiled:
         (onnxruntime copies non-contiguous and Fortran-ordered arrays itself, correctly; byte
         order is normalized before a signature is looked up). A failing run goes to
         ``session.recover``, which falls back to the next provider or raises ExecutionError.
+        Arguments in ``scalars`` are numpy scalars (the fast entry's guard fixed their type):
+        fed as ``np.asarray`` of them, which onnxruntime accepts (numpy scalars it refuses).
         The session's ``_run`` is read per call (one attribute load) so a provider switch made
         through another function sharing the session takes effect here too.
         """
@@ -93,7 +96,9 @@ class _Compiled:
                    _pyonnx_asarray=np.asarray)
         items = []
         for k, (name, i, dtype) in enumerate(self.feed_plan):
-            if dtype is None:
+            if dtype is None and i in scalars:
+                items.append(f"{name!r}: _pyonnx_asarray({arg(i)})")
+            elif dtype is None:
                 items.append(f"{name!r}: {arg(i)}")
             else:
                 env[f"_pyonnx_dt{k}"] = np.dtype(dtype)
@@ -143,7 +148,10 @@ class _Compiled:
 
         Guards: ``fn``'s static arguments unchanged; per parameter the type, and for arrays
         the dtype (by identity with the canonical dtype: an equal but distinct dtype object
-        just takes the dispatch path) and rank, for static values their hashable value.
+        just takes the dispatch path) and rank, for static values their hashable value. A
+        numpy scalar's exact type fixes its dtype (numpy scalars are always native-endian), so
+        ``args`` are the arguments as the caller passed them, not normalized: a guard built
+        from a normalized 0-d array would fail on every call with numpy scalars.
 
         Returns:
             The function, or None when ``fn``'s parameters cannot be spelled safely (``*args``,
@@ -168,6 +176,7 @@ class _Compiled:
             params.append(p.replace(annotation=P.empty))
         param_src = str(inspect.Signature(params))
         guards = ["_pyonnx_fn._static_idx is _pyonnx_static_idx"]
+        scalars: set[int] = set()
         for i, (name, a) in enumerate(zip(names, args)):
             t = type(a)
             if i in static_idx:
@@ -181,6 +190,8 @@ class _Compiled:
                 guards += [f"{name}.dtype is _pyonnx_d{i}",
                            f"{name}.shape == {a.shape!r}" if fn.static_shapes
                            else f"{name}.ndim == {a.ndim}"]
+            elif issubclass(t, np.generic) and np.dtype(t).kind in "biuf":
+                scalars.add(i)
             elif t not in _SCALAR_TYPES:
                 env[f"_pyonnx_v{i}"] = _hashable(a)
                 guards.append(f"_pyonnx_h({name}) == _pyonnx_v{i}")
@@ -188,7 +199,7 @@ class _Compiled:
         src = (f"def fast{param_src}:\n"
                f"    if not ({' and '.join(guards)}):\n"
                f"        return _pyonnx_dispatch(_pyonnx_fn, {all_args})\n"
-               + compiled._run_src(env, names.__getitem__))
+               + compiled._run_src(env, names.__getitem__, frozenset(scalars)))
         exec(src, env)
         fast = env["fast"]
         # A wrong call then reads like one of the Python function ("f() missing ... 'y'").
@@ -199,6 +210,7 @@ class _Compiled:
     def dispatch(fn: CompiledFunction, args: tuple) -> Any:
         """The call path when ``fn``'s inline cache does not fit ``args``: look the signature
         up (converting on a miss), make its ``fast`` the inline cache, and run it."""
+        given = args  # the fast entry is built from these (its guards see them each call)
         compiled = fn._cache.get(fn._key(args))
         if compiled is None:
             # Byte-swapped arrays, numpy scalars and memmaps are made plain first: onnxruntime
@@ -207,9 +219,13 @@ class _Compiled:
             compiled = fn._cache.get(fn._key(args))
             if compiled is None:
                 compiled = fn._miss(args)
-        fast = compiled.fast
+        # One fast entry per kind of arguments (a 0-d array and a numpy scalar share the
+        # signature, not the guard).
+        plain = _plain(given, args)
+        kinds = tuple(map(type, plain))
+        fast = compiled.fast.get(kinds)
         if fast is None:
-            fast = compiled.fast = _Compiled.make_fast(fn, compiled, args) or False
+            fast = compiled.fast[kinds] = _Compiled.make_fast(fn, compiled, plain) or False
         if fast:
             fn.__dict__["_call"] = fast
         return compiled.call(args)
@@ -300,6 +316,16 @@ class _Compiled:
                 out[i] = np.asarray(a)
         return tuple(out)
 
+
+
+def _plain(given: Sequence[Any], normalized: Sequence[Any]) -> Sequence[Any]:
+    """The arguments a fast entry's guards are built from: as given, except arrays that
+    normalization replaced (byte-swapped, memmaps), which take their plain form (their calls
+    then keep the dispatch path, where they are normalized)."""
+    if given is normalized:
+        return given
+    return tuple(g if isinstance(g, np.generic) or n is g else n
+                 for g, n in zip(given, normalized))
 
 
 def _hashable(a: Any) -> Any:

@@ -23,7 +23,7 @@ import pyonnx
 from pyonnx.api import _SESSIONS
 from pyonnx.runtime import Session, SessionCache, session as session_mod
 from pyonnx.runtime.providers import resolve_providers
-from tests.oracle import check
+from tests.oracle import assert_same, check
 
 CPU = "CPUExecutionProvider"
 AZURE = "AzureExecutionProvider"
@@ -404,3 +404,26 @@ def test_sessions_come_from_the_shared_cache():
     f(np.ones(2, np.int64), np.ones(2, np.int64))
     cache = _SESSIONS._cache
     assert any(s is f._last.session for s in cache._sessions.values())
+
+
+@pytest.mark.parametrize("kind", ["array", "numpy scalar", "int", "float", "bool", "0-d array",
+                                  "float32 scalar"])
+def test_fast_path_taken_for_every_argument_kind(kind):
+    """After the first call, calls with arguments of the same kinds never reach the dispatch
+    (its key function is not called): the inline guard holds for them."""
+    def g(x, s):
+        return x * s
+
+    make = {"array": lambda k: np.arange(4.0) + k, "numpy scalar": lambda k: np.float64(k),
+            "int": lambda k: k, "float": lambda k: float(k), "bool": lambda k: bool(k % 2),
+            "0-d array": lambda k: np.array(float(k)), "float32 scalar": lambda k: np.float32(k)}
+    f = pyonnx.compile(g)
+    x = np.arange(4.0)
+    for k in (2, 3):  # the first call converts, the second installs the fast entry
+        assert_same(f(x, make[kind](k)), g(x, make[kind](k)))
+    calls = []
+    key = f._key
+    f.__dict__["_key"] = lambda args: calls.append(args) or key(args)
+    for k in range(5, 9):
+        assert_same(f(x, make[kind](k)), g(x, make[kind](k)))
+    assert calls == []

@@ -16,6 +16,9 @@ The passes, in order (:func:`passes`), and why that order:
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
+1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
+   → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
+   makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
 2. ``EliminateCommonSubexpressionsPass``: merges identical nodes, subgraphs included (onnx-ir's
    CSE does the main graph only, and is slower). Dead nodes left by folding do not disturb it (a
    live duplicate of a dead node keeps the dead one alive instead: the same graph), so no
@@ -40,6 +43,7 @@ from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
+from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.unique_names import UniqueNamesPass
 
@@ -54,6 +58,7 @@ def passes() -> list[ir.passes.PassBase]:
         LowerSetItemPass(),
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
+        RewriteIdiomsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
         UniqueNamesPass(),

@@ -30,6 +30,7 @@ import onnx
 
 from pyonnx.errors import ExecutionError, RuntimeFallbackError
 from pyonnx.loc import SourceLoc
+from pyonnx.runtime import threads
 from pyonnx.runtime.providers import CPU
 
 __all__ = ["Session", "SessionCache"]
@@ -54,10 +55,9 @@ def _session_options(options: tuple[tuple[str, Any], ...]):
     import onnxruntime as ort
 
     so = ort.SessionOptions()
-    # Thousands of cached sessions each with its own thread pool cost seconds (FACTS.md); one
-    # intra-op thread is as fast for small work on these machines.
-    so.intra_op_num_threads = 1
-    so.inter_op_num_threads = 1
+    # Thousands of cached sessions each with its own thread pool cost seconds (FACTS.md): one
+    # shared pool, or one thread per session (runtime/threads.py).
+    threads.apply(so)
     # Fatal only: pyonnx raises onnxruntime's errors itself (with the source line); at the
     # default level onnxruntime also prints each failing kernel to stderr.
     so.log_severity_level = 4
@@ -65,6 +65,9 @@ def _session_options(options: tuple[tuple[str, Any], ...]):
         if not hasattr(so, name):
             raise ValueError(f"onnxruntime.SessionOptions has no option {name!r}")
         setattr(so, name, value)
+    if threads.uses_global_pool():
+        # onnxruntime refuses a session with its own threads once the global pool exists.
+        so.use_per_session_threads = False
     return so
 
 

@@ -11,6 +11,9 @@ on iteration ``i`` can become a scan output):
 
 * ``x[i] = v`` with one integer: ``SetItem[kind="row"](x, i, v)``, ``v`` cast and broadcast to
   ``x.shape[1:]``; ``x[i, j] = v`` with several: ``SetItem[kind="point"](x, [i, j], v)``;
+* slices, integers and new axes (:mod:`setitem_basic`): Expand, Concat or ScatterND on the
+  written axes; one boolean mask and a one-element value, or ``x[m] = f(x[m])`` (:mod:`setitem_mask`): one
+  Where;
 * every other form: ``SetItem[kind="flat"](x, positions, values)`` where ``positions`` is the
   subscript applied to ``arange(x.size).reshape(x.shape)`` (the read machinery computes which
   elements numpy selects, in numpy's order) and ``values`` is ``v`` broadcast to that
@@ -81,6 +84,22 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
         point = _broadcast(ctx, v, tail, lambda: ctx.op("Shape", x, start=ints))
         out = ctx.op("SetItem", x, vector, point, domain=DOMAIN, kind="point")
         return _typed(out, x)
+    if not p.advanced:
+        # Slices, integers, new axes: Expand, Where, Concat or ScatterND (no flat positions).
+        from pyonnx.frontend.lower.setitem_basic import basic_write
+
+        out = basic_write(ctx, x, p, v)
+        if out is not None:
+            return out
+    else:
+        # x[m] = c: one Where.
+        from pyonnx.frontend.lower.setitem_mask import mask_apply, mask_fill
+
+        out = mask_fill(ctx, x, p, v)
+        if out is None:
+            out = mask_apply(ctx, x, p, v)
+        if out is not None:
+            return out
     positions, values = _selection(ctx, x, index, v)
     unique = not any(it.kind == "array" and not _distinct(it.value) for it in p.items)
     out = ctx.op("SetItem", x, positions, values, domain=DOMAIN, kind="flat",

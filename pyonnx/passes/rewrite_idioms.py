@@ -1,0 +1,266 @@
+"""Idiom rewriting: known op chains replaced by one cheaper op with numpy's results.
+
+Input: an ``ir.Model`` (no ``pyonnx.SetItem`` left: runs after ``LowerSetItemPass``). Output:
+the same model with each pattern of :data:`PATTERNS` rewritten, in every graph and subgraph.
+The replaced nodes are left for ``RemoveUnusedPass`` when nothing else uses them; a pattern
+only fires when its intermediate values have no other use (so nothing is computed twice).
+
+The table (each rewrite keeps numpy's value within the tolerance the tests use; each has a test
+on ONNX text in tests/passes/test_rewrite_idioms.py):
+
+* ``reversed_cumsum``: ``Slice(reverse) → [Reshape(-1) of a 1-D tensor] → CumSum →
+  Slice(reverse)`` on the cumulated axis (``np.cumsum(x[::-1])[::-1]``) →
+  ``CumSum(reverse=1)``: the same additions in the same order (bit-identical), two full copies
+  fewer.
+* ``double_reverse``: ``Slice(reverse)`` of ``Slice(reverse)`` on the same axes
+  (``x[::-1][::-1]``) → ``x`` (exact).
+* ``sum_of_squares``: ``ReduceSum(Mul(x, x))`` (``x`` or ``Abs(x)``), also through the
+  frontend's accumulation ``Cast`` (``np.sum(x * x)`` on float32 sums in float64) →
+  ``ReduceSumSquare`` (of the cast ``x``): one pass fewer. Through the Cast the squares are
+  computed in float64, closer to exact than numpy's float32 squares; the difference is within
+  numpy's own rounding of the sum.
+* ``l2_norm``: ``Sqrt(ReduceSumSquare(x))``, also with the Cast back to float32 between them
+  (``np.sqrt(np.sum(x * x))``) → ``ReduceL2`` (then the Cast): a square root in float64 rounded
+  once instead of a rounded sum's float32 root (at most one ulp apart).
+
+Left out on purpose: ``log(sum(exp(x)))`` → ``ReduceLogSumExp`` (onnxruntime subtracts the
+maximum, so it is finite where numpy overflows to ``inf``: not numpy's result);
+``x ** 2`` → ``x * x`` (the frontend already emits ``Mul``).
+
+Replacement nodes copy ``meta["pyonnx.loc"]``, ``doc_string`` and the name of the node whose
+output they replace (names stay unique: that node goes).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import numpy as np
+import onnx_ir as ir
+
+__all__ = ["RewriteIdiomsPass", "PATTERNS"]
+
+logger = logging.getLogger(__name__)
+
+_LOC = "pyonnx.loc"
+_BIG = 2**62  # a Slice bound beyond any real length
+
+
+class RewriteIdiomsPass(ir.passes.InPlacePass):
+    """Applies :data:`PATTERNS` (see the module docstring) until none fires."""
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        count = 0
+        for node in list(ir.traversal.RecursiveGraphIterator(model.graph)):
+            if node.graph is None:  # removed by an earlier rewrite
+                continue
+            for name, rewrite in PATTERNS:
+                if rewrite(node):
+                    logger.debug("rewrote %s at %s", name, node.name)
+                    count += 1
+                    break
+        return ir.passes.PassResult(model, modified=bool(count))
+
+
+# ------------------------------------------------------------------ helpers
+def _const(value: ir.Value | None) -> np.ndarray | None:
+    if value is None:
+        return None
+    tensor = value.const_value
+    if tensor is None:
+        producer = value.producer()
+        if producer is not None and producer.op_type == "Constant" and producer.domain == "":
+            attr = producer.attributes.get("value")
+            if attr is not None and not attr.is_ref() and attr.type == ir.AttributeType.TENSOR:
+                tensor = attr.as_tensor()
+    return None if tensor is None else tensor.numpy()
+
+
+def _only_use(value: ir.Value, node: ir.Node) -> bool:
+    """``value`` is used by ``node`` alone (once) and is no graph output."""
+    uses = list(value.uses())
+    return len(uses) == 1 and uses[0].node is node and not value.is_graph_output()
+
+
+def _producer(value: ir.Value | None, op: str) -> ir.Node | None:
+    node = None if value is None else value.producer()
+    if node is None or node.op_type != op or node.domain != "":
+        return None
+    return node
+
+
+def _reversed_axes(node: ir.Node) -> tuple[int, ...] | None:
+    """The axes a ``Slice`` reverses whole (step -1 from the end to before the start), or None
+    when it does anything else. Axes are as written (possibly negative)."""
+    if node.op_type != "Slice" or node.domain != "" or len(node.inputs) < 5:
+        return None
+    starts, ends, axes, steps = (_const(v) for v in node.inputs[1:5])
+    if starts is None or ends is None or axes is None or steps is None:
+        return None
+    if not (np.all(steps == -1) and np.all((starts == -1) | (starts >= _BIG))
+            and np.all(ends <= -_BIG)):
+        return None
+    return tuple(int(a) for a in axes)
+
+
+def _rank(value: ir.Value | None) -> int | None:
+    return None if value is None or value.shape is None else len(value.shape)
+
+
+def _same_axes(a: tuple[int, ...], b: tuple[int, ...], rank: int | None) -> bool:
+    if rank is None:
+        return sorted(a) == sorted(b)
+    return sorted(x % rank for x in a) == sorted(x % rank for x in b)
+
+
+def _replace(old: ir.Node, op: str, inputs: list, attributes: list[ir.Attr]) -> ir.Node:
+    """A node replacing ``old``'s single output (its name, location and doc string)."""
+    new = ir.Node("", op, inputs, attributes, name=old.name, doc_string=old.doc_string)
+    if _LOC in old.meta:
+        new.meta[_LOC] = old.meta[_LOC]
+    graph = old.graph
+    assert graph is not None
+    graph.insert_before(old, new)
+    out, result = old.outputs[0], new.outputs[0]
+    result.name, result.type, result.shape = out.name, out.type, out.shape
+    out.replace_all_uses_with(result, replace_graph_outputs=True)
+    out.name = None
+    graph.remove(old, safe=True)
+    return new
+
+
+# ----------------------------------------------------------------- patterns
+def reversed_cumsum(node: ir.Node) -> bool:
+    """Slice(rev) ∘ CumSum ∘ [Reshape(-1) of 1-D] ∘ Slice(rev) → CumSum(reverse=1-r)."""
+    outer = _reversed_axes(node)
+    if outer is None or len(outer) != 1:
+        return False
+    cumsum = _producer(node.inputs[0], "CumSum")
+    if cumsum is None or not _only_use(cumsum.outputs[0], node):
+        return False
+    axis = _const(cumsum.inputs[1])
+    if axis is None or axis.size != 1:
+        return False
+    source = cumsum.inputs[0]
+    reshape = _producer(source, "Reshape")
+    if reshape is not None:
+        # np.cumsum without an axis flattens: a no-op on a 1-D array.
+        shape = _const(reshape.inputs[1])
+        if shape is None or shape.tolist() != [-1] or not _only_use(source, cumsum):
+            return False
+        source = reshape.inputs[0]
+    inner = None if source is None else source.producer()
+    inner_axes = None if inner is None else _reversed_axes(inner)
+    if inner_axes is None or len(inner_axes) != 1 or not _only_use(source, reshape or cumsum):
+        return False
+    if reshape is not None and _rank(inner.inputs[0]) != 1:
+        return False
+    rank = _rank(inner.inputs[0]) if reshape is None else 1
+    if rank is None and reshape is None:
+        rank = _rank(cumsum.outputs[0])
+    if not (_same_axes(inner_axes, outer, rank)
+            and _same_axes(inner_axes, (int(axis.reshape(-1)[0]),), rank)):
+        return False
+    attrs = [a for k, a in cumsum.attributes.items() if k != "reverse"]
+    attrs.append(ir.AttrInt64("reverse", 1 - cumsum.attributes.get_int("reverse", 0)))
+    _replace(node, "CumSum", [inner.inputs[0], cumsum.inputs[1]], attrs)
+    return True
+
+
+def double_reverse(node: ir.Node) -> bool:
+    """Slice(rev) ∘ Slice(rev) on the same axes → the input itself."""
+    outer = _reversed_axes(node)
+    if outer is None:
+        return False
+    inner = node.inputs[0].producer() if node.inputs[0] is not None else None
+    inner_axes = None if inner is None else _reversed_axes(inner)
+    if inner_axes is None or not _same_axes(inner_axes, outer, _rank(inner.inputs[0])):
+        return False
+    if len(set(inner_axes)) != len(inner_axes):
+        return False
+    _replace(node, "Identity", [inner.inputs[0]], [])
+    return True
+
+
+def _square_of(value: ir.Value | None, user: ir.Node) -> ir.Value | None:
+    """``x`` when ``value`` is ``Mul(x, x)`` used only by ``user``."""
+    mul = _producer(value, "Mul")
+    if mul is None or mul.inputs[0] is not mul.inputs[1] or not _only_use(value, user):
+        return None
+    x = mul.inputs[0]
+    # |x| * |x| == x * x bit for bit (pyonnx has no complex dtypes): np.abs(x) ** 2.
+    absolute = _producer(x, "Abs")
+    if absolute is not None and len(list(x.uses())) == 2 and not x.is_graph_output():
+        return absolute.inputs[0]
+    return x
+
+
+def sum_of_squares(node: ir.Node) -> bool:
+    """ReduceSum(Mul(x, x)) → ReduceSumSquare(x); ReduceSum(Cast(Mul(x, x))) →
+    ReduceSumSquare(Cast(x))."""
+    if node.op_type != "ReduceSum" or node.domain != "":
+        return False
+    x = _square_of(node.inputs[0], node)
+    if x is not None:
+        _replace(node, "ReduceSumSquare", [x, *node.inputs[1:]], list(node.attributes.values()))
+        return True
+    cast = _producer(node.inputs[0], "Cast")
+    if cast is None or not _only_use(cast.outputs[0], node):
+        return False
+    x = _square_of(cast.inputs[0], cast)
+    if x is None:
+        return False
+    graph = node.graph
+    assert graph is not None
+    widened = ir.Node("", "Cast", [x], list(cast.attributes.values()), name=f"{cast.name}_sq",
+                      doc_string=cast.doc_string)
+    if _LOC in cast.meta:
+        widened.meta[_LOC] = cast.meta[_LOC]
+    graph.insert_before(node, widened)
+    out = widened.outputs[0]
+    out.type = ir.TensorType(ir.DataType(cast.attributes.get_int("to", 0)))
+    if x.shape is not None:
+        out.shape = x.shape
+    out.name = (cast.outputs[0].name or "cast") + "_sq"
+    _replace(node, "ReduceSumSquare", [out, *node.inputs[1:]], list(node.attributes.values()))
+    return True
+
+
+def l2_norm(node: ir.Node) -> bool:
+    """Sqrt(ReduceSumSquare(x)) → ReduceL2(x); Sqrt(Cast(ReduceSumSquare(x))) →
+    Cast(ReduceL2(x))."""
+    if node.op_type != "Sqrt" or node.domain != "":
+        return False
+    source = node.inputs[0]
+    cast = _producer(source, "Cast")
+    if cast is not None:
+        if not _only_use(source, node):
+            return False
+        source = cast.inputs[0]
+    reduce = _producer(source, "ReduceSumSquare")
+    if reduce is None or not _only_use(source, cast or node):
+        return False
+    if cast is None:
+        _replace(node, "ReduceL2", list(reduce.inputs), list(reduce.attributes.values()))
+        return True
+    # Cast(ReduceL2(x)) in the place of Sqrt(Cast(ReduceSumSquare(x))).
+    _replace(reduce, "ReduceL2", list(reduce.inputs), list(reduce.attributes.values()))
+    out, result = node.outputs[0], cast.outputs[0]
+    name = out.name
+    result.type, result.shape = out.type or result.type, out.shape or result.shape
+    out.replace_all_uses_with(result, replace_graph_outputs=True)
+    out.name = None
+    result.name = name
+    graph = node.graph
+    assert graph is not None
+    graph.remove(node, safe=True)
+    return True
+
+
+PATTERNS: list[tuple[str, Callable[[ir.Node], bool]]] = [
+    ("reversed_cumsum", reversed_cumsum),
+    ("double_reverse", double_reverse),
+    ("sum_of_squares", sum_of_squares),
+    ("l2_norm", l2_norm),
+]
