@@ -1,6 +1,6 @@
 """Basic-index writes ``x[ints, slices, ..., None] = v`` without flat positions.
 
-Input: the Array written to, its :class:`~pyonnx.frontend.lower.indexing.plan.IndexPlan` (no
+Input: the Array written to, its :class:`~pyonnx.frontend.graph.indexing.plan.IndexPlan` (no
 index arrays, masks or 0-d booleans; every slice step static) and the value, already cast to
 x's dtype. Output: the new Array, or None when the subscript is not such a write (the caller
 then takes the flat ``ScatterElements`` form).
@@ -41,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.indexing.basic import to_index
-from pyonnx.frontend.lower.indexing.forms import INT, NEWAXIS, SLICE
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.indexing.basic import to_index
+from pyonnx.frontend.graph.indexing.forms import INT, NEWAXIS, SLICE
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["basic_write"]
 

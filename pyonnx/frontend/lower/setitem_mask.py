@@ -1,6 +1,6 @@
 """``x[m] = c`` and ``x[m] = f(x[m])``: boolean-mask writes as one ``Where``.
 
-Input: the Array written to, its :class:`~pyonnx.frontend.lower.indexing.plan.IndexPlan` and
+Input: the Array written to, its :class:`~pyonnx.frontend.graph.indexing.plan.IndexPlan` and
 the value, already of x's dtype. Output: the new Array, or None when the write is not of this
 form (the caller then takes the flat ``ScatterElements`` form).
 
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower.indexing.forms import MASK
-from pyonnx.frontend.lower.kernels import compute_dtype, where
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.graph.indexing.forms import MASK
+from pyonnx.frontend.graph.kernels import compute_dtype, where
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["mask_fill", "mask_apply"]
 
