@@ -18,7 +18,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend.lower import dtypes
+from pyonnx.frontend.lower import aliases, dtypes
 from pyonnx.frontend.lower.context import Lowering
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.frontend.lower.values import Array, is_static
@@ -95,10 +95,10 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     ctx.loc = None
     written = _written_arguments(ctx, [p.name for p in params])
     if result is None and written:
-        outputs, structure = [], "none"
+        outputs, structure, zero_d_arrays = [], "none", []
     else:
-        outputs, structure = _outputs(ctx, fn, tree, result)
-    scalars = tuple(a.ndim == 0 for a in outputs)
+        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result)
+    scalars = tuple(a.ndim == 0 and not array0d for a, array0d in zip(outputs, zero_d_arrays))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
     structure = OutputStructure(structure, tuple(name for name, _ in written))
@@ -177,7 +177,7 @@ def _expr_name(e) -> str | None:
     return None
 
 
-def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
+def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, list[bool]]:
     if result is None:
         raise ConversionError(f"{fn.__qualname__} returns None; a compiled function must return "
                               "an array or a tuple of arrays, or write into an array argument")
@@ -186,6 +186,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
     if not items:
         raise ConversionError(f"{fn.__qualname__} returns an empty tuple")
     arrays: list[Array] = []
+    zero_d_arrays: list[bool] = []
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
@@ -196,6 +197,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
             item = ctx.asarray(item)
         if not isinstance(item, Array):
             raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
+        zero_d_arrays.append(aliases.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)
         # A graph output must be produced by a node of this graph, once, under its own name.
@@ -215,4 +217,4 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
         a.value.name = base
         a.value.type = ir.TensorType(dtypes.to_ir(a.dtype))
         a.value.shape = ir.Shape([d if d is not None else None for d in a.shape])
-    return arrays, structure
+    return arrays, structure, zero_d_arrays

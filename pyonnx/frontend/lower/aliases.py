@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower.values import Array
+from pyonnx.frontend.lower.values import Array, Undefined
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
-           "current", "materialize", "shares_memory"]
+           "current", "materialize", "shares_memory", "mark_array0d", "is_array0d"]
 
 _ids = itertools.count(1)
 
@@ -157,6 +157,9 @@ class AliasState:
         self.memory: dict[Buffer, Array] = {}
         # id(parameter Array) → parameter name (their buffers are written back)
         self.params: dict[int, str] = {}
+        # 0-d values made as numpy arrays (np.array/np.asarray/np.zeros(()) ...), not numpy
+        # scalars; see is_array0d.
+        self.arrays0d: set[Any] = set()
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -176,6 +179,22 @@ class AliasState:
         self.memory[buffer] = a
         self.register(a, buffer, ())
         return buffer, ()
+
+
+def mark_array0d(ctx, a: Array) -> Array:
+    """Records that 0-d ``a`` is a numpy 0-d array (numpy makes every other 0-d result a
+    numpy scalar: ufuncs, reductions, an integer on every axis)."""
+    if a.ndim == 0:
+        ctx.aliases.arrays0d.add(a.value)
+    return a
+
+
+def is_array0d(ctx, a: Array) -> bool:
+    """Whether 0-d ``a`` is a numpy 0-d array: an argument, a view of memory (``x[...]``),
+    or made by an array constructor; else it is a numpy scalar."""
+    state: AliasState = ctx.aliases
+    return a.ndim == 0 and not a.weak and (
+        id(a) in state.params or state.lookup(a) is not None or a.value in state.arrays0d)
 
 
 def register_view(ctx, view: Array, base: Array, step: Step) -> Array:
@@ -313,7 +332,7 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
                 return value
             buffer, steps = hit
             if AMBIGUOUS in steps or UNKNOWN in steps:
-                return value
+                return _stale(ctx, steps)
             key = (buffer.id, id(steps))
             got = cache.get(key)
             if got is None:
@@ -326,11 +345,11 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
                 cache[key] = got
             return got
         if isinstance(value, tuple):
-            items = tuple(fresh(v) for v in value)
+            items = tuple(_refuse_stale(ctx, fresh(v)) for v in value)
             return value if all(a is b for a, b in zip(items, value)) else items
         if isinstance(value, list):
             for i, v in enumerate(value):  # a Python list is mutable: it sees the write too
-                value[i] = fresh(v)
+                value[i] = _refuse_stale(ctx, fresh(v))
             return value
         return value
 
@@ -338,8 +357,31 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
         env = frame.env.locals
         for name, value in list(env.items()):
             new = fresh(value)
+            if isinstance(new, Undefined):
+                new = Undefined(new.message.replace("this name", f"'{name}'", 1))
             if new is not value:
                 env[name] = new
+
+
+def _stale(ctx, steps: tuple) -> Undefined:
+    """What a name becomes when the memory it views was just written but pyonnx cannot
+    re-derive it (an unmodelled view, or memory chosen by run-time data): reading it later is
+    a ConversionError, not the old values numpy would not show."""
+    line = ctx.loc.lineno if ctx.loc is not None else "?"
+    if UNKNOWN in steps:
+        why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
+               "(np.flip, np.diagonal, np.split, ...)")
+    else:
+        why = "may view that memory or another depending on run-time data"
+    return Undefined(f"this name {why}, and the memory it views was written at line {line} "
+                     "after it was made: numpy shows the new values through it, which pyonnx "
+                     "cannot re-derive; take .copy() of it before that write, or make it after")
+
+
+def _refuse_stale(ctx, value: Any) -> Any:
+    if isinstance(value, Undefined):
+        raise ctx.error(value.message.replace("this name", "an item of a list or tuple", 1))
+    return value
 
 
 def steps_equal(a: tuple, b: tuple) -> bool:

@@ -289,7 +289,7 @@ class ExprLowering:
         if isinstance(base, Array):
             from pyonnx.frontend.lower.indexing import getitem
             result = getitem(self.ctx, base, index)
-            if _basic(index):  # numpy returns a view
+            if _basic(index) and not _selects_element(index, base.ndim):  # numpy: a view
                 return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))
             return result
         if isinstance(base, Seq):
@@ -355,6 +355,15 @@ def _basic(index: Any) -> bool:
         elif not (it is None or it is Ellipsis or isinstance(it, (int, np.integer, slice))):
             return False
     return True
+
+
+def _selects_element(index: Any, ndim: int) -> bool:
+    """Whether a basic ``index`` is an integer on every axis (no ``...``, None or slice):
+    numpy then returns a numpy scalar, a copy of the element, not a view."""
+    items = index if isinstance(index, tuple) else (index,)
+    return len(items) == ndim and all(
+        isinstance(it, (int, np.integer)) and not isinstance(it, (bool, np.bool_))
+        or isinstance(it, Array) and it.ndim == 0 and it.dtype.kind in "iu" for it in items)
 
 
 _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
