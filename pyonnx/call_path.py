@@ -42,6 +42,25 @@ def _readonly(name: str) -> None:
                      f"its argument '{name}', as numpy would)")
 
 
+def _overlap(a: Any, b: Any) -> bool:
+    """Whether two arguments share memory (exactly; too hard to decide counts as yes)."""
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return np.shares_memory(a, b, max_work=10_000)
+    except np.exceptions.TooHardError:
+        return True
+
+
+def _overlapping(written: str, other: str) -> None:
+    from pyonnx.errors import ExecutionError
+
+    raise ExecutionError(
+        f"error: the arguments '{written}' and '{other}' share memory and the compiled function "
+        f"writes into '{written}': numpy would see its own writes through '{other}', the model "
+        "reads the values from before the call; pass a copy (e.g. f(a, a.copy()))")
+
+
 class _Compiled:
     """One converted signature: its model and session, and how to feed and unpack it.
 
@@ -111,6 +130,7 @@ class _Compiled:
         # values back after the run (refused up front for read-only arrays, as numpy refuses).
         check, copy = "", ""
         arg_of = {name: i for name, i, _ in self.feed_plan}
+        arrays = [(name, i) for name, i, dtype in self.feed_plan if dtype is None]
         first = len(self.scalars)
         for j, name in enumerate(getattr(self.structure, "writeback", ())):
             a = arg(arg_of[name])
@@ -118,6 +138,14 @@ class _Compiled:
             env["_pyonnx_readonly"] = _readonly
             check += (f"    if not {a}.flags.writeable:\n"
                       f"        _pyonnx_readonly({name!r})\n")
+            # An argument written into that shares memory with another one: the model, which
+            # reads all inputs before writing, cannot give numpy's answer (only functions that
+            # write an argument pay for this check).
+            env["_pyonnx_overlap"], env["_pyonnx_overlapping"] = _overlap, _overlapping
+            for other, i in arrays:
+                if other != name:
+                    check += (f"    if _pyonnx_overlap({a}, {arg(i)}):\n"
+                              f"        _pyonnx_overlapping({name!r}, {other!r})\n")
             copy += f"    _pyonnx_copyto({a}, {o}[{first + j}], casting='unsafe')\n"
         return (check + f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
                 f"    _pyonnx_run = _pyonnx_sess._run\n"

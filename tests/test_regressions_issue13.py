@@ -339,3 +339,104 @@ def test_crashes_fixed():
     same(fancy_then_write_none_index, np.arange(4.0))
     same(fancy_then_write_none_index, np.arange(4, dtype=np.float32))
     same(reshape_zero_size, np.arange(4.0))
+
+
+# ---------------------------------------------------------------- 5: argument rebound in a loop
+def rebound_in_while_then_written(x, n):
+    k = 0
+    while k < n and x[0] > 0:
+        x = x * x
+        k += 1
+    x[1:-1] <<= 1
+    return x
+
+
+def rebound_in_nested_while_then_written(x, n):
+    k = 0
+    while k < n:
+        while x[0] > 0:
+            x = x - 1.0
+            if x[0] > 3.0:
+                break
+        k += 1
+    if x.sum() < 2:
+        x[-1] += 2.0
+    return x
+
+
+def rebound_in_for_then_read(x, n):
+    for i in range(n):
+        x = x * 2
+    return x + 1
+
+
+def rebound_in_static_for_then_written(x):
+    for i in range(2):
+        x = x * 2
+    x[0] = 7
+    return x
+
+
+def rebound_view_in_loop_then_written(x, n):
+    v = x[1:]
+    for i in range(n):
+        v = v + 1
+    v[0] = 9
+    return v
+
+
+def test_loop_rebinding_an_argument_then_writing_is_refused_at_the_write():
+    x = np.arange(1, 5)
+    refused_at(rebound_in_while_then_written, x, np.int64(0),
+               match="'x' may refer to different memory", line=5)
+    refused_at(rebound_in_nested_while_then_written, np.arange(4.0), np.int64(1),
+               match="'x' may refer to different memory", line=9)
+    refused_at(rebound_view_in_loop_then_written, x, np.int64(1),
+               match="'v' may refer to different memory", line=4)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_loop_rebinding_an_argument_reads_exactly(n):
+    c = same(rebound_in_for_then_read, np.arange(4, dtype=np.int32), np.int64(n))
+    same(rebound_in_for_then_read, np.arange(6.0).reshape(2, 3), np.int64(n))
+    assert c.conversions == 1
+    same(rebound_in_static_for_then_written, np.arange(4, dtype=np.int16))
+
+
+# ---------------------------------------------------------------- 6: arguments sharing memory
+def read_one_write_other(a, b):
+    a[0] = b[1] + 1.0
+    a[1] = b[0] * 2.0
+
+
+def lattice_step(f_out, f_in):
+    f_out[1:] = f_in[:-1] * 0.5
+    f_out[0] = f_in[-1]
+    return f_out.sum()
+
+
+def reads_two(a, b):
+    return a.sum() + b.sum()
+
+
+def test_overlapping_arguments_of_a_writing_function_are_refused_at_the_call():
+    r = np.arange(4.0)
+    c = pyonnx.compile(read_one_write_other)
+    for a, b in ((r, r), (r, r[1:]), (r[1:], r), (r.reshape(2, 2)[0], r)):
+        before = r.copy()
+        with pytest.raises(pyonnx.ExecutionError, match="'a' and 'b' share memory"):
+            c(a, b)
+        assert np.array_equal(r, before)  # nothing was written
+    with pytest.raises(pyonnx.ExecutionError, match="'f_out' and 'f_in' share memory"):
+        pyonnx.compile(lattice_step)(r, r)
+
+
+def test_disjoint_arguments_and_readers_still_run():
+    r = np.arange(8.0)
+    c = same(read_one_write_other, np.arange(4.0), np.arange(4.0))
+    mine, theirs = r.copy(), r.copy()
+    c(mine[::2], mine[1::2])                 # interleaved but disjoint: numpy's answer
+    read_one_write_other(theirs[::2], theirs[1::2])
+    assert np.array_equal(mine, theirs)
+    same(lattice_step, np.zeros(5), np.arange(5.0))
+    same(reads_two, r, r)                    # no write: sharing is harmless
