@@ -117,7 +117,10 @@ class _Compiled:
                 env[f"_pyonnx_dt{k}"] = np.dtype(dtype)
                 items.append(f"{name!r}: _pyonnx_asarray({arg(i)}, _pyonnx_dt{k})")
         o = "_pyonnx_outs"
-        if self.structure == "single":
+        tree = getattr(self.structure, "tree", None)
+        if tree is not None:
+            result = self._rebuild_src(tree, o, env)
+        elif self.structure == "single":
             result = f"{o}[0][()]" if self.scalars[0] else f"{o}[0]"
         elif self.structure == "tuple":
             parts = [f"{o}[{k}][()]" if s else f"{o}[{k}]" for k, s in enumerate(self.scalars)]
@@ -154,6 +157,22 @@ class _Compiled:
                 f"    except Exception as _pyonnx_e:\n"
                 f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
                 + copy + f"    return {result}\n")
+
+    def _rebuild_src(self, tree: tuple, o: str, env: dict[str, Any]) -> str:
+        """The expression rebuilding a returned Python value from the outputs ``o`` (see
+        ``frontend.convert.OutputStructure.tree``): lists are new objects per call."""
+        kind = tree[0]
+        if kind == "leaf":
+            k, python_scalar = tree[1], tree[2]
+            if python_scalar:
+                return f"{o}[{k}].item()"
+            return f"{o}[{k}][()]" if self.scalars[k] else f"{o}[{k}]"
+        if kind == "const":
+            name = f"_pyonnx_c{len(env)}"
+            env[name] = tree[1]
+            return name
+        parts = "".join(self._rebuild_src(c, o, env) + ", " for c in tree[1])
+        return f"({parts})" if kind == "tuple" else f"[{parts}]"
 
     @staticmethod
     def make_call(compiled: _Compiled):

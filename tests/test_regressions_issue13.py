@@ -440,3 +440,59 @@ def test_disjoint_arguments_and_readers_still_run():
     assert np.array_equal(mine, theirs)
     same(lattice_step, np.zeros(5), np.arange(5.0))
     same(reads_two, r, r)                    # no write: sharing is harmless
+
+
+# ---------------------------------------------------------------- 10: returned structures
+def nested_tuple(x):
+    return x.sum(), (x.min(), x.argmax())
+
+
+def shape_and_frexp(x):
+    return x.shape, np.frexp(x)
+
+
+def shape_of_0d(x):
+    s = x.sum()
+    return s.shape
+
+
+def returned_list(x):
+    return [x.max(), x.argmax()]
+
+
+def with_none_and_numbers(x):
+    return None, x.shape[0], 2.5, [x[0], (True, x)]
+
+
+def ragged_list(x):
+    return [x[:2], x[2:]]
+
+
+def array_split_3(x):
+    return np.array_split(x, 3)
+
+
+def python_scalars(x, n):
+    return n * 2, float(x.sum()), x.ndim, x.shape[-1] + n
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_returned_structures_as_numpy_returns_them(dtype):
+    x = np.array([-3.5, 1.0, 2.0]).astype(dtype)
+    for fn in (nested_tuple, shape_and_frexp, shape_of_0d, returned_list, with_none_and_numbers,
+               ragged_list, array_split_3):
+        if fn is shape_and_frexp and dtype is np.int32:
+            continue  # np.frexp has no integer loop
+        c = same(fn, x)
+        same(fn, np.arange(7).astype(dtype), compiled=c)   # another size, the same model
+        assert c.conversions == 1 or fn is array_split_3   # split sizes are static
+    same(nested_tuple, np.arange(6).astype(dtype).reshape(2, 3))
+    c = same(python_scalars, x, 3)
+    same(python_scalars, np.ones((2, 4), dtype), 5, compiled=None)
+    assert c(x, 4)[0] == 8 and type(c(x, 4)[0]) is int
+
+
+def test_returned_list_is_new_per_call():
+    c = pyonnx.compile(with_none_and_numbers)
+    a, b = c(np.arange(3.0)), c(np.arange(3.0))
+    assert a[3] is not b[3] and a[3][1] == (True, a[3][1][1])

@@ -101,7 +101,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     scalars = tuple(a.ndim == 0 and not array0d for a, array0d in zip(outputs, zero_d_arrays))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
-    structure = OutputStructure(structure, tuple(name for name, _ in written))
+    structure = OutputStructure(structure, tuple(name for name, _ in written),
+                                getattr(structure, "tree", None))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
                      opset_imports={"": opset, **ctx.custom_domains}, name=fn.__name__)
@@ -115,14 +116,41 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
 class OutputStructure(str):
     """How the outputs pack into the Python result: "single", "tuple" or "none"; and
     ``writeback``, the array parameters the function writes into, whose final values are the
-    last outputs and are copied back into the caller's arrays after the run."""
+    last outputs and are copied back into the caller's arrays after the run.
+
+    ``tree``: None when the outputs are the result as they are (one array, or a flat tuple of
+    arrays); else the shape of the Python value (see :func:`_result_tree`) that
+    ``call_path`` rebuilds: nested tuples and lists, None and Python numbers, and Python
+    scalars (``x.shape[0]``, ``float(s)``) returned as Python scalars."""
 
     writeback: tuple[str, ...]
+    tree: tuple | None
 
-    def __new__(cls, kind: str, writeback: tuple[str, ...] = ()):
+    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None):
         obj = super().__new__(cls, kind)
         obj.writeback = writeback
+        obj.tree = tree
         return obj
+
+
+def _result_tree(result: Any) -> tuple[tuple, list]:
+    """The shape of a returned value and its leaves (the values that become outputs).
+
+    The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python number, which
+    numpy returns as it is), or ``("tuple" | "list", children)``.
+    """
+    leaves: list = []
+
+    def walk(v: Any) -> tuple:
+        if isinstance(v, (tuple, list)):
+            return (type(v).__name__, tuple(walk(i) for i in v))
+        if v is None or type(v) in (int, float, bool):
+            return ("const", v)
+        leaves.append(v)
+        # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
+        return ("leaf", len(leaves) - 1, isinstance(v, Array) and v.weak)
+
+    return walk(result), leaves
 
 
 def _written_arguments(ctx: Lowering, order: list[str]) -> list[tuple[str, Array]]:
@@ -181,17 +209,22 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
     if result is None:
         raise ConversionError(f"{fn.__qualname__} returns None; a compiled function must return "
                               "an array or a tuple of arrays, or write into an array argument")
-    structure = "tuple" if isinstance(result, tuple) else "single"
-    items = list(result) if structure == "tuple" else [result]
-    if not items:
-        raise ConversionError(f"{fn.__qualname__} returns an empty tuple")
+    shape, items = _result_tree(result)
+    structure: str = "tuple" if isinstance(result, tuple) else "single"
+    if not (shape == ("leaf", 0, False) or shape[0] == "tuple" and shape[1] and all(
+            c[0] == "leaf" and not c[2] for c in shape[1])):
+        # Nested tuples, lists, None, Python numbers: the Python value is rebuilt from the
+        # outputs by OutputStructure.tree (see call_path).
+        structure = OutputStructure(structure, tree=shape)
+        if not items:  # a model needs an output: one the tree does not read
+            items = [np.zeros((), np.bool_)]
     arrays: list[Array] = []
     zero_d_arrays: list[bool] = []
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
-        if isinstance(item, (list, tuple)) or is_static(item):
-            if isinstance(item, (str, type(None))) or callable(item):
+        if is_static(item):
+            if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
                                       "arrays and numbers can be model outputs")
             item = ctx.asarray(item)
