@@ -496,3 +496,82 @@ def test_returned_list_is_new_per_call():
     c = pyonnx.compile(with_none_and_numbers)
     a, b = c(np.arange(3.0)), c(np.arange(3.0))
     assert a[3] is not b[3] and a[3][1] == (True, a[3][1][1])
+
+
+# ---------------------------------------------------------------- 12: messages at the user's line
+def uses_issubdtype(x):
+    if np.issubdtype(x.dtype, np.floating):
+        return x * 2.0
+    return x
+
+
+def hanning_window(x):
+    return x * np.hanning(4)
+
+
+def hanning_run_time_length(x):
+    return x * np.hanning(x.shape[0])
+
+
+def flat_write(M, idx, v):
+    M.flat[idx] = v
+    return M
+
+
+def flat_view_write(M, idx, v):
+    flat = M.reshape(-1)
+    flat[idx] = v
+    return M
+
+
+def swap_in_tuple_target(A):
+    A[0], A[1] = A[1], A[0]
+    return A
+
+
+def swap_with_copy(A):
+    t = A[0].copy()
+    A[0] = A[1]
+    A[1] = t
+    return A
+
+
+def pop_run_time_list(x):
+    lst = []
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            lst.append(x[i])
+    a = lst.pop()
+    return a
+
+
+def last_peak(x):
+    peaks = []
+    for i in range(1, x.shape[0] - 1):
+        if x[i] > x[i - 1] and x[i] > x[i + 1]:
+            peaks.append(i)
+    if len(peaks) > 0:
+        return x[peaks[-1]]
+    return x[0]
+
+
+def test_messages_point_at_the_users_line_and_name_the_construct():
+    x = np.arange(4.0)
+    refused_at(uses_issubdtype, x, match=r"np\.issubdtype is not supported.*'try'", line=1)
+    refused_at(flat_write, x.reshape(2, 2), np.int64(1), 2.0, match=r"through '\.flat'",
+               line=1)
+    refused_at(swap_in_tuple_target, x.reshape(2, 2), match="inside an unpacking target",
+               line=1)
+    refused_at(hanning_run_time_length, x, match=r"np\.hanning is not supported", line=1)
+    refused_at(pop_run_time_list, x - 1, match=r"'list\.pop' on a list built at run time",
+               line=5)
+
+
+def test_what_the_messages_suggest_works():
+    same(hanning_window, np.arange(4.0))
+    same(hanning_window, np.ones((2, 1)))
+    same(flat_view_write, np.zeros((2, 3)), np.int64(4), 1.5)
+    same(swap_with_copy, np.arange(6.0).reshape(3, 2))
+    same(swap_with_copy, np.arange(3, dtype=np.int8))
+    for x in (np.array([0, 2.0, 0, 3, 1]), np.arange(5.0), np.zeros(2)):
+        same(last_peak, x)      # the branch reading peaks[-1] runs only when non-empty

@@ -277,6 +277,11 @@ class ExprLowering:
         if isinstance(base, (list, tuple)) and not is_static(base):
             raise self.ctx.error(f"'{type(base).__name__}.{name}' on a container of arrays is not "
                                  "supported here")
+        if isinstance(base, Seq):
+            raise self.ctx.error(
+                f"'list.{name}' on a list built at run time (appended to in a run-time loop or "
+                "branch) is not supported; such a list supports append, len, indexing and "
+                "iteration (lst[-1] instead of lst.pop())")
         try:
             return getattr(base, name)
         except AttributeError as e:

@@ -121,10 +121,27 @@ class StmtLowering:
         if isinstance(target, ast.Name):
             self.env.bind(target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                if isinstance(t, ast.Subscript):
+                    raise self.ctx.error(
+                        f"item assignment inside an unpacking target ('{ast.unparse(target)} "
+                        "= ...') is not supported; assign each item in its own statement (a "
+                        "swap needs a copy of one side first, as rows are views: t = A[0].copy(); "
+                        "A[0] = A[1]; A[1] = t)", self.loc_of(t))
             items = self._unpack(target, value, len(target.elts))
             for t, v in zip(target.elts, items):
                 self.assign(t, v)
         elif isinstance(target, ast.Subscript):
+            attr = next((n.attr for n in ast.walk(target) if isinstance(n, ast.Attribute)), None)
+            if attr == "flat":
+                raise self.ctx.error(
+                    f"item assignment through '.flat' ('{ast.unparse(target)} = ...') is not "
+                    "supported; write into a flat view instead: flat = x.reshape(-1); flat[i] = v", self.loc_of(target))
+            if attr is not None:
+                raise self.ctx.error(
+                    f"item assignment through the attribute '.{attr}' "
+                    f"('{ast.unparse(target)} = ...') is not supported; bind the array to a "
+                    "local name and write into it", self.loc_of(target))
             raise self.ctx.error(
                 "item assignment (x[...] = v) is not supported yet; build the array with "
                 "np.where, np.concatenate or arithmetic instead", self.loc_of(target))
