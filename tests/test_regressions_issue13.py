@@ -575,3 +575,30 @@ def test_what_the_messages_suggest_works():
     same(swap_with_copy, np.arange(3, dtype=np.int8))
     for x in (np.array([0, 2.0, 0, 3, 1]), np.arange(5.0), np.zeros(2)):
         same(last_peak, x)      # the branch reading peaks[-1] runs only when non-empty
+
+
+# ---------------------------------------------------------------- 7: the sign bit of a NaN
+def signbit(x):
+    return np.signbit(x)
+
+
+def copysign_from(x, s):
+    return np.copysign(x, s)
+
+
+def sign_of_computed_nan(x):
+    y = x - x          # inf - inf: a NaN whose sign bit is the CPU's choice
+    return np.signbit(y), np.copysign(1.0, y)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_signbit_reads_nans_and_signed_zeros(dtype):
+    x = np.array([-np.nan, np.nan, -0.0, 0.0, -np.inf, np.inf, -1.5, 2.0], dtype)
+    c = same(signbit, x)
+    same(signbit, x.reshape(2, 4), compiled=None)
+    same(signbit, x[::-1][1::2], compiled=c)           # a view of a view
+    same(copysign_from, np.full(8, 3.0, dtype), x)
+    same(copysign_from, x, x[::-1].copy())
+    same(sign_of_computed_nan, np.array([np.inf, -np.inf, 1.0], dtype))
+    assert {o.version for o in c.to_onnx(x).opset_import if o.domain == ""} == {26}
+    same(signbit, np.array([-1, 0, 3], np.int32))     # integers: x < 0

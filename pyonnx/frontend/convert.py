@@ -105,7 +105,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
                                 getattr(structure, "tree", None))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
-                     opset_imports={"": opset, **ctx.custom_domains}, name=fn.__name__)
+                     opset_imports={"": ctx.opset, **ctx.custom_domains}, name=fn.__name__)
     doc = inspect.getdoc(fn)
     model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
                      producer_version=_version(), doc_string=doc)

@@ -62,7 +62,8 @@ class Lowering:
     """State of one conversion: the graph under construction and where in the source we are.
 
     Attributes:
-        opset: the default-domain opset version to emit.
+        opset: the default-domain opset version to emit (a lowering that needs a newer op
+            raises it: np.signbit's BitCast needs 26).
         loc: the source location of the construct being lowered; set by the statement and
             expression visitors before they emit nodes.
         function_name: name of the converted function, the prefix of node names.
