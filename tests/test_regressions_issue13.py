@@ -602,3 +602,80 @@ def test_signbit_reads_nans_and_signed_zeros(dtype):
     same(sign_of_computed_nan, np.array([np.inf, -np.inf, 1.0], dtype))
     assert {o.version for o in c.to_onnx(x).opset_import if o.domain == ""} == {26}
     same(signbit, np.array([-1, 0, 3], np.int32))     # integers: x < 0
+
+
+# ---------------------------------------------------------------- 2: numpy scalar vs 0-d array
+def scalar_minus_arange(y, n):
+    t0 = n - y
+    t0 -= np.arange(n)
+    return t0
+
+
+def scalar_true_divide(x):
+    s = x.sum()
+    s /= 2
+    return s
+
+
+def scalar_alias_is_not_written(x):
+    s = x.sum()
+    t = s
+    t += 1
+    return s, t
+
+
+def element_scalar_promotes(x):
+    e = x[0, 0]
+    e *= 1.5
+    return e
+
+
+def zero_d_array_is_written_in_place(y):
+    a = np.asarray(y.sum())
+    b = a
+    a += 1
+    return b
+
+
+def zero_d_argument_in_place(y):
+    y += 2
+    return y
+
+
+def zero_d_argument_cast_in_place(y):
+    y *= 1.5
+    return y
+
+
+def acc_scalar_in_loop(x):
+    acc = np.float32(0)
+    for i in range(x.shape[0]):
+        acc += x[i]
+    return acc
+
+
+def acc_scalar_same_dtype_in_loop(x):
+    acc = x[0] * 0
+    for i in range(x.shape[0]):
+        acc += x[i]
+    return acc
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int8, np.uint16, np.float32])
+def test_numpy_scalars_rebind_and_0d_arrays_write(dtype):
+    same(scalar_minus_arange, np.array(5, dtype), 3)
+    same(scalar_minus_arange, np.array(5, dtype), 1)
+    same(scalar_true_divide, np.arange(4).astype(dtype))
+    same(scalar_alias_is_not_written, np.arange(4).astype(dtype))
+    same(element_scalar_promotes, np.arange(6).astype(dtype).reshape(2, 3))
+    same(zero_d_array_is_written_in_place, np.arange(4).astype(dtype))
+    same(zero_d_argument_in_place, np.array(3, dtype))
+    if dtype is np.float32:
+        same(zero_d_argument_cast_in_place, np.array(3, dtype))
+    c = same(acc_scalar_same_dtype_in_loop, np.arange(4).astype(dtype))
+    same(acc_scalar_same_dtype_in_loop, np.arange(1).astype(dtype), compiled=c)
+
+
+def test_scalar_kind_unknown_after_a_loop_is_refused_at_the_line():
+    refused_at(acc_scalar_in_loop, np.arange(3.0), match="0-d value that comes out of a run-time",
+               line=3)

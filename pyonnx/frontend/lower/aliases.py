@@ -35,7 +35,8 @@ from pyonnx.frontend.lower.values import Array, Undefined
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
-           "current", "materialize", "shares_memory", "mark_array0d", "is_array0d"]
+           "current", "materialize", "shares_memory", "mark_array0d", "is_array0d",
+           "scalar_kind"]
 
 _ids = itertools.count(1)
 
@@ -195,6 +196,22 @@ def is_array0d(ctx, a: Array) -> bool:
     state: AliasState = ctx.aliases
     return a.ndim == 0 and not a.weak and (
         id(a) in state.params or state.lookup(a) is not None or a.value in state.arrays0d)
+
+
+def scalar_kind(ctx, a: Any) -> str | None:
+    """For a 0-d strong Array, what numpy holds: "array" (:func:`is_array0d`), "scalar" (a
+    numpy scalar: made by an op, numpy's ufuncs, reductions and integer indexing all give
+    scalars), or "unknown" (the output of a run-time ``if``/loop, or a loop's state inside
+    its body: the paths may disagree). None for anything else."""
+    if not isinstance(a, Array) or a.ndim or a.weak:
+        return None
+    if is_array0d(ctx, a):
+        return "array"
+    producer = a.value.producer()
+    if producer is None and a.value.const_value is None or producer is not None and \
+            producer.op_type in ("If", "Loop"):
+        return "unknown"
+    return "scalar"
 
 
 def register_view(ctx, view: Array, base: Array, step: Step) -> Array:

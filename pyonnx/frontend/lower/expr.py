@@ -154,6 +154,17 @@ class ExprLowering:
         result = entry.fn(self.ctx, left, right)
         if inplace == "subscript" and isinstance(left, Array) and left.ndim == 0:
             inplace = False  # x[i] op= v on one element: numpy scalar arithmetic, cast on store
+        kind = aliases.scalar_kind(self.ctx, left) if inplace is True else None
+        if kind in ("scalar", "unknown") and isinstance(result, Array) and (
+                result.dtype != left.dtype or result.ndim):
+            if kind == "scalar":
+                return result  # a numpy scalar is immutable: numpy rebinds (x = x op v)
+            raise self.ctx.error(
+                f"'x {_OP_TEXT.get(op, '?')}= ...' on a 0-d value that comes out of a run-time "
+                "'if' or loop: numpy rebinds a numpy scalar to the promoted result "
+                f"({result.dtype}, shape {result.shape}) but casts into a 0-d array, and pyonnx "
+                f"cannot tell which this is here; write x = x {_OP_TEXT.get(op, '?')} ... (the "
+                "scalar's meaning) or x = (x op ...).astype(x.dtype) (the array's)")
         if inplace and isinstance(left, Array) and not left.weak and result.dtype != left.dtype:
             # numpy's in-place operators cast the result back under same_kind casting.
             if not np.can_cast(result.dtype, left.dtype, casting="same_kind"):

@@ -91,7 +91,9 @@ class StmtLowering:
                     for f in self.ctx.frames for n, v in f.env.locals.items()):
                 # A conversion-time array another name also holds: both see the write.
                 old = aliases.materialize(self, old, f"'{target.id}'")
+            # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
+                    and aliases.scalar_kind(self.ctx, old) != "scalar" \
                     and aliases.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
                 return
