@@ -679,3 +679,52 @@ def test_numpy_scalars_rebind_and_0d_arrays_write(dtype):
 def test_scalar_kind_unknown_after_a_loop_is_refused_at_the_line():
     refused_at(acc_scalar_in_loop, np.arange(3.0), match="0-d value that comes out of a run-time",
                line=3)
+
+
+# ---------------------------------------------------------------- 13: an 'if' rebinding an argument, then 'while a and b'
+def if_rebinds_then_while_and(a, n):
+    if a.sum() > 2:
+        a = a * 2.0
+    k = 0
+    while k < n and a.shape[0] > 1:
+        a = a[1:]
+        k += 1
+    return a
+
+
+def if_aliases_other_argument_then_while_and(a, b):
+    if b[0] > 0:
+        a = b
+    k = 0
+    while k < a.shape[0] and a[k] > 0:
+        k += 1
+    return a[:k]
+
+
+def if_concatenates_then_while_and(x, y):
+    if x.sum() > 0:
+        x = np.concatenate([x, y])
+    i = 0
+    while i < x.shape[0] and x[i] < 5:
+        i += 1
+    return i, x.shape
+
+
+def test_if_rebinding_an_argument_then_while_with_and():
+    c = same(if_rebinds_then_while_and, np.arange(4.0), np.int64(2))
+    same(if_rebinds_then_while_and, np.zeros(3), np.int64(0), compiled=c)
+    same(if_rebinds_then_while_and, np.ones(1), np.int64(5), compiled=c)
+    c = same(if_aliases_other_argument_then_while_and, np.arange(4.0), np.array([1.0, 2.0, -1]))
+    same(if_aliases_other_argument_then_while_and, np.arange(4.0), np.array([-1.0]), compiled=c)
+    c = same(if_concatenates_then_while_and, np.arange(3.0), np.arange(4.0) + 3)
+    same(if_concatenates_then_while_and, -np.arange(3.0), np.zeros(0), compiled=c)
+
+
+def reshape_to_zero_rows(x, n):
+    y = x[x > n]
+    return y.reshape(-1, 2).sum(axis=1), y.reshape(2, -1, 1).shape, y[:0].reshape(y.shape[0], 0)
+
+
+def test_reshape_with_zero_size_dimensions():
+    c = same(reshape_to_zero_rows, np.arange(6.0), 10.0)    # empty: 0 rows
+    same(reshape_to_zero_rows, np.arange(6.0), 1.0, compiled=c)
