@@ -18,7 +18,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend.lower import aliases, dtypes
+from pyonnx.frontend.lower import dtypes, scalar_kinds
 from pyonnx.frontend.lower.context import Lowering
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.frontend.lower.values import Array, is_static
@@ -136,8 +136,8 @@ class OutputStructure(str):
 def _result_tree(result: Any) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
-    The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python number, which
-    numpy returns as it is), or ``("tuple" | "list", children)``.
+    The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
+    number, which numpy returns as it is), or ``("tuple" | "list", children)``.
     """
     leaves: list = []
 
@@ -230,7 +230,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
             item = ctx.asarray(item)
         if not isinstance(item, Array):
             raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
-        zero_d_arrays.append(aliases.is_array0d(ctx, item))  # numpy returns no scalar
+        zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)
         # A graph output must be produced by a node of this graph, once, under its own name.

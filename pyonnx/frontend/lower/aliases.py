@@ -35,8 +35,7 @@ from pyonnx.frontend.lower.values import Array, Undefined
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
-           "current", "materialize", "shares_memory", "mark_array0d", "is_array0d",
-           "scalar_kind"]
+           "current", "materialize", "shares_memory"]
 
 _ids = itertools.count(1)
 
@@ -159,7 +158,7 @@ class AliasState:
         # id(parameter Array) → parameter name (their buffers are written back)
         self.params: dict[int, str] = {}
         # 0-d values made as numpy arrays (np.array/np.asarray/np.zeros(()) ...), not numpy
-        # scalars; see is_array0d.
+        # scalars; see scalar_kinds.py.
         self.arrays0d: set[Any] = set()
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
@@ -180,38 +179,6 @@ class AliasState:
         self.memory[buffer] = a
         self.register(a, buffer, ())
         return buffer, ()
-
-
-def mark_array0d(ctx, a: Array) -> Array:
-    """Records that 0-d ``a`` is a numpy 0-d array (numpy makes every other 0-d result a
-    numpy scalar: ufuncs, reductions, an integer on every axis)."""
-    if a.ndim == 0:
-        ctx.aliases.arrays0d.add(a.value)
-    return a
-
-
-def is_array0d(ctx, a: Array) -> bool:
-    """Whether 0-d ``a`` is a numpy 0-d array: an argument, a view of memory (``x[...]``),
-    or made by an array constructor; else it is a numpy scalar."""
-    state: AliasState = ctx.aliases
-    return a.ndim == 0 and not a.weak and (
-        id(a) in state.params or state.lookup(a) is not None or a.value in state.arrays0d)
-
-
-def scalar_kind(ctx, a: Any) -> str | None:
-    """For a 0-d strong Array, what numpy holds: "array" (:func:`is_array0d`), "scalar" (a
-    numpy scalar: made by an op, numpy's ufuncs, reductions and integer indexing all give
-    scalars), or "unknown" (the output of a run-time ``if``/loop, or a loop's state inside
-    its body: the paths may disagree). None for anything else."""
-    if not isinstance(a, Array) or a.ndim or a.weak:
-        return None
-    if is_array0d(ctx, a):
-        return "array"
-    producer = a.value.producer()
-    if producer is None and a.value.const_value is None or producer is not None and \
-            producer.op_type in ("If", "Loop"):
-        return "unknown"
-    return "scalar"
 
 
 def register_view(ctx, view: Array, base: Array, step: Step) -> Array:

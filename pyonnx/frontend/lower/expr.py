@@ -16,7 +16,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.lower import aliases, sequences, view_calls, writers
+from pyonnx.frontend.lower import aliases, scalar_kinds, sequences, view_calls, writers
 from pyonnx.frontend.lower.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -154,7 +154,7 @@ class ExprLowering:
         result = entry.fn(self.ctx, left, right)
         if inplace == "subscript" and isinstance(left, Array) and left.ndim == 0:
             inplace = False  # x[i] op= v on one element: numpy scalar arithmetic, cast on store
-        kind = aliases.scalar_kind(self.ctx, left) if inplace is True else None
+        kind = scalar_kinds.scalar_kind(self.ctx, left) if inplace is True else None
         if kind in ("scalar", "unknown") and isinstance(result, Array) and (
                 result.dtype != left.dtype or result.ndim):
             if kind == "scalar":

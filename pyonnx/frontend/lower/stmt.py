@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend.lower import aliases, control_flow
+from pyonnx.frontend.lower import aliases, control_flow, scalar_kinds
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.lower.iteration import DynamicIter, iterate
 from pyonnx.frontend.lower.values import Array, is_static
@@ -93,7 +93,7 @@ class StmtLowering:
                 old = aliases.materialize(self, old, f"'{target.id}'")
             # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
-                    and aliases.scalar_kind(self.ctx, old) != "scalar" \
+                    and scalar_kinds.scalar_kind(self.ctx, old) != "scalar" \
                     and aliases.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
                 return
@@ -138,7 +138,8 @@ class StmtLowering:
             if attr == "flat":
                 raise self.ctx.error(
                     f"item assignment through '.flat' ('{ast.unparse(target)} = ...') is not "
-                    "supported; write into a flat view instead: flat = x.reshape(-1); flat[i] = v", self.loc_of(target))
+                    "supported; write into a flat view instead: flat = x.reshape(-1); "
+                    "flat[i] = v", self.loc_of(target))
             if attr is not None:
                 raise self.ctx.error(
                     f"item assignment through the attribute '.{attr}' "

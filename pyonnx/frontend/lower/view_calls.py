@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from pyonnx.frontend.lower.aliases import (
-    UNKNOWN, AliasState, Reshape, Transpose, is_array0d, mark_array0d, register_view)
+    UNKNOWN, AliasState, Reshape, Transpose, register_view)
+from pyonnx.frontend.lower.scalar_kinds import is_array0d, mark_array0d
 from pyonnx.frontend.lower.values import Array
 
 __all__ = ["after_call", "VIEW_FUNCTIONS", "ALIAS_FUNCTIONS"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower import aliases, dtypes, sequences
+from pyonnx.frontend.lower import dtypes, scalar_kinds, sequences
 from pyonnx.frontend.lower.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls import register
 from pyonnx.frontend.numpy_calls.creation.common import _dtype, _i64, _refuse_order
@@ -68,7 +68,7 @@ def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
         # not 'dt in (None, ...)': np.dtype('float64') == None is True
         same = isinstance(obj, Array) and not obj.weak and (dt is None or dt == obj.dtype) \
             and ndmin <= obj.ndim
-        if same and obj.ndim == 0 and not aliases.is_array0d(ctx, obj):
+        if same and obj.ndim == 0 and not scalar_kinds.is_array0d(ctx, obj):
             # a numpy scalar: numpy makes a new 0-d array of it (view_calls marks the result)
             return Array(ctx.op("Identity", obj), obj.dtype, ())
         if same:
