@@ -52,9 +52,18 @@ def _overlap(a: Any, b: Any) -> bool:
         return True
 
 
-def _overlapping(written: str, other: str) -> None:
+def _overlapping(compiled: _Compiled, args: tuple, written: str, other: str) -> Any:
+    """The call whose argument ``written`` shares memory with ``other``: the same object
+    runs numpy's meaning in a model variant (CompiledFunction._alias_call); a partial overlap
+    is refused."""
     from pyonnx.errors import ExecutionError
 
+    owner = compiled.owner
+    names = owner._params if owner is not None else []
+    if written in names and other in names and \
+            args[names.index(written)] is args[names.index(other)] and \
+            hasattr(owner, "_alias_call") and type(owner).__name__ == "CompiledFunction":
+        return owner._alias_call(args)
     raise ExecutionError(
         f"error: the arguments '{written}' and '{other}' share memory and the compiled function "
         f"writes into '{written}': numpy would see its own writes through '{other}', the model "
@@ -72,7 +81,7 @@ class _Compiled:
     """
 
     __slots__ = ("model", "session", "feed_plan", "out_names", "structure", "scalars",
-                 "input_names", "conversion_seconds", "call", "fast")
+                 "input_names", "conversion_seconds", "call", "fast", "owner")
 
     def __init__(self, model_bytes: bytes, session, feed_plan, structure: str,
                  scalars: tuple[bool, ...], conversion_seconds: float):
@@ -86,6 +95,7 @@ class _Compiled:
         self.conversion_seconds = conversion_seconds
         self.call = self.make_call(self)
         self.fast = None  # made on first use, from the arguments of that call
+        self.owner = None  # the CompiledFunction (set by it): its alias variants
 
     def __call__(self, args: Sequence[Any]) -> Any:
         return self.call(args)
@@ -95,7 +105,7 @@ class _Compiled:
         """onnxruntime's C++ ``run(output_names, feeds, run_options)`` for this signature."""
         return self.session._run
 
-    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str]) -> str:
+    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str], all_args: str) -> str:
         """Source lines feeding the arguments (``arg(i)`` spells argument i), running the
         session and returning the unpacked outputs; fills ``env`` with what they use. Every
         name is ``_pyonnx_``-prefixed: the fast entry's locals are the user's parameter names.
@@ -144,11 +154,13 @@ class _Compiled:
             # An argument written into that shares memory with another one: the model, which
             # reads all inputs before writing, cannot give numpy's answer (only functions that
             # write an argument pay for this check).
-            env["_pyonnx_overlap"], env["_pyonnx_overlapping"] = _overlap, _overlapping
+            env.update(_pyonnx_overlap=_overlap, _pyonnx_overlapping=_overlapping,
+                       _pyonnx_self=self)
             for other, i in arrays:
                 if other != name:
                     check += (f"    if _pyonnx_overlap({a}, {arg(i)}):\n"
-                              f"        _pyonnx_overlapping({name!r}, {other!r})\n")
+                              f"        return _pyonnx_overlapping(_pyonnx_self, {all_args}, "
+                              f"{name!r}, {other!r})\n")
             copy += f"    _pyonnx_copyto({a}, {o}[{first + j}], casting='unsafe')\n"
         return (check + f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
                 f"    _pyonnx_run = _pyonnx_sess._run\n"
@@ -178,7 +190,7 @@ class _Compiled:
     def make_call(compiled: _Compiled):
         """Generates ``call(args)``: run this signature on a full positional tuple."""
         env: dict[str, Any] = {}
-        exec("def call(args):\n" + compiled._run_src(env, lambda i: f"args[{i}]"), env)
+        exec("def call(args):\n" + compiled._run_src(env, lambda i: f"args[{i}]", "args"), env)
         return env["call"]
 
     @staticmethod
@@ -234,7 +246,7 @@ class _Compiled:
         src = (f"def fast{param_src}:\n"
                f"    if not ({' and '.join(guards)}):\n"
                f"        return _pyonnx_dispatch(_pyonnx_fn, {all_args})\n"
-               + compiled._run_src(env, names.__getitem__))
+               + compiled._run_src(env, names.__getitem__, all_args))
         exec(src, env)
         fast = env["fast"]
         # A wrong call then reads like one of the Python function ("f() missing ... 'y'").

@@ -36,10 +36,11 @@ class Param:
     Attributes:
         name: the parameter name.
         kind: "tensor" (a model input described by ``spec``), "scalar" (a Python int/float/bool
-            passed as a weak 0-d input of ``spec.dtype``) or "static" (``value`` is used at
-            conversion time and is not an input).
+            passed as a weak 0-d input of ``spec.dtype``), "static" (``value`` is used at
+            conversion time and is not an input) or "alias" (the very array object of the
+            earlier parameter named ``value``: numpy's f(r, r); not an input).
         spec: the tensor spec for "tensor" and "scalar".
-        value: the static value for "static".
+        value: the static value for "static", the parameter's name for "alias".
     """
 
     name: str
@@ -77,6 +78,9 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     for p in params:
         if p.kind == "static":
             bound[p.name] = p.value
+            continue
+        if p.kind == "alias":  # one Array object: aliases.py then sees one memory
+            bound[p.name] = bound[p.value]
             continue
         spec = p.spec
         assert spec is not None
