@@ -741,3 +741,15 @@ def reshape_to_zero_rows(x, n):
 def test_reshape_with_zero_size_dimensions():
     c = same(reshape_to_zero_rows, np.arange(6.0), 10.0)    # empty: 0 rows
     same(reshape_to_zero_rows, np.arange(6.0), 1.0, compiled=c)
+
+
+def where_gives_a_0d_array(x):
+    w = np.where(x.sum() > 0, x[0], x[1])
+    v = w
+    w += 1
+    return v, w
+
+
+def test_where_of_0d_values_is_a_0d_array():
+    same(where_gives_a_0d_array, np.arange(3.0))
+    same(where_gives_a_0d_array, -np.arange(3, dtype=np.int32))

@@ -40,7 +40,7 @@ _RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Flatten"})
 # is an array exactly when their first argument is one (``s.copy()`` of a numpy scalar is one).
 ARRAY_MAKERS = frozenset({
     "array", "asarray", "asanyarray", "zeros", "ones", "full", "empty", "zeros_like",
-    "ones_like", "full_like", "empty_like"})
+    "ones_like", "full_like", "empty_like", "where", "select"})
 KIND_KEEPERS = frozenset({"copy", "astype"})
 
 
