@@ -753,3 +753,21 @@ def where_gives_a_0d_array(x):
 def test_where_of_0d_values_is_a_0d_array():
     same(where_gives_a_0d_array, np.arange(3.0))
     same(where_gives_a_0d_array, -np.arange(3, dtype=np.int32))
+
+
+def write_into_empty_columns(x, v):
+    x[:, 1:1] = v
+    x[0:0] = v
+    return x
+
+
+def fancy_rows_of_empty(x):
+    return x[[0, 0]], x[:, :0].reshape(x.shape[0], 0, 1), x[:0].reshape(0, x.shape[1])
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (0, 0), (2, 4)])
+def test_run_time_zero_dimensions_reshape_as_numpy(shape):
+    x = np.zeros(shape)
+    same(write_into_empty_columns, x, 1.5)
+    if shape[0]:
+        same(fancy_rows_of_empty, x)
