@@ -771,3 +771,18 @@ def test_run_time_zero_dimensions_reshape_as_numpy(shape):
     same(write_into_empty_columns, x, 1.5)
     if shape[0]:
         same(fancy_rows_of_empty, x)
+
+
+def returns_none_without_writing(x):
+    y = x * 2
+    y[0] = 1
+    return None
+
+
+def falls_off_the_end(x):
+    y = x + 1
+
+
+def test_returning_none_without_writing_an_argument():
+    same(returns_none_without_writing, np.arange(3.0))
+    same(falls_off_the_end, np.arange(3, dtype=np.int8))

@@ -210,9 +210,7 @@ def _expr_name(e) -> str | None:
 
 
 def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, list[bool]]:
-    if result is None:
-        raise ConversionError(f"{fn.__qualname__} returns None; a compiled function must return "
-                              "an array or a tuple of arrays, or write into an array argument")
+    # (a function that returns None and writes nothing returns None, as in Python)
     shape, items = _result_tree(result)
     structure: str = "tuple" if isinstance(result, tuple) else "single"
     if not (shape == ("leaf", 0, False) or shape[0] == "tuple" and shape[1] and all(
