@@ -786,3 +786,15 @@ def falls_off_the_end(x):
 def test_returning_none_without_writing_an_argument():
     same(returns_none_without_writing, np.arange(3.0))
     same(falls_off_the_end, np.arange(3, dtype=np.int8))
+
+
+def view_of_a_scalar(x):
+    s = x.sum()
+    r = s.reshape(1)
+    e = s[...]
+    return s, r, e
+
+
+def test_a_view_of_a_numpy_scalar_leaves_it_a_scalar():
+    same(view_of_a_scalar, np.arange(3.0))
+    same(view_of_a_scalar, np.arange(3, dtype=np.int16))

@@ -29,8 +29,18 @@ def is_array0d(ctx, a: Array) -> bool:
     """Whether 0-d ``a`` is a numpy 0-d array: an argument, a view of memory (``x[...]``),
     or made by an array constructor; else it is a numpy scalar."""
     state: AliasState = ctx.aliases
-    return a.ndim == 0 and not a.weak and (
-        id(a) in state.params or state.lookup(a) is not None or a.value in state.arrays0d)
+    if a.ndim or a.weak:
+        return False
+    if id(a) in state.params or a.value in state.arrays0d:
+        return True
+    hit = state.lookup(a)
+    if hit is None:
+        return False
+    buffer, steps = hit
+    # A view (s[...] of a numpy scalar is a 0-d array too), an argument's memory, or contents
+    # written into (only arrays are); a numpy scalar someone took a view of stays a scalar.
+    return bool(steps) or buffer.param is not None or a is not buffer.initial or \
+        buffer.initial.value in state.arrays0d
 
 
 def scalar_kind(ctx, a: Any) -> str | None:
