@@ -156,12 +156,14 @@ class CompiledFunction:
         session = _SESSIONS.get(model_bytes, self.providers_to_try)
         feed_plan = []
         for i, p in enumerate(params):
-            if p.kind == "static":
+            if p.kind in ("static", "alias"):
                 continue
             dtype = p.spec.dtype if (p.kind == "scalar" or not isinstance(args[i], np.ndarray)) \
                 else None
             feed_plan.append((p.name, i, dtype))
-        return _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
+        compiled = _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
+        compiled.owner = self
+        return compiled
 
     def _build(self, params: list) -> tuple[bytes, str, tuple[bool, ...]]:
         """Model bytes, output structure and scalar flags for one signature's ``params``.
@@ -244,6 +246,34 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
+
+    def _alias_call(self, args: tuple) -> Any:
+        """Runs ``args`` in which some array arguments are the same object (``f(r, r)``) with
+        a model variant where those parameters are one value (numpy's meaning: a write through
+        one is seen through the other); one variant per alias pattern."""
+        pattern = tuple(next(j for j in range(i + 1) if args[j] is a)
+                        for i, a in enumerate(args))
+        variants = self.__dict__.setdefault("_alias_variants", {})
+        variant = variants.get(pattern)
+        if variant is None:
+            variant = variants[pattern] = _AliasVariant(self, pattern)
+        return variant(*args)
+
+
+class _AliasVariant(CompiledFunction):
+    """``fn`` for calls whose arguments ``i`` are the objects of arguments ``pattern[i]``."""
+
+    def __init__(self, owner: CompiledFunction, pattern: tuple[int, ...]):
+        super().__init__(owner.fn, static_argnames=tuple(owner.static_argnames),
+                         opset=owner.opset, static_shapes=owner.static_shapes)
+        self._pattern = pattern
+
+    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
+        from pyonnx.frontend.convert import Param
+
+        params = super()._params_for(args, symbolic)
+        return [Param(p.name, "alias", value=self._params[j]) if j != i and p.kind == "tensor"
+                else p for i, (p, j) in enumerate(zip(params, self._pattern))]
 
 
 def _at_user_level(error: ConversionError) -> ConversionError:

@@ -43,6 +43,34 @@ def _readonly(name: str) -> None:
                      f"its argument '{name}', as numpy would)")
 
 
+def _overlap(a: Any, b: Any) -> bool:
+    """Whether two arguments share memory (exactly; too hard to decide counts as yes)."""
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return np.shares_memory(a, b, max_work=10_000)
+    except np.exceptions.TooHardError:
+        return True
+
+
+def _overlapping(compiled: _Compiled, args: tuple, written: str, other: str) -> Any:
+    """The call whose argument ``written`` shares memory with ``other``: the same object
+    runs numpy's meaning in a model variant (CompiledFunction._alias_call); a partial overlap
+    is refused."""
+    from pyonnx.errors import ExecutionError
+
+    owner = compiled.owner
+    names = owner._params if owner is not None else []
+    if written in names and other in names and \
+            args[names.index(written)] is args[names.index(other)] and \
+            hasattr(owner, "_alias_call") and type(owner).__name__ == "CompiledFunction":
+        return owner._alias_call(args)
+    raise ExecutionError(
+        f"error: the arguments '{written}' and '{other}' share memory and the compiled function "
+        f"writes into '{written}': numpy would see its own writes through '{other}', the model "
+        "reads the values from before the call; pass a copy (e.g. f(a, a.copy()))")
+
+
 class _Compiled:
     """One converted signature: its model and session, and how to feed and unpack it.
 
@@ -54,7 +82,7 @@ class _Compiled:
     """
 
     __slots__ = ("model", "session", "feed_plan", "out_names", "structure", "scalars",
-                 "input_names", "conversion_seconds", "call", "fast")
+                 "input_names", "conversion_seconds", "call", "fast", "owner")
 
     def __init__(self, model_bytes: bytes, session, feed_plan, structure: str,
                  scalars: tuple[bool, ...], conversion_seconds: float):
@@ -68,6 +96,7 @@ class _Compiled:
         self.conversion_seconds = conversion_seconds
         self.call = self.make_call(self)
         self.fast: dict[tuple, Any] = {}  # per argument kinds, made on first use
+        self.owner = None  # the CompiledFunction (set by it): its alias variants
 
     def __call__(self, args: Sequence[Any]) -> Any:
         return self.call(args)
@@ -77,7 +106,7 @@ class _Compiled:
         """onnxruntime's C++ ``run(output_names, feeds, run_options)`` for this signature."""
         return self.session._run
 
-    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str],
+    def _run_src(self, env: dict[str, Any], arg: Callable[[int], str], all_args: str,
                  scalars: frozenset[int] = frozenset()) -> str:
         """Source lines feeding the arguments (``arg(i)`` spells argument i), running the
         session and returning the unpacked outputs; fills ``env`` with what they use. Every
@@ -104,7 +133,10 @@ class _Compiled:
                 env[f"_pyonnx_dt{k}"] = np.dtype(dtype)
                 items.append(f"{name!r}: _pyonnx_asarray({arg(i)}, _pyonnx_dt{k})")
         o = "_pyonnx_outs"
-        if self.structure == "single":
+        tree = getattr(self.structure, "tree", None)
+        if tree is not None:
+            result = self._rebuild_src(tree, o, env)
+        elif self.structure == "single":
             result = f"{o}[0][()]" if self.scalars[0] else f"{o}[0]"
         elif self.structure == "tuple":
             parts = [f"{o}[{k}][()]" if s else f"{o}[{k}]" for k, s in enumerate(self.scalars)]
@@ -117,6 +149,7 @@ class _Compiled:
         # values back after the run (refused up front for read-only arrays, as numpy refuses).
         check, copy = "", ""
         arg_of = {name: i for name, i, _ in self.feed_plan}
+        arrays = [(name, i) for name, i, dtype in self.feed_plan if dtype is None]
         first = len(self.scalars)
         for j, name in enumerate(getattr(self.structure, "writeback", ())):
             a = arg(arg_of[name])
@@ -124,6 +157,16 @@ class _Compiled:
             env["_pyonnx_readonly"] = _readonly
             check += (f"    if not {a}.flags.writeable:\n"
                       f"        _pyonnx_readonly({name!r})\n")
+            # An argument written into that shares memory with another one: the model, which
+            # reads all inputs before writing, cannot give numpy's answer (only functions that
+            # write an argument pay for this check).
+            env.update(_pyonnx_overlap=_overlap, _pyonnx_overlapping=_overlapping,
+                       _pyonnx_self=self)
+            for other, i in arrays:
+                if other != name:
+                    check += (f"    if _pyonnx_overlap({a}, {arg(i)}):\n"
+                              f"        return _pyonnx_overlapping(_pyonnx_self, {all_args}, "
+                              f"{name!r}, {other!r})\n")
             copy += f"    _pyonnx_copyto({a}, {o}[{first + j}], casting='unsafe')\n"
         return (check + f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
                 f"    _pyonnx_run = _pyonnx_sess._run\n"
@@ -133,11 +176,27 @@ class _Compiled:
                 f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
                 + copy + f"    return {result}\n")
 
+    def _rebuild_src(self, tree: tuple, o: str, env: dict[str, Any]) -> str:
+        """The expression rebuilding a returned Python value from the outputs ``o`` (see
+        ``frontend.convert.OutputStructure.tree``): lists are new objects per call."""
+        kind = tree[0]
+        if kind == "leaf":
+            k, python_scalar = tree[1], tree[2]
+            if python_scalar:
+                return f"{o}[{k}].item()"
+            return f"{o}[{k}][()]" if self.scalars[k] else f"{o}[{k}]"
+        if kind == "const":
+            name = f"_pyonnx_c{len(env)}"
+            env[name] = tree[1]
+            return name
+        parts = "".join(self._rebuild_src(c, o, env) + ", " for c in tree[1])
+        return f"({parts})" if kind == "tuple" else f"[{parts}]"
+
     @staticmethod
     def make_call(compiled: _Compiled):
         """Generates ``call(args)``: run this signature on a full positional tuple."""
         env: dict[str, Any] = {}
-        exec("def call(args):\n" + compiled._run_src(env, lambda i: f"args[{i}]"), env)
+        exec("def call(args):\n" + compiled._run_src(env, lambda i: f"args[{i}]", "args"), env)
         return env["call"]
 
     @staticmethod
@@ -199,7 +258,7 @@ class _Compiled:
         src = (f"def fast{param_src}:\n"
                f"    if not ({' and '.join(guards)}):\n"
                f"        return _pyonnx_dispatch(_pyonnx_fn, {all_args})\n"
-               + compiled._run_src(env, names.__getitem__, frozenset(scalars)))
+               + compiled._run_src(env, names.__getitem__, all_args, frozenset(scalars)))
         exec(src, env)
         fast = env["fast"]
         # A wrong call then reads like one of the Python function ("f() missing ... 'y'").

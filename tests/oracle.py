@@ -24,8 +24,12 @@ __all__ = ["check", "check_refused", "assert_same", "run_reference", "op_types"]
 def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | None = None,
                 where: str = "") -> None:
     """Asserts ``got`` equals numpy's ``want`` in structure, dtype, shape and value."""
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple), f"{where}expected a tuple, got {type(got).__name__}"
+    if want is None:
+        assert got is None, f"{where}expected None, got {type(got).__name__}"
+        return
+    if isinstance(want, (tuple, list)):
+        assert type(got) is type(want), (
+            f"{where}expected a {type(want).__name__}, got {type(got).__name__}")
         assert len(got) == len(want), f"{where}expected {len(want)} results, got {len(got)}"
         for i, (g, w) in enumerate(zip(got, want)):
             assert_same(g, w, rtol, atol, where=f"{where}[{i}] ")
@@ -83,7 +87,13 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
             if name in names:
                 feeds[name] = np.asarray(a, dtype=_input_dtype(model, name))
         ref = run_reference(model, feeds)
-        if ref is not None:
+        tree = getattr(compiled._last.structure, "tree", None) if compiled._last else None
+        if ref is not None and tree is not None:
+            # nested tuples, lists, None and Python numbers: rebuilt as the call path does
+            assert_same(_rebuild(tree, ref, compiled._last.scalars), want,
+                        rtol if rtol is not None else 1e-5, atol if atol is not None else 1e-6,
+                        where="reference evaluator: ")
+        elif ref is not None:
             ref_out = ref[0] if len(ref) == 1 and not isinstance(want, tuple) else tuple(ref)
             if isinstance(want, tuple):
                 ref_out = tuple(r[()] if np.ndim(w) == 0 else r for r, w in zip(ref_out, want))
@@ -93,6 +103,18 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
             assert_same(ref_out, want, rtol if rtol is not None else 1e-5,
                         atol if atol is not None else 1e-6, where="reference evaluator: ")
     return compiled
+
+
+def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
+    """The Python value of an OutputStructure tree from raw model outputs."""
+    kind = tree[0]
+    if kind == "leaf":
+        out = outs[tree[1]]
+        return out.item() if tree[2] else out[()] if scalars[tree[1]] else out
+    if kind == "const":
+        return tree[1]
+    items = [_rebuild(c, outs, scalars) for c in tree[1]]
+    return tuple(items) if kind == "tuple" else items
 
 
 def op_types(compiled, *args: Any) -> set[str]:

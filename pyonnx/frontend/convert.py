@@ -19,7 +19,7 @@ import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend import numpy_calls
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower.aliases import AliasState
@@ -38,10 +38,11 @@ class Param:
     Attributes:
         name: the parameter name.
         kind: "tensor" (a model input described by ``spec``), "scalar" (a Python int/float/bool
-            passed as a weak 0-d input of ``spec.dtype``) or "static" (``value`` is used at
-            conversion time and is not an input).
+            passed as a weak 0-d input of ``spec.dtype``), "static" (``value`` is used at
+            conversion time and is not an input) or "alias" (the very array object of the
+            earlier parameter named ``value``: numpy's f(r, r); not an input).
         spec: the tensor spec for "tensor" and "scalar".
-        value: the static value for "static".
+        value: the static value for "static", the parameter's name for "alias".
     """
 
     name: str
@@ -80,6 +81,9 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         if p.kind == "static":
             bound[p.name] = p.value
             continue
+        if p.kind == "alias":  # one Array object: aliases.py then sees one memory
+            bound[p.name] = bound[p.value]
+            continue
         spec = p.spec
         assert spec is not None
         if spec.dtype not in dtypes.SUPPORTED_DTYPES:
@@ -97,16 +101,17 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     ctx.loc = None
     written = _written_arguments(ctx, [p.name for p in params])
     if result is None and written:
-        outputs, structure = [], "none"
+        outputs, structure, zero_d_arrays = [], "none", []
     else:
-        outputs, structure = _outputs(ctx, fn, tree, result)
-    scalars = tuple(a.ndim == 0 for a in outputs)
+        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result)
+    scalars = tuple(a.ndim == 0 and not array0d for a, array0d in zip(outputs, zero_d_arrays))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
-    structure = OutputStructure(structure, tuple(name for name, _ in written))
+    structure = OutputStructure(structure, tuple(name for name, _ in written),
+                                getattr(structure, "tree", None))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
-                     opset_imports={"": opset, **ctx.custom_domains}, name=fn.__name__)
+                     opset_imports={"": ctx.opset, **ctx.custom_domains}, name=fn.__name__)
     doc = inspect.getdoc(fn)
     model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
                      producer_version=_version(), doc_string=doc)
@@ -117,14 +122,41 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
 class OutputStructure(str):
     """How the outputs pack into the Python result: "single", "tuple" or "none"; and
     ``writeback``, the array parameters the function writes into, whose final values are the
-    last outputs and are copied back into the caller's arrays after the run."""
+    last outputs and are copied back into the caller's arrays after the run.
+
+    ``tree``: None when the outputs are the result as they are (one array, or a flat tuple of
+    arrays); else the shape of the Python value (see :func:`_result_tree`) that
+    ``call_path`` rebuilds: nested tuples and lists, None and Python numbers, and Python
+    scalars (``x.shape[0]``, ``float(s)``) returned as Python scalars."""
 
     writeback: tuple[str, ...]
+    tree: tuple | None
 
-    def __new__(cls, kind: str, writeback: tuple[str, ...] = ()):
+    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None):
         obj = super().__new__(cls, kind)
         obj.writeback = writeback
+        obj.tree = tree
         return obj
+
+
+def _result_tree(result: Any) -> tuple[tuple, list]:
+    """The shape of a returned value and its leaves (the values that become outputs).
+
+    The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
+    number, which numpy returns as it is), or ``("tuple" | "list", children)``.
+    """
+    leaves: list = []
+
+    def walk(v: Any) -> tuple:
+        if isinstance(v, (tuple, list)):
+            return (type(v).__name__, tuple(walk(i) for i in v))
+        if v is None or type(v) in (int, float, bool):
+            return ("const", v)
+        leaves.append(v)
+        # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
+        return ("leaf", len(leaves) - 1, isinstance(v, Array) and v.weak)
+
+    return walk(result), leaves
 
 
 def _written_arguments(ctx: Lowering, order: list[str]) -> list[tuple[str, Array]]:
@@ -179,25 +211,30 @@ def _expr_name(e) -> str | None:
     return None
 
 
-def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
-    if result is None:
-        raise ConversionError(f"{fn.__qualname__} returns None; a compiled function must return "
-                              "an array or a tuple of arrays, or write into an array argument")
-    structure = "tuple" if isinstance(result, tuple) else "single"
-    items = list(result) if structure == "tuple" else [result]
-    if not items:
-        raise ConversionError(f"{fn.__qualname__} returns an empty tuple")
+def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, list[bool]]:
+    # (a function that returns None and writes nothing returns None, as in Python)
+    shape, items = _result_tree(result)
+    structure: str = "tuple" if isinstance(result, tuple) else "single"
+    if not (shape == ("leaf", 0, False) or shape[0] == "tuple" and shape[1] and all(
+            c[0] == "leaf" and not c[2] for c in shape[1])):
+        # Nested tuples, lists, None, Python numbers: the Python value is rebuilt from the
+        # outputs by OutputStructure.tree (see call_path).
+        structure = OutputStructure(structure, tree=shape)
+        if not items:  # a model needs an output: one the tree does not read
+            items = [np.zeros((), np.bool_)]
     arrays: list[Array] = []
+    zero_d_arrays: list[bool] = []
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
-        if isinstance(item, (list, tuple)) or is_static(item):
-            if isinstance(item, (str, type(None))) or callable(item):
+        if is_static(item):
+            if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
                                       "arrays and numbers can be model outputs")
             item = ctx.asarray(item)
         if not isinstance(item, Array):
             raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
+        zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)
         # A graph output must be produced by a node of this graph, once, under its own name.
@@ -217,4 +254,4 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str]:
         a.value.name = base
         a.value.type = ir.TensorType(dtypes.to_ir(a.dtype))
         a.value.shape = ir.Shape([d if d is not None else None for d in a.shape])
-    return arrays, structure
+    return arrays, structure, zero_d_arrays

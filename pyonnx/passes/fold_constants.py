@@ -180,6 +180,9 @@ class _Folding:
         for i, (out, new) in enumerate(zip(node.outputs, result)):
             if new is None or new is out:
                 continue
+            if isinstance(new, np.generic):
+                # numpy reductions and indexing in a rule give scalars: fold them as 0-d arrays.
+                new = np.asarray(new)
             if isinstance(new, np.ndarray):
                 if not self._valid_constant(node, out, new):
                     continue

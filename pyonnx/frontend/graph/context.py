@@ -62,7 +62,8 @@ class Lowering:
     """State of one conversion: the graph under construction and where in the source we are.
 
     Attributes:
-        opset: the default-domain opset version to emit.
+        opset: the default-domain opset version to emit (a lowering that needs a newer op
+            raises it: np.signbit's BitCast needs 26).
         loc: the source location of the construct being lowered; set by the statement and
             expression visitors before they emit nodes.
         function_name: name of the converted function, the prefix of node names.
@@ -133,6 +134,12 @@ class Lowering:
             The output ``ir.Value``, or a tuple of them when ``outputs != 1``.
         """
         values = [i.value if isinstance(i, (Array, Seq)) else i for i in inputs]
+        if op_type == "Reshape" and "allowzero" not in attributes and len(values) > 1:
+            target = values[1].const_value if values[1] is not None else None
+            if target is None or -1 not in target.numpy():
+                # numpy has no "0 copies the input's dim": a 0 is an empty dimension (a run-time
+                # shape of (3, 0) read as "copy" fails or reshapes wrongly).
+                attributes["allowzero"] = 1
         key = None
         if op_type in _MEMO_OPS and not domain:
             key = _memo_key(op_type, values, outputs, attributes)

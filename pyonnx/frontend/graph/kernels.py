@@ -43,7 +43,7 @@ _WIDER: dict[str, tuple[str, ...]] = {
 _FLOAT16_EXACT = frozenset({
     "Identity", "Reshape", "Slice", "Gather", "GatherND", "GatherElements", "Transpose",
     "Unsqueeze", "Squeeze", "Concat", "Expand", "Compress", "Flatten", "Split",
-    "ReverseSequence", "ScatterND", "Cast", "Shape", "Size", "ConstantOfShape",
+    "ReverseSequence", "ScatterND", "Cast", "Shape", "Size", "ConstantOfShape", "BitCast",
 })
 
 

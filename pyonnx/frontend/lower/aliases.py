@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.graph.values import Array, Undefined
 
 __all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
            "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
@@ -157,6 +157,9 @@ class AliasState:
         self.memory: dict[Buffer, Array] = {}
         # id(parameter Array) → parameter name (their buffers are written back)
         self.params: dict[int, str] = {}
+        # 0-d values made as numpy arrays (np.array/np.asarray/np.zeros(()) ...), not numpy
+        # scalars; see scalar_kinds.py.
+        self.arrays0d: set[Any] = set()
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -313,7 +316,7 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
                 return value
             buffer, steps = hit
             if AMBIGUOUS in steps or UNKNOWN in steps:
-                return value
+                return _stale(ctx, steps)
             key = (buffer.id, id(steps))
             got = cache.get(key)
             if got is None:
@@ -326,11 +329,11 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
                 cache[key] = got
             return got
         if isinstance(value, tuple):
-            items = tuple(fresh(v) for v in value)
+            items = tuple(_refuse_stale(ctx, fresh(v)) for v in value)
             return value if all(a is b for a, b in zip(items, value)) else items
         if isinstance(value, list):
             for i, v in enumerate(value):  # a Python list is mutable: it sees the write too
-                value[i] = fresh(v)
+                value[i] = _refuse_stale(ctx, fresh(v))
             return value
         return value
 
@@ -338,8 +341,31 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
         env = frame.env.locals
         for name, value in list(env.items()):
             new = fresh(value)
+            if isinstance(new, Undefined):
+                new = Undefined(new.message.replace("this name", f"'{name}'", 1))
             if new is not value:
                 env[name] = new
+
+
+def _stale(ctx, steps: tuple) -> Undefined:
+    """What a name becomes when the memory it views was just written but pyonnx cannot
+    re-derive it (an unmodelled view, or memory chosen by run-time data): reading it later is
+    a ConversionError, not the old values numpy would not show."""
+    line = ctx.loc.lineno if ctx.loc is not None else "?"
+    if UNKNOWN in steps:
+        why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
+               "(np.flip, np.diagonal, np.split, ...)")
+    else:
+        why = "may view that memory or another depending on run-time data"
+    return Undefined(f"this name {why}, and the memory it views was written at line {line} "
+                     "after it was made: numpy shows the new values through it, which pyonnx "
+                     "cannot re-derive; take .copy() of it before that write, or make it after")
+
+
+def _refuse_stale(ctx, value: Any) -> Any:
+    if isinstance(value, Undefined):
+        raise ctx.error(value.message.replace("this name", "an item of a list or tuple", 1))
+    return value
 
 
 def steps_equal(a: tuple, b: tuple) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
-from pyonnx.frontend.graph import sequences
+from pyonnx.frontend.graph import scalar_kinds, sequences
 from pyonnx.frontend.lower import aliases, view_calls, writers
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
@@ -155,6 +155,17 @@ class ExprLowering:
         result = entry.fn(self.ctx, left, right)
         if inplace == "subscript" and isinstance(left, Array) and left.ndim == 0:
             inplace = False  # x[i] op= v on one element: numpy scalar arithmetic, cast on store
+        kind = scalar_kinds.scalar_kind(self.ctx, left) if inplace is True else None
+        if kind in ("scalar", "unknown") and isinstance(result, Array) and (
+                result.dtype != left.dtype or result.ndim):
+            if kind == "scalar":
+                return result  # a numpy scalar is immutable: numpy rebinds (x = x op v)
+            raise self.ctx.error(
+                f"'x {_OP_TEXT.get(op, '?')}= ...' on a 0-d value that comes out of a run-time "
+                "'if' or loop: numpy rebinds a numpy scalar to the promoted result "
+                f"({result.dtype}, shape {result.shape}) but casts into a 0-d array, and pyonnx "
+                f"cannot tell which this is here; write x = x {_OP_TEXT.get(op, '?')} ... (the "
+                "scalar's meaning) or x = (x op ...).astype(x.dtype) (the array's)")
         if inplace and isinstance(left, Array) and not left.weak and result.dtype != left.dtype:
             # numpy's in-place operators cast the result back under same_kind casting.
             if not np.can_cast(result.dtype, left.dtype, casting="same_kind"):
@@ -278,6 +289,11 @@ class ExprLowering:
         if isinstance(base, (list, tuple)) and not is_static(base):
             raise self.ctx.error(f"'{type(base).__name__}.{name}' on a container of arrays is not "
                                  "supported here")
+        if isinstance(base, Seq):
+            raise self.ctx.error(
+                f"'list.{name}' on a list built at run time (appended to in a run-time loop or "
+                "branch) is not supported; such a list supports append, len, indexing and "
+                "iteration (lst[-1] instead of lst.pop())")
         try:
             return getattr(base, name)
         except AttributeError as e:
@@ -290,7 +306,7 @@ class ExprLowering:
         if isinstance(base, Array):
             from pyonnx.frontend.graph.indexing import getitem
             result = getitem(self.ctx, base, index)
-            if _basic(index):  # numpy returns a view
+            if _basic(index) and not _selects_element(index, base.ndim):  # numpy: a view
                 return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))
             return result
         if isinstance(base, Seq):
@@ -356,6 +372,15 @@ def _basic(index: Any) -> bool:
         elif not (it is None or it is Ellipsis or isinstance(it, (int, np.integer, slice))):
             return False
     return True
+
+
+def _selects_element(index: Any, ndim: int) -> bool:
+    """Whether a basic ``index`` is an integer on every axis (no ``...``, None or slice):
+    numpy then returns a numpy scalar, a copy of the element, not a view."""
+    items = index if isinstance(index, tuple) else (index,)
+    return len(items) == ndim and all(
+        isinstance(it, (int, np.integer)) and not isinstance(it, (bool, np.bool_))
+        or isinstance(it, Array) and it.ndim == 0 and it.dtype.kind in "iu" for it in items)
 
 
 _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",

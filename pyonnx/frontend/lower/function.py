@@ -12,8 +12,10 @@ import functools
 import inspect
 import linecache
 import types
+from pathlib import Path
 from typing import Any
 
+from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower import aliases, appends
@@ -39,6 +41,13 @@ def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSou
 def prepare(fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
     """Parses, checks and canonicalizes ``fn`` once per function object (cached)."""
     return _prepared(fn.__code__, fn)
+
+
+def _in_library(filename: str | None) -> bool:
+    """Whether a source file belongs to an installed package (numpy's own source), not to
+    the user's code."""
+    return filename is not None and any(
+        part in ("site-packages", "dist-packages") for part in Path(filename).parts)
 
 
 class FunctionLowering(ExprLowering, StmtLowering):
@@ -127,5 +136,17 @@ class FunctionLowering(ExprLowering, StmtLowering):
         prev = self.ctx.loc
         try:
             return callee.run(dict(bound.arguments))
+        except ConversionError as e:
+            if _in_library(fn.__code__.co_filename) and prev is not None \
+                    and not _in_library(prev.filename):
+                # The user called a library function whose source pyonnx followed: say so at
+                # the user's line, not at a line of the library's own source.
+                name = f"np.{fn.__name__}" if fn.__module__.startswith("numpy") \
+                    else f"{fn.__module__}.{fn.__qualname__}"
+                where = f" (at {e.loc.filename}:{e.loc.lineno})" if e.loc else ""
+                raise ConversionError(
+                    f"{name} is not supported: pyonnx follows its Python source, which it cannot "
+                    f"convert: {e.message}{where}", prev) from None
+            raise
         finally:
             self.ctx.loc = prev

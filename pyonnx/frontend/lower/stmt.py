@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.lower import aliases, control_flow
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
@@ -92,7 +93,9 @@ class StmtLowering:
                     for f in self.ctx.frames for n, v in f.env.locals.items()):
                 # A conversion-time array another name also holds: both see the write.
                 old = aliases.materialize(self, old, f"'{target.id}'")
+            # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
+                    and scalar_kinds.scalar_kind(self.ctx, old) != "scalar" \
                     and aliases.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
                 return
@@ -122,10 +125,28 @@ class StmtLowering:
         if isinstance(target, ast.Name):
             self.env.bind(target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                if isinstance(t, ast.Subscript):
+                    raise self.ctx.error(
+                        f"item assignment inside an unpacking target ('{ast.unparse(target)} "
+                        "= ...') is not supported; assign each item in its own statement (a "
+                        "swap needs a copy of one side first, as rows are views: t = A[0].copy(); "
+                        "A[0] = A[1]; A[1] = t)", self.loc_of(t))
             items = self._unpack(target, value, len(target.elts))
             for t, v in zip(target.elts, items):
                 self.assign(t, v)
         elif isinstance(target, ast.Subscript):
+            attr = next((n.attr for n in ast.walk(target) if isinstance(n, ast.Attribute)), None)
+            if attr == "flat":
+                raise self.ctx.error(
+                    f"item assignment through '.flat' ('{ast.unparse(target)} = ...') is not "
+                    "supported; write into a flat view instead: flat = x.reshape(-1); "
+                    "flat[i] = v", self.loc_of(target))
+            if attr is not None:
+                raise self.ctx.error(
+                    f"item assignment through the attribute '.{attr}' "
+                    f"('{ast.unparse(target)} = ...') is not supported; bind the array to a "
+                    "local name and write into it", self.loc_of(target))
             raise self.ctx.error(
                 "item assignment (x[...] = v) is not supported yet; build the array with "
                 "np.where, np.concatenate or arithmetic instead", self.loc_of(target))

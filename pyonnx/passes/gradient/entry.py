@@ -100,7 +100,9 @@ def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | No
         results.append(g if g is not None else b.zeros_like(v))
     for node in b.nodes:
         graph.append(node)
-    new_outputs = outs if keep_outputs else []
+    # The backward pass may replace a forward If/Loop (to add its tape outputs), which moves
+    # the graph outputs to the new node's values: read them again, not the list from before.
+    new_outputs = list(graph.outputs) if keep_outputs else []
     final: list[ir.Value] = []
     taken = set(new_outputs)
     for k, (v, g) in enumerate(zip(wrt_values, results)):

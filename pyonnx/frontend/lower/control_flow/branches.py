@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import onnx_ir as ir
 
+from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.control_flow.common import (
@@ -64,7 +65,16 @@ def lower_if(lowering, node: ast.If, cond_value: Any) -> None:
     then = lower_branch(lowering, lambda: lowering.block(node.body))
     other = lower_branch(lowering, lambda: lowering.block(node.orelse))
     _join_branches(lowering, cond, then, other, getattr(node, "pyonnx_live_out", None),
-                   lowering.loc_of(node).lineno, "if")
+                   lowering.loc_of(node).lineno, "if", return_guard=_is_return_guard(node))
+
+
+def _is_return_guard(node: ast.If) -> bool:
+    """True for the ``if not _pyonnx_return:`` (no else) early_return puts around the rest of
+    a block: when its test is false the function has returned, and every later statement runs
+    under the same guard, so a name bound only in its body is never read on the other path."""
+    test = node.test
+    return (not node.orelse and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+            and isinstance(test.operand, ast.Name) and test.operand.id == RETURN_FLAG)
 
 
 def unrolled_iteration(lowering, node: ast.For, cond_value: Any, run: Callable[[], None]) -> None:
@@ -82,9 +92,12 @@ _RESULT = object()  # the key of a conditional expression's value among the merg
 
 def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                    live: frozenset[str] | None, line: int, construct: str,
-                   result: bool = False) -> Any:
+                   result: bool = False, return_guard: bool = False) -> Any:
     """Binds, after an ``If`` on ``cond``, every live name either branch changed and the
-    contents of every buffer a branch wrote; returns the merged ``result`` of expressions."""
+    contents of every buffer a branch wrote; returns the merged ``result`` of expressions.
+
+    ``return_guard``: the ``if`` is early_return's guard (see :func:`_is_return_guard`), so a
+    name its body binds gets a stand-in on the returned path instead of becoming Undefined."""
     ctx = lowering.ctx
     state: aliases.AliasState = ctx.aliases
     then_env, else_env = then.env, other.env
@@ -117,7 +130,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             lowering.env.bind(name, a)
             continue
         if a_undef or b_undef:
-            if not internal(name):
+            if not internal(name) and not return_guard:
                 if construct == "if":
                     missing = "the 'if' branch" if a_undef else "the 'else' branch"
                     has = "else" if a_undef else "if"
@@ -131,7 +144,8 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                                "before assigning it; assign it before the loop")
                 lowering.env.bind(name, Undefined(message))
                 continue
-            # A flag-guarded internal value (the return value): the other path never reads it.
+            # A flag-guarded value (the return value, or a name bound under the return guard):
+            # the other path never reads it.
             known = b if a_undef else a
             stand_in = placeholder(ctx, plan_of(known))
             a, b = (stand_in, b) if a_undef else (a, stand_in)

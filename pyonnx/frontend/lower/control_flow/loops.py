@@ -162,6 +162,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
+    may_skip = not (is_static(first) and first is True and _at_least_once(count))
     for k in keys:
         value = rebuild(plans[k], finals)
         if isinstance(k, aliases.Buffer):
@@ -169,6 +170,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             state_aliases.register(value, k, ())
         else:
             env.bind(k, value)
+            if k in sharing and may_skip and isinstance(value, Array):
+                # Bound to memory before the loop (an argument, a view) and to a new array in
+                # it: after 0 iterations a write through it reaches that memory, after more it
+                # does not, so writes are refused (aliases.AMBIGUOUS) instead of guessed.
+                state_aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n):
@@ -179,6 +185,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(n, plan.value)
     if buffers:
         aliases.rederive(lowering, buffers)
+
+
+def _at_least_once(count: Array | None) -> bool:
+    """Whether a ``Loop`` trip count is a constant of at least 1."""
+    const = getattr(getattr(count, "value", None), "const_value", None)
+    if const is None:
+        return False
+    return int(np.asarray(const.numpy()).reshape(-1)[0]) >= 1
 
 
 def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:

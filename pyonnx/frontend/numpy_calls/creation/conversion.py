@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.graph import dtypes, sequences
+from pyonnx.frontend.graph import dtypes, scalar_kinds, sequences
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.creation.common import _dtype, _i64, _refuse_order
@@ -65,8 +65,12 @@ def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
     ndmin = ctx.static(ndmin, "ndmin")
     copy = ctx.static(copy, "copy")
     if copy is not True:
-        same = isinstance(obj, Array) and not obj.weak and dt in (None, obj.dtype) \
+        # not 'dt in (None, ...)': np.dtype('float64') == None is True
+        same = isinstance(obj, Array) and not obj.weak and (dt is None or dt == obj.dtype) \
             and ndmin <= obj.ndim
+        if same and obj.ndim == 0 and not scalar_kinds.is_array0d(ctx, obj):
+            # a numpy scalar: numpy makes a new 0-d array of it (view_calls marks the result)
+            return Array(ctx.op("Identity", obj), obj.dtype, ())
         if same:
             return obj
         if copy is False:

@@ -5,8 +5,8 @@ Input: operands in numpy's loop dtypes. Output: numpy's Arrays (bool for the pre
 of integers and bools are constants; modf, frexp, ldexp, spacing and nextafter are exact (built
 from the float64 exponent split in :mod:`.precise`).
 
-Not reproducible, and documented rather than refused: the sign bit of a NaN (ONNX has no
-bitcast), so ``np.signbit(nan)`` is False and ``np.copysign(x, nan)`` positive.
+The sign bit of a NaN (``np.signbit``, ``np.copysign(x, nan)``) is read with ``BitCast``: a model
+using them is raised to opset 26, the first with a bitcast.
 
 Supported: ``np.isnan isinf isfinite signbit copysign heaviside modf frexp ldexp spacing
 nextafter``; ``np.nan_to_num(x, copy, nan, posinf, neginf)`` (replacement values known at
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise import precise as pm
@@ -67,16 +68,33 @@ def _signbit_arr(ctx, a: Array) -> Array:
     return _logic(ctx, "Or", neg, negzero)
 
 
+_BITS = {2: np.dtype(np.int16), 4: np.dtype(np.int32), 8: np.dtype(np.int64)}
+
+
 def _signbit(ctx, arrays, ins, outs):
-    return _signbit_arr(ctx, arrays[0])
+    """``np.signbit``, NaNs included (see :func:`_exact_signbit`)."""
+    return _exact_signbit(ctx, arrays[0])
+
+
+def _exact_signbit(ctx, a: Array) -> Array:
+    """The sign bits of ``a``. A NaN's sign bit shows in no arithmetic (``inf - inf`` is a
+    negative NaN on x86), only in its bits: ONNX reads them with ``BitCast`` from opset 26,
+    so a model using it is raised to opset 26 (``Lowering.opset``)."""
+    if a.dtype.kind != "f":
+        return _signbit_arr(ctx, a)
+    bits = _BITS[a.dtype.itemsize]
+    ctx.opset = max(ctx.opset, 26)
+    raw = Array(ctx.op("BitCast", a, to=dtypes.to_ir(bits)), bits, a.shape)
+    return _cmp(ctx, "Less", raw, _const(ctx, 0, bits))
 
 
 def _copysign(ctx, arrays, ins, outs):
     a, b = arrays
     dt = ins[0]
     mag = _emit(ctx, "Abs", [a], dt)
+    neg = _exact_signbit(ctx, b)
     # -|a| (maybe -0.0) in Where's second branch, which keeps it.
-    return where_(ctx, _flip(ctx, _signbit_arr(ctx, b)), mag, _emit(ctx, "Neg", [mag], dt), dt)
+    return where_(ctx, _flip(ctx, neg), mag, _emit(ctx, "Neg", [mag], dt), dt)
 
 
 def _heaviside(ctx, arrays, ins, outs):
@@ -161,8 +179,8 @@ def isposinf(ctx, x, out=None):
     if out is not None:
         raise ctx.error("np.isposinf(..., out=...) is not supported; assign the result instead")
     call = lambda f, *a: lookup(f).fn(ctx, *a)  # noqa: E731
-    return _strong(call(np.logical_and, call(np.isinf, x),
-                        call(np.logical_not, call(np.signbit, x))))
+    # not via np.signbit, which fails on a NaN before opset 26 (see _signbit)
+    return _strong(call(np.logical_and, call(np.isinf, x), call(np.greater, x, 0)))
 
 
 @register(np.isneginf)
@@ -171,7 +189,7 @@ def isneginf(ctx, x, out=None):
     if out is not None:
         raise ctx.error("np.isneginf(..., out=...) is not supported; assign the result instead")
     call = lambda f, *a: lookup(f).fn(ctx, *a)  # noqa: E731
-    return _strong(call(np.logical_and, call(np.isinf, x), call(np.signbit, x)))
+    return _strong(call(np.logical_and, call(np.isinf, x), call(np.less, x, 0)))
 
 
 def _register_all() -> None:

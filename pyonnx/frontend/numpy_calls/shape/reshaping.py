@@ -69,6 +69,7 @@ def _reshape(ctx, a: Array, newshape: Any, copy: Any = None, name: str = "reshap
         else:
             # -1 next to run-time dims: compute it as size // product, so a zero product fails
             # (integer division by zero) where numpy raises instead of guessing.
+            static[i] = None  # not the -1 placeholder: later lowering reads it as a length
             total = ctx.op("ReduceProd", ctx.op("Shape", a), keepdims=0)
             prod = _i64_scalar(ctx, others[0])
             for d in others[1:]:

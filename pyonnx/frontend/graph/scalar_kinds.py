@@ -1,0 +1,58 @@
+"""numpy scalars versus 0-d arrays: which one a 0-d value is, for what numpy returns and for
+what ``x op= v`` does (a numpy scalar is immutable and rebinds; a 0-d array is written).
+
+Input: 0-d Arrays and the conversion's ``AliasState`` (``frontend/lower/aliases.py``, reached as ``ctx.aliases``).
+Output: their kind. numpy makes a 0-d *array* only with an array constructor (``np.array``,
+``np.asarray``, ``np.zeros(())`` ...), a view (``x[...]``) or from the caller (an argument);
+every op on arrays (ufuncs, reductions, an integer on every axis) gives a numpy scalar.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyonnx.frontend.graph.values import Array
+
+__all__ = ["mark_array0d", "is_array0d", "scalar_kind"]
+
+
+def mark_array0d(ctx, a: Array) -> Array:
+    """Records that 0-d ``a`` is a numpy 0-d array (numpy makes every other 0-d result a
+    numpy scalar: ufuncs, reductions, an integer on every axis)."""
+    if a.ndim == 0:
+        ctx.aliases.arrays0d.add(a.value)
+    return a
+
+
+def is_array0d(ctx, a: Array) -> bool:
+    """Whether 0-d ``a`` is a numpy 0-d array: an argument, a view of memory (``x[...]``),
+    or made by an array constructor; else it is a numpy scalar."""
+    state = ctx.aliases  # the conversion's lower.aliases.AliasState
+    if a.ndim or a.weak:
+        return False
+    if id(a) in state.params or a.value in state.arrays0d:
+        return True
+    hit = state.lookup(a)
+    if hit is None:
+        return False
+    buffer, steps = hit
+    # A view (s[...] of a numpy scalar is a 0-d array too), an argument's memory, or contents
+    # written into (only arrays are); a numpy scalar someone took a view of stays a scalar.
+    return bool(steps) or buffer.param is not None or a is not buffer.initial or \
+        buffer.initial.value in state.arrays0d
+
+
+def scalar_kind(ctx, a: Any) -> str | None:
+    """For a 0-d strong Array, what numpy holds: "array" (:func:`is_array0d`), "scalar" (a
+    numpy scalar: made by an op, numpy's ufuncs, reductions and integer indexing all give
+    scalars), or "unknown" (the output of a run-time ``if``/loop, or a loop's state inside
+    its body: the paths may disagree). None for anything else."""
+    if not isinstance(a, Array) or a.ndim or a.weak:
+        return None
+    if is_array0d(ctx, a):
+        return "array"
+    producer = a.value.producer()
+    if producer is None and a.value.const_value is None or producer is not None and \
+            producer.op_type in ("If", "Loop"):
+        return "unknown"
+    return "scalar"

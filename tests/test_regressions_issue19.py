@@ -1,0 +1,162 @@
+"""Regressions of issue 19 (gradient fuzzer), items 3–5: ``value_and_grad`` when the returned
+value comes out of a run-time ``if``/loop; the constant folding crash on a numpy scalar rule
+result; the false "assigned in the 'else' branch but not in the 'if' branch" after a nested
+early ``return``. Each is checked differentially (tests/oracle.py, arguments after the call)
+and, for gradients, against central finite differences (tests/test_grad.py ``check_grads``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.oracle import check
+from tests.test_grad import check_grads
+from tests.test_setitem import check_writes
+
+
+# ---------------------------------------------------------------- 3: value_and_grad and control flow
+def returns_from_if(x, w):
+    if np.sum(x) > 10:
+        return np.sum(w)
+    return np.sum(x * w)
+
+
+def returns_loop_carried(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = s + w[i]
+    return s
+
+
+def returns_loop_carried_scaled(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = s + w[i] * x[i]
+    return s * 1.0
+
+
+def returns_from_while(x, w):
+    s = np.sum(w)
+    while s < np.sum(x):
+        s = s * 2.0 + 1.0
+    return s
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, 1.0, 2.0]), np.array([5.0, 4.0, 3.0])],
+                         ids=["else-path", "if-path"])
+def test_value_and_grad_of_if_output(x):
+    w = np.array([0.3, -0.7, 1.1])
+    check_grads(returns_from_if, x, w, argnums=1)
+    check_grads(returns_from_if, x, w, argnums=(0, 1))
+    check(returns_from_if, x, w)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+@pytest.mark.parametrize("fn", [returns_loop_carried, returns_loop_carried_scaled])
+def test_value_and_grad_of_loop_output(fn, n):
+    x = np.linspace(0.5, 1.5, n) if n else np.zeros(0)
+    w = np.linspace(-1.0, 1.0, max(n, 1))[:n] + 0.25
+    if n:
+        check_grads(fn, x, w, argnums=1)
+    check(fn, x, w)
+
+
+@pytest.mark.parametrize("x", [np.array([0.1, 0.2]), np.array([3.0, 4.0])], ids=["0-trips", "trips"])
+def test_value_and_grad_of_while_output(x):
+    w = np.array([0.4, 0.5])
+    check_grads(returns_from_while, x, w, argnums=1)
+
+
+# ---------------------------------------------------------------- 4: folding a numpy scalar
+def zeros_like_gathered(x):
+    y = np.zeros_like(x[[4, 3, 2]])
+    y[1] = y[0] + x[1]
+    return np.sum(y)
+
+
+def zeros_like_gathered_2d(x):
+    y = np.zeros_like(x[[2, 0]])
+    y[1, 0] = y[0, 1] * 2.0 + x[1, 1]
+    return y
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_fold_numpy_scalar_result(dtype):
+    x = np.arange(5).astype(dtype)
+    check_writes(zeros_like_gathered, x)
+    check_writes(zeros_like_gathered_2d, np.arange(6).astype(dtype).reshape(3, 2))
+
+
+def test_fold_numpy_scalar_result_grad():
+    check_grads(zeros_like_gathered, np.array([0.5, -1.0, 2.0, 0.25, 3.0]))
+
+
+# ---------------------------------------------------------------- 5: nested early return
+def nested_early_return(x, w):
+    if np.sum(x) > 0:
+        if np.sum(w) > 0:
+            return np.sum(w)
+        t = x * 2.0
+    else:
+        t = w
+    return np.sum(t)
+
+
+def nested_early_return_in_loop(x, w):
+    if np.sum(x) > 0:
+        for i in range(x.shape[0]):
+            if x[i] > 2.0:
+                return w[i]
+        t = x * w
+    else:
+        t = w * 3.0
+    return np.sum(t)
+
+
+def early_return_then_write(x, w):
+    if np.sum(x) > 0:
+        if np.sum(w) > 0:
+            return np.sum(w)
+        t = x[1:] * 2.0
+        w[1] = 2.0
+    else:
+        t = w.copy()
+    t[0] = 7.0
+    return np.sum(t)
+
+
+CASES = [(np.array([1.0, 0.5, 0.25]), np.array([0.5, 0.1, 0.2])),     # inner return
+         (np.array([1.0, 0.5, 0.25]), np.array([-0.5, 0.1, 0.2])),    # falls through
+         (np.array([-1.0, 0.5, 0.25]), np.array([0.5, 0.1, 0.2]))]    # else branch
+
+
+@pytest.mark.parametrize("x,w", CASES)
+def test_nested_early_return_is_not_refused(x, w):
+    c = check(nested_early_return, x, w)
+    check(c, x[:2], w[:2])
+    check_grads(nested_early_return, x, w, argnums=(0, 1))
+
+
+@pytest.mark.parametrize("x,w", CASES + [(np.array([1.0, 3.0, 0.25]), np.array([-0.5, 0.1, 0.2]))])
+def test_nested_early_return_in_loop(x, w):
+    check(nested_early_return_in_loop, x, w)
+    check_grads(nested_early_return_in_loop, x, w, argnums=1)
+
+
+@pytest.mark.parametrize("x,w", CASES)
+def test_nested_early_return_then_write_through_argument(x, w):
+    check_writes(early_return_then_write, x, w)
+
+
+def unbound_after_return_guard(x):
+    if np.sum(x) > 0:
+        return np.sum(x)
+    if np.sum(x) < -5:
+        t = x * 2.0
+    return np.sum(t)
+
+
+def test_really_unbound_name_is_still_refused():
+    import pyonnx
+    with pytest.raises(pyonnx.ConversionError, match="'t' is assigned in the 'if' branch"):
+        pyonnx.compile(unbound_after_return_guard)(np.array([-1.0, -2.0]))
