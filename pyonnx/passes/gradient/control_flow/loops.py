@@ -21,6 +21,7 @@ from pyonnx.passes.gradient.control_flow.common import (
 )
 from pyonnx.passes.gradient.registry import vjp
 from pyonnx.passes.gradient.types import FLOAT_TYPES
+from pyonnx.passes.marks import replace_value
 
 __all__: list[str] = []
 
@@ -192,11 +193,7 @@ def _loop(b: Backward, node: ir.Node, gs):
     copy_outs = [rewire.get(v, v) for v in copy.outputs]
     copy.outputs.clear()
     for old, value in rewire.items():
-        old.replace_all_uses_with(value)
-    for cloned in ir.traversal.RecursiveGraphIterator(copy):
-        mark = cloned.meta.get("pyonnx.derivative")
-        if mark is not None and any(x in rewire for x in mark[1]):
-            cloned.meta["pyonnx.derivative"] = (mark[0], [rewire.get(x, x) for x in mark[1]])
+        replace_value(old, value)     # (composite marks naming ``old`` follow it)
     copy_states_out = copy_outs[1:1 + n]
     copy_scans_out = copy_outs[1 + n:]
     copy.inputs.clear()
