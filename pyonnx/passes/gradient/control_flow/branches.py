@@ -74,7 +74,7 @@ def _if(b: Backward, node: ir.Node, gs):
         _copy_meta(b, node, new)
         for r, out in zip([*res_then, *res_else], new.outputs[n_out:]):
             out.name = b.fresh(f"{r.name or 'res'}_out")
-            out.type = _tensor_type(b, r)
+            out.type = r.type if isinstance(r.type, ir.SequenceType) else _tensor_type(b, r)
             b._extra[out] = (b.dtype(r), b.dims(r))
         # The backward branches read the residuals from the new If's outputs.
         for (nodes, _, rs), outs in zip(backward, (new.outputs[n_out:n_out + len(res_then)],

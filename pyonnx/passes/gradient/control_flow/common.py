@@ -157,9 +157,20 @@ def _tape_typed(b: Backward, v: ir.Value, state: ir.Value) -> ir.Value:
 
 
 def _empty_like(b: Backward, v: ir.Value) -> ir.Value:
-    """A constant of ``v``'s dtype and rank holding no element (a placeholder output)."""
+    """A placeholder output standing for ``v`` in the branch that does not compute it: a
+    constant of ``v``'s dtype and rank holding no element; for a sequence (the tape of a Loop
+    run inside a branch), an empty sequence of its element type."""
+    if isinstance(v.type, ir.SequenceType) and isinstance(v.type.elem_type, ir.TensorType):
+        elem = v.type.elem_type.dtype
+        empty = b.op("SequenceEmpty")
+        # (b.op's dtype= records types: the dtype attribute is set here.)
+        empty.producer().attributes["dtype"] = ir.AttrInt64("dtype", int(elem))
+        empty.type = v.type
+        b._extra[empty] = (elem, b._extra.get(v, (None, None))[1])
+        return empty
     dt = b.dtype(v)
     if dt is None or not isinstance(v.type, (ir.TensorType, type(None))):
-        raise b.error(f"the gradient of If needs '{v.name}' to be a tensor of known dtype")
+        raise b.error(f"the gradient of If needs '{v.name}' to be a tensor or a sequence of "
+                      "tensors of known dtype")
     rank = b.rank(v)
     return b.const(np.zeros((0,) * (rank or 0), dt.numpy()))
