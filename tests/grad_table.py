@@ -356,6 +356,12 @@ import numpy as np
 def _out(e):
     s = np.ravel(e)
     return np.sum(np.cumsum(s * s))
+
+
+def _pre(x, y):
+    # Computed before the loop or branch: CSE may then merge the first nodes of a construction
+    # inside the body with these, so that the body reads x only through outer values.
+    return np.sum(np.abs(x) + x * x - x) * 0.25 + np.sum(np.abs(y) + y * y) * 0.25
 '''
 
 _TOP = '''
@@ -364,28 +370,33 @@ def top_{k}(x, y, c, n):
     return _out(e)
 '''
 
+# The function of x and y (loop-invariant: hoisting moves it out, or part of it) and of the
+# loop states xs, ys (not invariant); x and y are read in the body only by the function.
 _LOOP = '''
 def loop_{k}(x, y, c, n):
+    p = _pre(x, y)
     acc = 0.0
+    xs = x
+    ys = y
     for i in range(n):
-        s = 1.0 - 0.0625 * i
-        xs = x * s
-        ys = y * s
 {body_xy2}
         a = _out(e)
 {body_xsys2}
         acc = acc + a + _out(e)
-    return acc * 0.5
+        xs = xs * 0.9375
+        ys = ys * 0.9375
+    return acc * 0.5 + p
 '''
 
 _BRANCH = '''
 def branch_{k}(x, y, c, n):
+    p = _pre(x, y)
     if c > 0.0:
 {body_xy2}
         r = _out(e)
     else:
         r = 0.0
-    return r * 1.5
+    return r * 1.5 + p
 '''
 
 
