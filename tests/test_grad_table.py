@@ -34,12 +34,18 @@ def _inputs(name: str, dtype, seed: str):
 
 
 def finite_differences(fn, args, k):
-    """Central differences in argument ``k`` at two step sizes, which must agree."""
+    """Central differences in argument ``k`` at two step sizes, which must agree; and the
+    scale of the gradient for an absolute tolerance (its largest element, or the rounding
+    error of the differences: a few ulp of the function's value over the step)."""
+    eps = 1e-6
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        fine = numeric_grad(fn, args, k, eps=1e-6)
+        fine = numeric_grad(fn, args, k, eps=eps)
         coarse = numeric_grad(fn, args, k, eps=1e-4)
-    scale = max(1.0, float(np.max(np.abs(fine), initial=0.0)))
+        value = abs(float(fn(*[a.astype(np.float64) if isinstance(a, np.ndarray)
+                               and a.dtype.kind == "f" else a for a in args])))
+    rounding = 8 * np.finfo(np.float64).eps * value / eps
+    scale = max(1.0, float(np.max(np.abs(fine), initial=0.0)), rounding * 1e6)
     np.testing.assert_allclose(fine, coarse, rtol=1e-4, atol=1e-4 * scale,
                                err_msg="the oracle: finite differences disagree")
     return fine, scale
@@ -62,12 +68,18 @@ def check_kernel(fn, name: str, dtype, context: str, runs) -> None:
                 np.asarray(value, np.float64), want, rtol=tol, atol=tol * scale,
                 err_msg=f"{name} in {context} ({np.dtype(dtype).name}), d/d arg {k}, "
                         f"c={c}, n={n}")
-    onnx.checker.check_model(onnx.load_from_string(g._last.model), full_check=True)
+    model = onnx.load_from_string(g._last.model)
+    onnx.checker.check_model(model, full_check=True)
+    # The function really sits in a run-time loop or branch (none was unrolled or folded).
+    assert CONTROL_FLOW[context] <= {n.op_type for n in model.graph.node}
 
 
-# A loop of 0, 1 and 2 iterations; a branch taken and not taken (one model each).
-RUNS = {"top": [(1.0, 2)], "loop": [(1.0, 2), (1.0, 0), (1.0, 1)],
-        "branch": [(1.0, 2), (-1.0, 2)]}
+# A loop of 2, 0 and 1 iterations; a branch taken and not taken (one model each). 0-d arrays:
+# a Python scalar whose value the conversion needs (``if c > 0.0``) would become static.
+RUNS = {"top": [(np.array(1.0), np.array(2))],
+        "loop": [(np.array(1.0), np.array(n)) for n in (2, 0, 1)],
+        "branch": [(np.array(c), np.array(2)) for c in (1.0, -1.0)]}
+CONTROL_FLOW = {"top": set(), "loop": {"Loop"}, "branch": {"If"}}
 
 
 def test_table_covers_the_registry():

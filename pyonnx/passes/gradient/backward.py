@@ -12,7 +12,7 @@ from pyonnx.errors import ConversionError
 from pyonnx.passes.gradient.builder import Builder
 from pyonnx.passes.gradient.graphs import _DERIVATIVE, _captures, _inputs, _mark_inputs
 from pyonnx.passes.gradient.registry import COMPOSITE_RULES, RULES
-from pyonnx.passes.gradient.types import FLOAT_TYPES, loc_of
+from pyonnx.passes.gradient.types import FLOAT_TYPES, TAPE, loc_of
 
 __all__ = ["Backward"]
 
@@ -154,6 +154,13 @@ class Backward(Builder):
                 what = node.op_type if node.domain in ("", "ai.onnx") else \
                     f"{node.domain}.{node.op_type}"
                 hint = ""
+                if node.meta.get(TAPE):
+                    raise self.error(
+                        "cannot differentiate the gradient of this loop again (second "
+                        "derivatives): its gradient records the loop's state in an ONNX sequence "
+                        "(the state's shape may change from one iteration to the next, or shape "
+                        f"inference could not tell it stays fixed), and {what} has no gradient "
+                        "rule: second derivatives through such a loop are not supported")
                 if node.op_type in _SEQUENCE_OPS and node.domain in ("", "ai.onnx"):
                     hint = ("; gradients through lists whose length is only known at run time "
                             "(ONNX sequences) are not supported: build the values with array "

@@ -20,7 +20,7 @@ from pyonnx.passes.gradient.control_flow.common import (
     _typed,
 )
 from pyonnx.passes.gradient.registry import vjp
-from pyonnx.passes.gradient.types import FLOAT_TYPES
+from pyonnx.passes.gradient.types import FLOAT_TYPES, TAPE
 from pyonnx.passes.marks import replace_value
 
 __all__: list[str] = []
@@ -185,6 +185,7 @@ def _loop(b: Backward, node: ir.Node, gs):
                 _typed(b, state_at[j], states_in[j])
             else:
                 state_at[j] = b.op("SequenceAt", record_ph[j], t, dtype=dt, dims=dims)
+                state_at[j].producer().meta[TAPE] = True
     copy, mapping = b.clone_graph(body)
     # The copy's inputs become the recorded state, t, and true (iterations that ran saw a
     # true condition).
@@ -256,6 +257,7 @@ def _loop(b: Backward, node: ir.Node, gs):
         for j in taped:
             tin = _tape_typed(b, ir.Value(name=b.fresh("tape_in")), states_in[j])
             tout = _tape_typed(b, b.op("SequenceInsert", tin, states_in[j]), states_in[j])
+            tout.producer().meta[TAPE] = True
             tape_ins.append(tin)
             tape_outs.append(tout)
     body.extend(added)
