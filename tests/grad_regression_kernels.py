@@ -130,3 +130,83 @@ def while_data_dependent(x, w):
         s = s * np.cosh(np.sum(w)) + np.sum(np.hypot(w, x))
         k = k + 1
     return s * 1.5
+
+
+def while_in_branch_in_for(x, w, n):
+    s = 0.0
+    for j in range(n):
+        if np.sum(x[j]) > 0:
+            t = np.sum(w * w)
+            k = 0
+            while t < 4.0 and k < 20:
+                t = t * 1.5 + np.sum(np.hypot(w, x[j]))
+                k = k + 1
+            s = s + t
+        else:
+            s = s + np.sum(np.cbrt(w + 2.0))
+    return s * 1.5
+
+
+def break_with_composites(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = s + np.sum(np.arctan2(x[i], w) * np.cosh(w))
+        if s > 2.0:
+            break
+    return s * 1.5
+
+
+def continue_in_loop(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        if np.sum(x[i]) < 0:
+            continue
+        s = s + np.sum(np.log10(w * w + 1.0) * x[i])
+    return s * 1.5
+
+
+def triangular_nested(x, w, n):
+    s = 0.0
+    for i in range(n):
+        for j in range(i):
+            s = s + np.sum(np.hypot(x[i], w) * x[j])
+    return s * 1.5
+
+
+def setitem_composite_in_branch_in_loop(x, w):
+    y = np.zeros_like(x)
+    for i in range(x.shape[0]):
+        if np.sum(x[i]) > 0:
+            y[i] = np.arctan2(x[i], w)
+        else:
+            y[i] = np.cosh(x[i]) * w
+    return np.sum(y * y)
+
+
+def scalar_argument_in_loop(x, a, n):
+    s = 0.0
+    for i in range(n):
+        s = s + np.sum(np.log2(x * a + 2.0)) * a
+    return s * 1.5
+
+
+def two_states_swapped(x, w, n):
+    a = x * 1.0
+    b = w * 1.0
+    for i in range(n):
+        a, b = np.tanh(b) + a * 0.5, np.hypot(a, 0.3)
+    return np.sum(a * b)
+
+
+def vector_out_of_loop(x, w, n):
+    y = x * 1.0
+    for i in range(n):
+        y = np.hypot(y, w) * 0.5 + np.cosh(y) * 0.1
+    return y * 2.0
+
+
+def scalar_composite_loop(a, n):
+    s = a * 1.0
+    for i in range(n):
+        s = np.cbrt(s * s + 1.0) + np.log10(s * s + 2.0)
+    return s * 1.5

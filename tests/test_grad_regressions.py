@@ -33,7 +33,8 @@ def check(fn, argsets, argnums=(0, 1), *, hessian: bool = False, rtol=1e-6):
         got = g(*args)
         for k, value in zip(argnums, got):
             want, scale = finite_differences(fn, args, k)
-            assert value.dtype == args[k].dtype and value.shape == args[k].shape
+            like = args[k] if isinstance(args[k], np.ndarray) else np.float64(args[k])
+            assert value.dtype == like.dtype and value.shape == like.shape
             np.testing.assert_allclose(value, want, rtol=rtol, atol=rtol * scale,
                                        err_msg=f"{fn.__name__} d/d arg {k}")
         value, grads = vg(*args)
@@ -145,3 +146,70 @@ def test_while_with_data_dependent_trip_count():
     # 0 trips (already >= 20), a few trips
     check(K.while_data_dependent, [(x * 4.0, np.array([0.3, 0.2])),
                                    (x, np.array([0.3, 0.2]))], hessian=True)
+
+
+RNG_X = np.random.default_rng(5).uniform(-1.0, 1.0, (3, 4))
+RNG_W = np.random.default_rng(6).uniform(0.3, 1.2, 4)
+
+
+def test_while_in_branch_in_for():
+    x, w = RNG_X, RNG_W
+    check(K.while_in_branch_in_for, [(x, w, n(0)), (x, w, n(1)), (x, w, n(3)),
+                                     (-np.abs(x), w, n(2))])
+
+
+def test_break_and_continue_with_composites():
+    x, w = RNG_X, RNG_W
+    # argnums in reverse order
+    check(K.break_with_composites, [(x, w), (np.abs(x) * 3.0, w), (x[:0], w)], argnums=(1, 0))
+    check(K.continue_in_loop, [(x, w), (-np.abs(x), w)])
+
+
+def test_triangular_nested_loops():
+    check(K.triangular_nested, [(RNG_X, RNG_W, n(k)) for k in (0, 1, 2, 3)], hessian=True)
+
+
+def test_item_assignment_of_composites_in_branch_in_loop():
+    x, w = RNG_X, RNG_W
+    check(K.setitem_composite_in_branch_in_loop, [(x, w), (x[:1], w), (x[:0], w)],
+          hessian=True)
+
+
+def test_python_float_argument_in_loop():
+    check(K.scalar_argument_in_loop, [(np.abs(RNG_X), 0.7, n(0)), (np.abs(RNG_X), 0.7, n(2))])
+
+
+def test_swapped_states():
+    # (No Hessian: the states mix x's and w's symbolic sizes, so the loop's gradient records
+    # them in a sequence, and second derivatives through it are refused.)
+    check(K.two_states_swapped, [(RNG_X[0], RNG_W, n(k)) for k in (0, 1, 3)])
+
+
+@pytest.mark.parametrize("trips", [0, 1, 3])
+def test_jacobian_and_vjp_of_vector_out_of_loop(trips):
+    x, w = RNG_X[0], RNG_W
+    args = (x, w, n(trips))
+    ja, jb = pyonnx.jacobian(K.vector_out_of_loop, argnums=(0, 1))(*args)
+    for k, jac in ((0, ja), (1, jb)):
+        rows = [finite_differences(lambda *a: K.vector_out_of_loop(*a)[i], args, k)[0]
+                for i in range(4)]
+        np.testing.assert_allclose(jac, np.stack(rows), rtol=1e-6, atol=1e-8)
+    out, vjp_fn = pyonnx.vjp(K.vector_out_of_loop, *args)
+    np.testing.assert_allclose(out, K.vector_out_of_loop(*args), rtol=1e-12)
+    ct = np.array([0.3, -1.2, 0.7, 0.25])
+    gx, gw, gn = vjp_fn(ct)
+    assert gn is None
+    np.testing.assert_allclose(gx, ct @ ja, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(gw, ct @ jb, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("trips", [0, 1, 3])
+def test_grad_of_grad_through_composites_in_loop(trips):
+    g = pyonnx.grad(K.scalar_composite_loop)
+    gg = pyonnx.grad(g)
+    for a in (0.7, np.float64(-0.4)):
+        want, _ = finite_differences(K.scalar_composite_loop, (a, n(trips)), 0)
+        np.testing.assert_allclose(g(a, n(trips)), want, rtol=1e-6)
+        e = 1e-5
+        want2 = (g(a + e, n(trips)) - g(a - e, n(trips))) / (2 * e)
+        np.testing.assert_allclose(gg(a, n(trips)), want2, rtol=1e-5, atol=1e-8)
