@@ -83,7 +83,9 @@ CONTROL_FLOW = {"top": set(), "loop": {"Loop"}, "branch": {"If"}}
 
 
 def test_table_covers_the_registry():
-    registered = set(numpy_calls.registered_names())
+    # (pyonnx.sklearn registers scikit-learn's input checks when imported: not numpy
+    # functions, and the registry holds them only in some test orders.)
+    registered = {n for n in numpy_calls.registered_names() if not n.startswith("sklearn.")}
     listed = set(T.TABLE) | set(T.NOT_DIFFERENTIABLE)
     assert not registered - listed, f"registered, in no table: {sorted(registered - listed)}"
     assert not listed - registered, f"listed, not registered: {sorted(listed - registered)}"
