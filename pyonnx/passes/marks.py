@@ -36,9 +36,10 @@ def replace_value(old: ir.Value, new: ir.Value, *, replace_graph_outputs: bool =
 
 def move_mark(dup: ir.Node, kept: ir.Node) -> None:
     """``kept`` computes what ``dup`` did (CSE merged them): it takes ``dup``'s mark if it has
-    none."""
+    none and is in the same graph (a mark moved out of a body could name values of the body)."""
     mark = dup.meta.get(DERIVATIVE)
-    if mark is not None and DERIVATIVE not in kept.meta and len(kept.outputs) == 1:
+    if (mark is not None and DERIVATIVE not in kept.meta and len(kept.outputs) == 1
+            and kept.graph is dup.graph):
         kept.meta[DERIVATIVE] = mark
 
 
