@@ -3,7 +3,7 @@ run-time ``for`` and inside a run-time ``if``, in float64 and float32, against c
 differences (issue 19: six composite float64 functions lost their gradient inside loops and
 branches while the top-level tests passed).
 
-The table and the generated kernels are in tests/grad_table.py. The oracle is numpy running the
+The table is tests/grad_table.py, the generated kernels tests/grad_table_kernels.py. The oracle is numpy running the
 same kernel in float64, differentiated by central differences at two step sizes that must agree
 (the sample point is smooth); float32 gradients are compared with a float32 tolerance. Every
 gradient model passes ``onnx.checker.check_model(full_check=True)``.
@@ -20,6 +20,7 @@ import pytest
 import pyonnx
 from pyonnx.frontend import numpy_calls
 from tests import grad_table as T
+from tests.grad_table_kernels import kernel
 from tests.test_grad import numeric_grad
 
 CONTEXTS = ("top", "loop", "branch")
@@ -96,7 +97,7 @@ def test_table_covers_the_registry():
 @pytest.mark.parametrize("context", CONTEXTS)
 @pytest.mark.parametrize("name", list(T.TABLE))
 def test_gradient(name, context, dtype):
-    check_kernel(T.kernel(context, name), name, dtype, context, RUNS[context])
+    check_kernel(kernel(context, name), name, dtype, context, RUNS[context])
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f64", "f32"])
@@ -105,4 +106,4 @@ def test_gradient(name, context, dtype):
 def test_gradient_at_item_assigned_zeros(name, context, dtype):
     # Exact zeros written by item assignment, where the function is smooth: guards that
     # select a branch out must not turn its zero cotangent into NaN (0 * inf).
-    check_kernel(T.kernel(context, name, zeros=True), name, dtype, context, RUNS[context])
+    check_kernel(kernel(context, name, zeros=True), name, dtype, context, RUNS[context])
