@@ -29,6 +29,8 @@ from typing import Any
 
 import onnx_ir as ir
 
+from pyonnx.passes.marks import move_mark, replace_value
+
 __all__ = ["EliminateCommonSubexpressionsPass"]
 
 logger = logging.getLogger(__name__)
@@ -77,7 +79,8 @@ class EliminateCommonSubexpressionsPass(ir.passes.InPlacePass):
                     continue
             else:
                 for old, new in zip(node.outputs, first.outputs):
-                    old.replace_all_uses_with(new)
+                    replace_value(old, new)
+            move_mark(node, first)
             graph.remove(node, safe=True)
             count += 1
         return count
@@ -120,7 +123,7 @@ def _rename_into_output(graph: ir.Graph, first: ir.Node, dup: ir.Node) -> bool:
     if new.is_graph_output():
         return False  # one value cannot be two outputs
     name, type_, shape = out.name, out.type, out.shape
-    out.replace_all_uses_with(new, replace_graph_outputs=True)
+    replace_value(out, new, replace_graph_outputs=True)
     out.name = None
     new.name = name
     new.type = type_ or new.type

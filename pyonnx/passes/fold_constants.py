@@ -38,6 +38,7 @@ from pyonnx.passes import fold_rules  # noqa: F401  (import for the registration
 from pyonnx.passes.fold_rules.common import const_of
 from pyonnx.passes.fold_reference import _infer_outputs, _reference_eval
 from pyonnx.passes.fold_rules.registry import PARTIAL, RULES
+from pyonnx.passes.marks import replace_value
 
 __all__ = ["FoldConstantsPass", "DEFAULT_INPUT_SIZE_LIMIT", "DEFAULT_OUTPUT_SIZE_LIMIT"]
 
@@ -217,7 +218,7 @@ class _Folding:
                 new.type = out.type
             if new.shape is None and out.shape is not None:
                 new.shape = out.shape
-            out.replace_all_uses_with(new)
+            replace_value(out, new)
             return True
         graph = node.graph
         if graph is None or not any(o is out for o in graph.outputs):
@@ -227,7 +228,7 @@ class _Folding:
                 and not new.is_graph_input()):
             # The forwarded value takes over the output's name and declared type.
             name = out.name
-            out.replace_all_uses_with(new, replace_graph_outputs=True)
+            replace_value(out, new, replace_graph_outputs=True)
             out.name = None
             new.name = name
             new.type = out.type or new.type
@@ -240,7 +241,7 @@ class _Folding:
         if _LOC in node.meta:
             identity.meta[_LOC] = node.meta[_LOC]
         graph.insert_before(node, identity)
-        out.replace_all_uses_with(identity.outputs[0], replace_graph_outputs=True)
+        replace_value(out, identity.outputs[0], replace_graph_outputs=True)
         out.name = None
         return True
 

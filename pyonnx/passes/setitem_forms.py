@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.passes.marks import replace_value
+
 __all__ = ["Builder", "Emitter", "lower_row", "lower_point", "lower_flat", "replace_uses",
            "attr", "DOMAIN"]
 
@@ -236,7 +238,7 @@ def replace_uses(old: ir.Value, new: ir.Value) -> None:
     new.type = old.type or new.type
     if old.shape is not None:
         new.shape = old.shape
-    old.replace_all_uses_with(new, replace_graph_outputs=True)
+    replace_value(old, new, replace_graph_outputs=True)
     old.name = None
     new.name = name
 

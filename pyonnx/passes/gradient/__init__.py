@@ -22,7 +22,10 @@ How (JAX's ``backward_pass`` in ``interpreters/ad.py``, on a graph instead of a 
    that produced it (``meta["pyonnx.loc"]``, or the ``doc_string`` a serialized model keeps).
 5. A node marked ``meta["pyonnx.derivative"] = (name, inputs)`` ends a multi-node construction
    of a numpy function (the frontend's float64 math): it is differentiated as that function
-   with respect to those inputs (``registry.COMPOSITE_RULES``), not node by node.
+   with respect to those inputs (``registry.COMPOSITE_RULES``), not node by node. Those inputs
+   count as the node's inputs for activity, If/Loop captures and pruning (hoisting or CSE may
+   leave a construction in a body that reads its argument only through outer values), and
+   :mod:`pyonnx.passes.marks` keeps them valid while passes replace values.
 
 :func:`differentiate_jacobian` runs the same walk inside a ``Loop`` body, once per output
 element with a one-hot cotangent, for reverse-mode Jacobians.

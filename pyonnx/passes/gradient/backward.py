@@ -10,13 +10,12 @@ import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
 from pyonnx.passes.gradient.builder import Builder
-from pyonnx.passes.gradient.graphs import _alive, _captures
+from pyonnx.passes.gradient.graphs import _DERIVATIVE, _captures, _inputs, _mark_inputs
 from pyonnx.passes.gradient.registry import COMPOSITE_RULES, RULES
-from pyonnx.passes.gradient.types import FLOAT_TYPES, loc_of
+from pyonnx.passes.gradient.types import FLOAT_TYPES, TAPE, loc_of
 
 __all__ = ["Backward"]
 
-_DERIVATIVE = "pyonnx.derivative"   # set by the frontend on composite math (see registry)
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
 _SEQUENCE_OPS = frozenset({"SequenceInsert", "SequenceAt", "SequenceConstruct", "SequenceErase",
                            "ConcatFromSequence", "SplitToSequence", "SequenceEmpty"})
@@ -115,10 +114,11 @@ class Backward(Builder):
         nodes = list(graph)
         captures = {node: self.captures(node) for node in nodes
                     if any(a.type in _GRAPH_ATTRS for a in node.attributes.values())}
+        # A marked node's function inputs count as its inputs (see graphs._mark_inputs).
+        ins_of = {node: (*_inputs(node), *captures.get(node, ())) for node in nodes}
         varied: set[ir.Value] = {v for v in wrt if self.is_float(v)}
         for node in nodes:
-            ins = node.inputs if node not in captures else (*node.inputs, *captures[node])
-            if any(v is not None and v in varied for v in ins):
+            if any(v in varied for v in ins_of[node]):
                 for out in node.outputs:
                     if self.dtype(out) in FLOAT_TYPES or self.dtype(out) is None:
                         varied.add(out)
@@ -126,8 +126,7 @@ class Backward(Builder):
         useful: set[ir.Value] = {v for v, _ in seeds if v in varied}
         for node in reversed(nodes):
             if any(out in useful for out in node.outputs):
-                ins = node.inputs if node not in captures else (*node.inputs, *captures[node])
-                useful.update(v for v in ins if v is not None and v in varied)
+                useful.update(v for v in ins_of[node] if v in varied)
         cts: dict[ir.Value, ir.Value] = {}
         for v, ct in seeds:
             if v in useful:
@@ -136,7 +135,7 @@ class Backward(Builder):
             gs = [cts.get(out) for out in node.outputs]
             if all(g is None for g in gs):
                 continue
-            marked = self._composite(node, nodes)
+            marked = self._composite(node)
             if marked is not None:
                 rule, xs = marked
                 self.node = node
@@ -155,6 +154,13 @@ class Backward(Builder):
                 what = node.op_type if node.domain in ("", "ai.onnx") else \
                     f"{node.domain}.{node.op_type}"
                 hint = ""
+                if node.meta.get(TAPE):
+                    raise self.error(
+                        "cannot differentiate the gradient of this loop again (second "
+                        "derivatives): its gradient records the loop's state in an ONNX sequence "
+                        "(the state's shape may change from one iteration to the next, or shape "
+                        f"inference could not tell it stays fixed), and {what} has no gradient "
+                        "rule: second derivatives through such a loop are not supported")
                 if node.op_type in _SEQUENCE_OPS and node.domain in ("", "ai.onnx"):
                     hint = ("; gradients through lists whose length is only known at run time "
                             "(ONNX sequences) are not supported: build the values with array "
@@ -187,14 +193,12 @@ class Backward(Builder):
             self._extra[total] = (self.dtype(v), self.dims(v))
         cts[v] = total
 
-    def _composite(self, node: ir.Node, nodes: Sequence[ir.Node]):
+    def _composite(self, node: ir.Node):
         """(rule, inputs) when ``node`` ends a construction marked with the numpy function it
-        computes (``meta["pyonnx.derivative"]``), its inputs still in the model; else None."""
-        mark = node.meta.get(_DERIVATIVE)
-        if mark is None or len(node.outputs) != 1:
-            return None
-        name, xs = mark
-        rule = COMPOSITE_RULES.get(name)
-        if rule is None or not all(_alive(x) for x in xs):
+        computes (``meta["pyonnx.derivative"]``), its inputs still in the model (followed to
+        the values that replaced them); else None."""
+        xs = _mark_inputs(node)
+        rule = COMPOSITE_RULES.get(node.meta[_DERIVATIVE][0]) if xs else None
+        if rule is None:
             return None
         return rule, xs

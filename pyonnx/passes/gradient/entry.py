@@ -174,6 +174,9 @@ def differentiate_jacobian(model: ir.Model, wrt: Sequence[int],
                     name=b.fresh("jacobian_body"))
     loop = b.op("Loop", size, b.const(np.array(True)), body=body, outputs=len(scans))
     stacked = loop if len(scans) > 1 else (loop,)
+    # The walk may have replaced y's producer (a Loop or If VJP rebuilds the forward node and
+    # moves the graph output): read it again, the old value is no longer in the model.
+    y = graph.outputs[0]
     results = []
     for k, (v, s) in enumerate(zip(wrt_values, stacked)):
         target = b.op("Concat", b.op("Shape", y), b.op("Shape", v), axis=0)

@@ -1,11 +1,33 @@
-"""Graph helpers of the gradient pass: the outer values a node's subgraphs capture, whether a
-value is still in the model, and every name in use (for fresh names)."""
+"""Graph helpers of the gradient pass: the outer values a node's subgraphs capture, the inputs a
+composite mark adds to a node, and every name in use (for fresh names)."""
 
 from __future__ import annotations
 
 import onnx_ir as ir
 
+from pyonnx.passes.marks import DERIVATIVE, mark_inputs
+
 __all__: list[str] = []
+
+_DERIVATIVE = DERIVATIVE
+
+
+def _mark_inputs(node: ir.Node) -> tuple[ir.Value, ...]:
+    """The inputs of the numpy function a composite mark says ``node`` computes
+    (:func:`pyonnx.passes.marks.mark_inputs`: () when unmarked or stale).
+
+    The walk differentiates a marked node with respect to these, not its ONNX inputs, so they
+    are edges of the graph for activity, captures and pruning: optimizations (loop-invariant
+    hoisting, CSE with a value outside a branch) may leave a construction inside a Loop or If
+    body that no longer reads its argument directly, only values computed from it outside.
+    Without these edges the body would not capture the argument and its gradient was dropped.
+    """
+    return mark_inputs(node)
+
+
+def _inputs(node: ir.Node) -> tuple[ir.Value, ...]:
+    """``node``'s inputs (omitted ones left out) and its composite mark's inputs."""
+    return (*(v for v in node.inputs if v is not None), *_mark_inputs(node))
 
 
 def _captures(node: ir.Node) -> list[ir.Value]:
@@ -15,8 +37,8 @@ def _captures(node: ir.Node) -> list[ir.Value]:
     def walk(graph: ir.Graph, defined: set[ir.Value]) -> None:
         defined = defined | set(graph.inputs) | set(graph.initializers.values())
         for n in graph:
-            for v in n.inputs:
-                if v is not None and v not in defined:
+            for v in _inputs(n):
+                if v not in defined:
                     found[v] = None
             for attr in n.attributes.values():
                 if attr.type == ir.AttributeType.GRAPH:
@@ -33,15 +55,6 @@ def _captures(node: ir.Node) -> list[ir.Value]:
             for sub in attr.value:
                 walk(sub, set())
     return list(found)
-
-
-def _alive(v: ir.Value) -> bool:
-    """Whether ``v`` is still a value of the model (optimizations may have replaced it): made
-    by a node in a graph (this one or an enclosing one), or a graph input or initializer."""
-    producer = v.producer()
-    if producer is not None:
-        return producer.graph is not None
-    return v.is_graph_input() or v.is_initializer()
 
 
 def _all_names(model: ir.Model) -> set[str]:

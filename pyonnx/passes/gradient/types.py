@@ -12,13 +12,16 @@ import onnx_ir as ir
 
 from pyonnx.loc import SourceLoc
 
-__all__ = ["FLOAT_TYPES", "Dims", "infer_types", "loc_of"]
+__all__ = ["FLOAT_TYPES", "TAPE", "Dims", "infer_types", "loc_of"]
 
 logger = logging.getLogger(__name__)
 
 FLOAT_TYPES = frozenset({ir.DataType.FLOAT16, ir.DataType.FLOAT, ir.DataType.DOUBLE,
                          ir.DataType.BFLOAT16})
 _LOC = "pyonnx.loc"
+# Set on the sequence ops a Loop VJP records states with (a tape): a later differentiation
+# that reaches them says so (second derivatives through a tape have no rule).
+TAPE = "pyonnx.tape"
 _DOC_LOC = re.compile(r"^(.*):(\d+):(\d+): ")
 
 Dims = tuple  # of int (known size), str (symbolic size: equal names, equal sizes) or None

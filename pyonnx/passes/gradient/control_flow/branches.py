@@ -20,6 +20,16 @@ __all__: list[str] = []
 
 
 # ------------------------------------------------------------------ If
+def _placeholder(b: Backward, r: ir.Value) -> ir.Value:
+    """The output standing for residual ``r`` in the branch that does not compute it: empty,
+    of ``r``'s type and rank; its declared dims unknown (they are not ``r``'s: the ONNX
+    checker's full check compares them)."""
+    v = _typed(b, b.op("Identity", _empty_like(b, r)), r)
+    if v.shape is not None:
+        v.shape = ir.Shape([None] * len(v.shape))
+    return v
+
+
 @vjp("If")
 def _if(b: Backward, node: ir.Node, gs):
     caps = b.captures(node)
@@ -54,8 +64,7 @@ def _if(b: Backward, node: ir.Node, gs):
                 outs = []
                 for j, rs in enumerate((res_then, res_else)):
                     for r in rs:
-                        outs.append(r if j == k else _typed(b, b.op("Identity", _empty_like(b, r)),
-                                                             r))
+                        outs.append(r if j == k else _placeholder(b, r))
                 taken = set(g.outputs)
                 for i, v in enumerate(outs):
                     if v in taken:
@@ -74,7 +83,7 @@ def _if(b: Backward, node: ir.Node, gs):
         _copy_meta(b, node, new)
         for r, out in zip([*res_then, *res_else], new.outputs[n_out:]):
             out.name = b.fresh(f"{r.name or 'res'}_out")
-            out.type = _tensor_type(b, r)
+            out.type = r.type if isinstance(r.type, ir.SequenceType) else _tensor_type(b, r)
             b._extra[out] = (b.dtype(r), b.dims(r))
         # The backward branches read the residuals from the new If's outputs.
         for (nodes, _, rs), outs in zip(backward, (new.outputs[n_out:n_out + len(res_then)],

@@ -9,8 +9,9 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.passes.gradient.backward import Backward
-from pyonnx.passes.gradient.graphs import _captures
+from pyonnx.passes.gradient.graphs import _captures, _inputs
 from pyonnx.passes.gradient.types import FLOAT_TYPES
+from pyonnx.passes.marks import replace_value
 
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
 
@@ -35,8 +36,9 @@ def _all_nodes(nodes: Iterable[ir.Node]) -> Iterable[ir.Node]:
 
 
 def _node_inputs(node: ir.Node) -> list[ir.Value]:
-    """A node's inputs and the outer values its subgraphs capture."""
-    ins = [v for v in node.inputs if v is not None]
+    """A node's inputs (with its composite mark's) and the outer values its subgraphs
+    capture."""
+    ins = list(_inputs(node))
     if any(a.type in _GRAPH_ATTRS for a in node.attributes.values()):
         ins += _captures(node)
     return ins
@@ -125,23 +127,17 @@ def _replace_node(b: Backward, old: ir.Node, new: ir.Node, before: Sequence[ir.N
     graph = old.graph
     assert graph is not None
     graph.insert_before(old, [*before, new])
-    moved: dict[ir.Value, ir.Value] = {}
     for k, out in enumerate(old.outputs):
         repl = new.outputs[k if offset_of is None else offset_of(k)]
-        moved[out] = repl
         repl.type, repl.shape = out.type, out.shape
         if out in b._extra:
             b._extra[repl] = b._extra[out]
         name = out.name
-        out.replace_all_uses_with(repl, replace_graph_outputs=True)
+        # (replace_value: composite marks naming ``out`` follow it to ``repl``.)
+        replace_value(out, repl, replace_graph_outputs=True)
         out.name = None
         repl.name = name
     graph.remove(old, safe=True)
-    # Composite marks downstream point at the new outputs (a later differentiation reads them).
-    for n in ir.traversal.RecursiveGraphIterator(graph):
-        mark = n.meta.get("pyonnx.derivative")
-        if mark is not None and any(x in moved for x in mark[1]):
-            n.meta["pyonnx.derivative"] = (mark[0], [moved.get(x, x) for x in mark[1]])
 
 
 def _copy_meta(b: Backward, old: ir.Node, new: ir.Node) -> None:
@@ -161,9 +157,20 @@ def _tape_typed(b: Backward, v: ir.Value, state: ir.Value) -> ir.Value:
 
 
 def _empty_like(b: Backward, v: ir.Value) -> ir.Value:
-    """A constant of ``v``'s dtype and rank holding no element (a placeholder output)."""
+    """A placeholder output standing for ``v`` in the branch that does not compute it: a
+    constant of ``v``'s dtype and rank holding no element; for a sequence (the tape of a Loop
+    run inside a branch), an empty sequence of its element type."""
+    if isinstance(v.type, ir.SequenceType) and isinstance(v.type.elem_type, ir.TensorType):
+        elem = v.type.elem_type.dtype
+        empty = b.op("SequenceEmpty")
+        # (b.op's dtype= records types: the dtype attribute is set here.)
+        empty.producer().attributes["dtype"] = ir.AttrInt64("dtype", int(elem))
+        empty.type = v.type
+        b._extra[empty] = (elem, b._extra.get(v, (None, None))[1])
+        return empty
     dt = b.dtype(v)
     if dt is None or not isinstance(v.type, (ir.TensorType, type(None))):
-        raise b.error(f"the gradient of If needs '{v.name}' to be a tensor of known dtype")
+        raise b.error(f"the gradient of If needs '{v.name}' to be a tensor or a sequence of "
+                      "tensors of known dtype")
     rank = b.rank(v)
     return b.const(np.zeros((0,) * (rank or 0), dt.numpy()))

@@ -20,7 +20,8 @@ from pyonnx.passes.gradient.control_flow.common import (
     _typed,
 )
 from pyonnx.passes.gradient.registry import vjp
-from pyonnx.passes.gradient.types import FLOAT_TYPES
+from pyonnx.passes.gradient.types import FLOAT_TYPES, TAPE
+from pyonnx.passes.marks import replace_value
 
 __all__: list[str] = []
 
@@ -184,6 +185,7 @@ def _loop(b: Backward, node: ir.Node, gs):
                 _typed(b, state_at[j], states_in[j])
             else:
                 state_at[j] = b.op("SequenceAt", record_ph[j], t, dtype=dt, dims=dims)
+                state_at[j].producer().meta[TAPE] = True
     copy, mapping = b.clone_graph(body)
     # The copy's inputs become the recorded state, t, and true (iterations that ran saw a
     # true condition).
@@ -192,11 +194,7 @@ def _loop(b: Backward, node: ir.Node, gs):
     copy_outs = [rewire.get(v, v) for v in copy.outputs]
     copy.outputs.clear()
     for old, value in rewire.items():
-        old.replace_all_uses_with(value)
-    for cloned in ir.traversal.RecursiveGraphIterator(copy):
-        mark = cloned.meta.get("pyonnx.derivative")
-        if mark is not None and any(x in rewire for x in mark[1]):
-            cloned.meta["pyonnx.derivative"] = (mark[0], [rewire.get(x, x) for x in mark[1]])
+        replace_value(old, value)     # (composite marks naming ``old`` follow it)
     copy_states_out = copy_outs[1:1 + n]
     copy_scans_out = copy_outs[1 + n:]
     copy.inputs.clear()
@@ -259,6 +257,7 @@ def _loop(b: Backward, node: ir.Node, gs):
         for j in taped:
             tin = _tape_typed(b, ir.Value(name=b.fresh("tape_in")), states_in[j])
             tout = _tape_typed(b, b.op("SequenceInsert", tin, states_in[j]), states_in[j])
+            tout.producer().meta[TAPE] = True
             tape_ins.append(tin)
             tape_outs.append(tout)
     body.extend(added)

@@ -63,7 +63,9 @@ def nextafter(ctx, x: Array, y: Array, fmt: str) -> Array:
     step_exp = where(away, exp, exp_toward)
     step = (where(step_exp.lt(float(emin)), float(emin), step_exp) - float(p)).rpow(2.0)
     r = a + where(up, step, -step)
-    r = where(r.abs().gt(fmax), r * math.inf, r)       # past the format's largest: ±inf
+    # Past the format's largest: ±inf, selected as constants: not r * inf, whose derivative
+    # (inf) would turn the zero cotangent of the branch not taken into NaN (0 * inf).
+    r = where(r.abs().gt(fmax), where(r.gt(0.0), math.inf, -math.inf), r)
     # a result of zero keeps a's sign (nextafter(-tiny, 1) is -0.0)
     r = where(~(r.eq(0.0) & a.lt(0.0)), r, -0.0)
     tiny = 2.0 ** (emin - p)
