@@ -264,7 +264,7 @@ EXPRESSIONS = [
 
 def expr(g, table=None):
     """A valid expression ``(text, exact, values)`` or None."""
-    table = [row for row in (table or EXPRESSIONS) if g.mode in row[1]]
+    table = [row for row in (table or getattr(g, "expressions", EXPRESSIONS)) if g.mode in row[1]]
     weights = [w for w, _, _ in table]
     for _ in range(6):
         _, _, fn = g.rng.choices(table, weights)[0]

@@ -31,6 +31,9 @@ def s_rebind(g):
     if not names or got is None:
         return False
     n = g.rng.choice(names)
+    new = V.describe(got[2][0])
+    if g.depth > 1 and (new.kind, new.dtype, new.ndim) != (g.desc(n).kind, g.desc(n).dtype, g.desc(n).ndim):
+        return False  # a branch or loop that may not run must keep the name's type
     if g.try_stmt([f"{n} = {got[0]}"], assigned=[n]):
         g.exact[n] = got[1] and (g.depth == 1 or g.exact.get(n, False))
         return True
@@ -64,8 +67,14 @@ def _mark_inexact(g, target):
     g.exact[target] = False
 
 
+def _argument_memory(g, n):
+    return any(p in g.snap[k].get("__shares__", {}).get(n, ()) for k in range(2) for p in g.params)
+
+
 def s_setitem(g, aug=False):
     names = g.names(("array",), lambda n, d: d.ndim > 0 or g.rng.random() < 0.3)
+    if g.mode == "grad":  # item assignment into copies, never into the arguments
+        names = [n for n in names if not _argument_memory(g, n)]
     if not names:
         return False
     t = g.rng.choice(names)
@@ -138,7 +147,8 @@ def cond(g) -> str | None:
     """A run-time condition on exact values; thresholds between the two sets' values when they
     differ, so the two input sets take different paths."""
     for _ in range(6):
-        names = [n for n in g.names(("array", "npscalar", "pyscalar")) if g.is_exact(n)]
+        names = [n for n in g.names(("array", "npscalar", "pyscalar"))
+                 if g.is_exact(n) or (g.mode == "grad" and g.desc(n).dtype.startswith("float"))]
         if not names:
             return None
         a = g.rng.choice(names)
@@ -247,6 +257,10 @@ def s_while(g):
 def ret_expr(g):
     """Up to three returned values; the first early return fixes the kinds of later ones."""
     want = g.returns[0] if g.returns else None
+    if g.mode == "grad":
+        names = g.names(("array", "npscalar"), lambda n, d: d.dtype.startswith("float"))
+        names.sort(key=lambda n: int("".join(c for c in n if c.isdigit()) or 0))
+        return [" + ".join(names[-2:])] if names else None  # the latest values: the result depends on them
     if want is None:
         names = g.names(("array", "npscalar", "pyscalar"))
         if not names:
@@ -270,7 +284,7 @@ def ret_expr(g):
 
 def _ret_line(g, vals):
     if g.mode == "grad":
-        return f"return {vals[0]}"
+        return f"return np.sum({vals[0]})"
     if len(vals) == 1 and g.rng.random() < 0.6:
         return f"return {vals[0]}"
     if g.rng.random() < 0.15:
