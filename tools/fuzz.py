@@ -46,6 +46,14 @@ def main(argv=None) -> int:
             for seed, detail in items:
                 print(f"seed {seed}: {cls}: {detail}")
     print(table(counts, groups, elapsed))
+    if a.out:  # every non-passing seed with its class and group, for summaries
+        import json
+        os.makedirs(a.out, exist_ok=True)
+        with open(os.path.join(a.out, "results.json"), "w") as fh:
+            json.dump({"counts": dict(counts), "elapsed": elapsed,
+                       "groups": [{"class": c, "group": g, "seeds": [s for s, _ in items],
+                                   "details": [d for _, d in items[:3]]}
+                                  for (c, g), items in groups.items()]}, fh, indent=1)
     return 1 if any(counts.get(c) for c in BUGS) else 0
 
 

@@ -150,6 +150,8 @@ class Generator:
             return False
         if not self._types_stable(res, assigned):
             return False
+        if not opens and all(r[0] is None for r in res) and not self._dry_run(lines):
+            return False
         self.lines += extra
         self.stats["kept"] += 1
         for k, (snap, end, _) in enumerate(res):
@@ -160,6 +162,22 @@ class Generator:
             self.scoped_out.discard(n)
             if self.blocks and n not in self.blocks[-1]["outer"]:
                 self.blocks[-1]["new"].add(n)
+        return True
+
+    def _dry_run(self, lines) -> bool:
+        """A statement no input set reaches still runs on the values at its block's entry (an
+        unreached but invalid statement would make pyonnx refuse a valid program)."""
+        if any(ln.split()[0] in ("return", "break", "continue") for ln in lines):
+            return True
+        for k in range(2):
+            env = {n: _copy(v[1]) for n, v in self.snap[k].items() if not n.startswith("__")}
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    with np.errstate(all="raise"):
+                        exec("\n".join(lines), {"np": np, **self.helper_ns}, env)
+            except Exception:  # noqa: BLE001 - invalid at the block's entry
+                return False
         return True
 
     def _types_stable(self, res, assigned) -> bool:

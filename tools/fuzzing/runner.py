@@ -63,6 +63,8 @@ def group_of(msg: str) -> str:
     first = re.sub(r"'[^']*'", "'…'", first)
     first = re.sub(r"`[^`]*`", "`…`", first)
     first = re.sub(r"\b\d+\b", "N", first)
+    first = re.sub(r"\b(u?int\d+|float\d+|bool)\b", "DTYPE", first)
+    first = re.sub(r"x = x \S+ \.\.\.", "x = x OP ...", first)
     first = re.sub(r"\b(t|v|a|i|k|L|h)\d+\b", "NAME", first)
     return first[:160]
 

@@ -260,7 +260,7 @@ def ret_expr(g):
     if g.mode == "grad":
         names = g.names(("array", "npscalar"), lambda n, d: d.dtype.startswith("float"))
         names.sort(key=lambda n: int("".join(c for c in n if c.isdigit()) or 0))
-        return [" + ".join(names[-2:])] if names else None  # the latest values: the result depends on them
+        return [" + ".join(f"np.sum({n})" for n in names[-2:])] if names else None  # the latest values: the result depends on them
     if want is None:
         names = g.names(("array", "npscalar", "pyscalar"))
         if not names:
@@ -284,7 +284,7 @@ def ret_expr(g):
 
 def _ret_line(g, vals):
     if g.mode == "grad":
-        return f"return np.sum({vals[0]})"
+        return f"return {vals[0]}"
     if len(vals) == 1 and g.rng.random() < 0.6:
         return f"return {vals[0]}"
     if g.rng.random() < 0.15:
