@@ -119,7 +119,9 @@ class Generator:
             exec(code, ns)
             args = Program(0, "", self.inputs, self.alias).args(k)
             end, ret = None, None
-            signal.setitimer(signal.ITIMER_REAL, 0.25)  # a loop that grows without end is invalid
+            # every loop is bounded by construction; this only stops a pathological blow-up
+            # (generous, so that a loaded machine never changes which program a seed gives)
+            signal.setitimer(signal.ITIMER_REAL, 5.0)
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("error")
@@ -310,7 +312,7 @@ def _safe(v) -> bool:
     if isinstance(v, (tuple, list)):
         return all(_safe(x) for x in v)
     if isinstance(v, (np.ndarray, np.generic)):
-        return V.in_range(v)
+        return np.size(v) <= 4096 and V.in_range(v)
     if isinstance(v, float):
         return abs(v) < 1e4
     if isinstance(v, int) and not isinstance(v, bool):

@@ -18,7 +18,7 @@ from fuzzing.report import write_failure  # noqa: E402
 from fuzzing.runner import BUGS, CLASSES  # noqa: E402
 
 
-def main(out_dir: str, grad: bool, budget: float = 40.0) -> None:
+def main(out_dir: str, grad: bool, budget: float = 25.0) -> None:
     import logging
     import warnings
     warnings.simplefilter("ignore")
