@@ -1,0 +1,69 @@
+"""Comparing pyonnx's results with numpy's: structure, kind, dtype, shape, value, mutation.
+
+``compare(want, got)`` returns None when they agree, else ``(class, detail)`` with class one of
+``wrong-shape`` (structure or shape), ``wrong-dtype`` (dtype, or Python vs numpy scalar vs
+array), ``wrong-value``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# relative/absolute tolerance per float dtype: a few ulps of the chains the generator builds
+TOL = {"float16": (2e-2, 2e-2), "float32": (2e-4, 1e-4), "float64": (1e-9, 1e-9)}
+
+
+def kind(v) -> str:
+    if isinstance(v, np.ndarray):
+        return "ndarray"
+    if isinstance(v, np.generic):
+        return "numpy scalar"
+    if isinstance(v, (bool, int, float, complex)):
+        return f"Python {type(v).__name__}"
+    if v is None:
+        return "None"
+    return type(v).__name__
+
+
+def compare(want, got, where="result"):
+    if isinstance(want, (tuple, list)) or isinstance(got, (tuple, list)):
+        if type(want) is not type(got):
+            return "wrong-shape", f"{where}: numpy gives a {kind(want)}, pyonnx a {kind(got)}"
+        if len(want) != len(got):
+            return "wrong-shape", f"{where}: numpy gives {len(want)} items, pyonnx {len(got)}"
+        for i, (w, g) in enumerate(zip(want, got)):
+            bad = compare(w, g, f"{where}[{i}]")
+            if bad:
+                return bad
+        return None
+    if want is None or got is None:
+        if want is got:
+            return None
+        return "wrong-shape", f"{where}: numpy gives {kind(want)}, pyonnx {kind(got)}"
+    kw, kg = kind(want), kind(got)
+    if {kw, kg} == {"ndarray", "numpy scalar"} and np.ndim(want) == 0 and np.ndim(got) == 0:
+        kw = kg  # documented: pyonnx returns 0-d results as numpy scalars (README, API)
+    if kw != kg:
+        return "wrong-dtype", f"{where}: numpy gives a {kind(want)}, pyonnx a {kind(got)}"
+    w, g = np.asarray(want), np.asarray(got)
+    if isinstance(want, (np.ndarray, np.generic)) and w.dtype != g.dtype:
+        return "wrong-dtype", f"{where}: dtype {g.dtype}, numpy {w.dtype}"
+    if w.shape != g.shape:
+        return "wrong-shape", f"{where}: shape {g.shape}, numpy {w.shape}"
+    if not same_values(w, g):
+        return "wrong-value", f"{where}: got {_short(g)}, numpy {_short(w)}"
+    return None
+
+
+def same_values(w: np.ndarray, g: np.ndarray) -> bool:
+    if w.dtype.kind == "f" or g.dtype.kind == "f":
+        rt, at = TOL.get(w.dtype.name, TOL["float64"])
+        wf, gf = w.astype(np.float64), g.astype(np.float64)
+        scale = max(1.0, float(np.max(np.abs(wf[np.isfinite(wf)]), initial=0.0)))
+        return bool(np.allclose(gf, wf, rtol=rt, atol=at * scale, equal_nan=True))
+    return bool(np.array_equal(w, g))
+
+
+def _short(v) -> str:
+    s = np.array2string(np.asarray(v), threshold=20, precision=6) if np.ndim(v) else repr(v)
+    return s.replace("\n", " ")

@@ -1,0 +1,277 @@
+"""The table of constructs the generator draws from.
+
+``EXPRESSIONS`` and ``STATEMENTS`` are lists of ``(weight, modes, builder)``; a builder takes the
+generator and returns source (an expression ``(text, exact)`` or statement lines) or None when
+the model has nothing fitting. Every result is checked by running it, so a builder may guess.
+Adding a feature (complex numbers, lambdas, comprehensions) is adding rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fuzzing import values as V
+
+ARITH = ("+", "-", "*")
+CMP = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _lit(g, kind="any"):
+    r = g.rng
+    if kind == "int" or (kind == "any" and r.random() < 0.5):
+        return str(r.choice((1, 2, 3, -1, -2))), True
+    return r.choice(("0.5", "1.5", "-0.25", "2.0", "0.75")), True
+
+
+def _operand(g, pred=None, scalar_ok=True):
+    kinds = ("array", "npscalar", "pyscalar") if scalar_ok else ("array",)
+    names = g.names(kinds, pred)
+    if names and g.rng.random() < 0.85:
+        n = g.rng.choice(names)
+        return n, g.is_exact(n)
+    return _lit(g)
+
+
+def _float_name(g, nd=None):
+    return g.names(("array",), lambda n, d: d.dtype.startswith("float") and (nd is None or d.ndim in nd))
+
+
+# -- expressions ---------------------------------------------------------------------------
+def e_arith(g):
+    a, ea = _operand(g)
+    b, eb = _operand(g)
+    op = g.rng.choice(ARITH + ("/", "//", "%", "**"))
+    if op == "**":
+        return f"{a} ** 2", ea
+    if op in ("//", "%"):
+        if not (ea and eb):
+            return None
+        return f"({a} {op} {b})", True
+    return f"({a} {op} {b})", ea and eb and op != "/"
+
+
+def e_bitwise(g):
+    isint = lambda n, d: d.dtype.startswith(("int", "uint")) or d.dtype == "bool"  # noqa: E731
+    a, _ = _operand(g, isint)
+    op = g.rng.choice(("&", "|", "^", "<<", ">>", "~"))
+    if op == "~":
+        return f"(~{a})", True
+    if op in ("<<", ">>"):
+        return f"({a} {op} {g.rng.randint(0, 2)})", True
+    b, _ = _operand(g, isint)
+    return f"({a} {op} {b})", True
+
+
+def e_compare(g):
+    a, ea = _operand(g)
+    b, eb = _operand(g)
+    if not (ea and eb):
+        return None
+    return f"({a} {g.rng.choice(CMP)} {b})", True
+
+
+UNARY_EXACT = ("np.abs", "np.negative", "np.square", "np.positive")
+UNARY_SMOOTH = ("np.sin", "np.cos", "np.tanh", "np.exp", "np.arctan", "np.sinh", "np.cosh",
+                "np.expm1", "np.log1p", "np.cbrt")
+UNARY_DISC = ("np.floor", "np.ceil", "np.trunc", "np.rint", "np.sign", "np.signbit", "np.isnan",
+              "np.logical_not", "np.isfinite")
+
+
+def e_unary(g):
+    a, ea = _operand(g)
+    r = g.rng.random()
+    if r < 0.35:
+        return f"{g.rng.choice(UNARY_EXACT)}({a})", ea
+    if r < 0.7:
+        fn = g.rng.choice(UNARY_SMOOTH)
+        arg = f"np.abs({a})" if fn == "np.log1p" else a
+        return f"{fn}({arg})", False
+    if r < 0.8:
+        return f"np.sqrt(np.abs({a}))", False
+    if not ea:
+        return None
+    return f"{g.rng.choice(UNARY_DISC)}({a})", True
+
+
+def e_cast(g):
+    names = g.names(("array", "npscalar"))
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    d = g.desc(a)
+    to = g.rng.choice(V.DTYPES)
+    if d.dtype.startswith("float") and not to.startswith("float"):
+        if not g.is_exact(a):
+            return None
+        vals = g.eval(a)
+        if vals is None or to == "bool":
+            pass
+        else:
+            info = np.iinfo(to)
+            if any(np.asarray(v).size and (np.min(v) < info.min or np.max(v) > info.max) for v in vals):
+                return None
+    form = g.rng.random()
+    if d.kind == "npscalar" or form < 0.5:
+        return f"{a}.astype(np.{to})" if d.kind == "array" else f"np.{to}({a})", g.is_exact(a)
+    if form < 0.75:
+        return f"np.asarray({a}, dtype=np.{to})", g.is_exact(a)
+    return f"np.array({a}, dtype=np.{to})", g.is_exact(a)
+
+
+def _axis(g, nd):
+    if nd == 0 or g.rng.random() < 0.4:
+        return ""
+    return f"axis={g.rng.randint(-nd, nd - 1)}"
+
+
+def e_reduce(g):
+    names = g.names(("array",))
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    d = g.desc(a)
+    ex = g.is_exact(a)
+    ax = _axis(g, d.ndim)
+    keep = ", keepdims=True" if ax and g.rng.random() < 0.2 else ""
+    fn = g.rng.choice(("sum", "sum", "max", "min", "mean", "argmax", "argmin", "any", "all",
+                       "prod", "cumsum", "std"))
+    if fn in ("argmax", "argmin") and not ex:
+        return None
+    if fn == "cumsum":
+        return f"np.cumsum({a}{', ' + ax if ax else ''})", ex
+    if fn in ("argmax", "argmin", "cumsum"):
+        keep = ""
+    sep = ", " if ax and keep else ""
+    return f"{a}.{fn}({ax}{sep}{keep})", ex and fn not in ("mean", "std")
+
+
+def e_shape(g):
+    names = g.names(("array",))
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    d = g.desc(a)
+    b = g.rng.choice(names)
+    forms = [f"{a}.reshape(-1)", f"{a}.T", f"{a}[None]", f"np.expand_dims({a}, 0)", f"{a}.ravel()",
+             f"{a}.copy()", f"np.concatenate([{a}, {b}])", f"np.stack([{a}, {b}])",
+             f"np.transpose({a})", f"np.squeeze({a})", f"np.atleast_2d({a})"]
+    if d.ndim:
+        ax = g.rng.randint(0, d.ndim - 1)
+        forms += [f"np.flip({a}, axis={ax})", f"np.concatenate([{a}, {a}], axis={ax})",
+                  f"np.roll({a}, 1, axis={ax})", f"np.repeat({a}, 2, axis={ax})"]
+    if d.ndim >= 2:
+        forms += [f"np.swapaxes({a}, 0, 1)", f"{a}.reshape({a}.shape[0], -1)"]
+    if g.is_exact(a):
+        forms += [f"np.sort({a})", f"np.unique({a})", f"np.nonzero({a})[0]"]
+    return g.rng.choice(forms), g.is_exact(a) and g.is_exact(b)
+
+
+def gen_index(g, a: str, write=False) -> str | None:
+    """An index for array ``a`` valid in both input sets (checked by evaluating it)."""
+    d0, d1 = g.desc(a, 0), g.desc(a, 1)
+    if d0.ndim == 0:
+        return g.rng.choice(("...", "()", "None"))
+    n = min(d0.shape[0], d1.shape[0])
+    r = g.rng
+
+    def one(size):
+        k = r.random()
+        if k < 0.3 and size:
+            return str(r.randint(-size, size - 1))
+        if k < 0.6:
+            parts = [r.choice(("", "1", "-1", "0", "2", "-2")), r.choice(("", "3", "-1", "1", "None"))]
+            step = r.choice(("", "", "2", "-1", "-2"))
+            return ":".join(parts + ([step] if step else []))
+        if k < 0.7 and size:
+            return f"np.array({[r.randint(-size, size - 1) for _ in range(r.randint(1, 3))]})"
+        return ":"
+    k = r.random()
+    if k < 0.55:
+        idx = one(n)
+    elif k < 0.65 and g.is_exact(a) and d0.dtype != "bool":
+        idx = f"{a} > {r.choice(('0', '1', '-1', '0.5'))}" if d0.dtype.startswith("float") else f"{a} > {r.randint(-1, 2)}"
+    elif k < 0.72:
+        idx = r.choice((f"..., {one(min(d0.shape[-1], d1.shape[-1]))}", f"None, {one(n)}", "..."))
+    elif d0.ndim >= 2:
+        m = min(d0.shape[1], d1.shape[1])
+        idx = f"{one(n)}, {one(m)}"
+    else:
+        idx = one(n)
+    return idx
+
+
+def e_index(g):
+    names = g.names(("array",))
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    idx = gen_index(g, a)
+    return f"{a}[{idx}]", g.is_exact(a)
+
+
+def e_create(g):
+    names = g.names(("array",))
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    d = g.desc(a)
+    to = g.rng.choice(V.DTYPES)
+    forms = [f"np.zeros_like({a})", f"np.ones({a}.shape, dtype=np.{to})", f"np.full_like({a}, 2)",
+             f"np.zeros_like({a}, dtype=np.{to})", f"np.empty_like({a}) * 0" if False else f"np.ones_like({a})"]
+    if d.ndim:
+        forms += [f"np.arange({a}.shape[0])", f"np.arange({a}.shape[-1], dtype=np.{to})",
+                  f"np.zeros(({a}.shape[0], 2))", f"np.linspace(0.0, 1.0, {a}.shape[0])"]
+    return g.rng.choice(forms), "linspace" not in forms
+
+
+def e_select(g):
+    a, ea = _operand(g)
+    b, eb = _operand(g)
+    r = g.rng.random()
+    if r < 0.4:
+        c, ec = e_compare(g) or (None, False)
+        if c is None:
+            return None
+        return f"np.where({c}, {a}, {b})", ea and eb
+    if r < 0.8:
+        return f"np.{g.rng.choice(('maximum', 'minimum'))}({a}, {b})", ea and eb
+    return f"np.clip({a}, -1, 2)", ea
+
+
+def e_matmul(g):
+    fl = _float_name(g, (1, 2))
+    if not fl:
+        return None
+    a, b = g.rng.choice(fl), g.rng.choice(fl)
+    return g.rng.choice((f"({a} @ {b})", f"np.dot({a}, {b})", f"({a} @ {b}.T)")), False
+
+
+def e_scalar(g):
+    names = g.names(("array",), lambda n, d: d.ndim > 0)
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    return g.rng.choice((f"{a}.shape[0]", f"len({a})", f"{a}.size", f"{a}.ndim")), True
+
+
+EXPRESSIONS = [
+    (6, ("compile",), e_arith), (2, ("compile",), e_bitwise), (3, ("compile",), e_compare),
+    (4, ("compile",), e_unary), (3, ("compile",), e_cast), (4, ("compile",), e_reduce),
+    (4, ("compile",), e_shape), (5, ("compile",), e_index), (2, ("compile",), e_create),
+    (3, ("compile",), e_select), (1, ("compile",), e_matmul), (1, ("compile",), e_scalar),
+]
+
+
+def expr(g, table=None):
+    """A valid expression ``(text, exact, values)`` or None."""
+    table = [row for row in (table or getattr(g, "expressions", EXPRESSIONS)) if g.mode in row[1]]
+    weights = [w for w, _, _ in table]
+    for _ in range(6):
+        _, _, fn = g.rng.choices(table, weights)[0]
+        got = fn(g)
+        if got is None:
+            continue
+        vals = g.eval(got[0])
+        if vals is not None:
+            return got[0], got[1], vals
+    return None
