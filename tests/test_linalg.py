@@ -110,7 +110,9 @@ DOT_SHAPES = [((), (3,)), ((2, 3), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), (3,
 
 @pytest.mark.parametrize("sa, sb", DOT_SHAPES)
 def test_dot_shapes(sa, sb):
-    check(dot_fn, sample(sa, "float32"), sample(sb, "float32", 1))
+    # The sign of an exact-zero dot product depends on the BLAS numpy links (its accumulator
+    # starts at +0.0): numpy does not define it.
+    check(dot_fn, sample(sa, "float32"), sample(sb, "float32", 1), signed_zeros=False)
     check(dot_fn, sample(sa, "int8", big=True), sample(sb, "int8", 1, big=True))
 
 
