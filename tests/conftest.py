@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Every model converted by the tests also checks pyonnx's fast serializer against onnx-ir's
@@ -17,3 +18,12 @@ settings.register_profile("default", max_examples=30, **_COMMON)
 settings.register_profile("ci", max_examples=120, derandomize=True, database=None,
                           print_blob=True, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config):
+    """The coverage floor holds for the whole suite only: a run of some test files (a developer's
+    targeted run, tools/mutants.py) covers less by design, so it reports nothing and never fails
+    on coverage."""
+    cov = config.pluginmanager.getplugin("_cov")
+    if cov is not None and config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        cov.options.cov_fail_under = None

@@ -179,6 +179,20 @@ def ndindex_loop(m):
     return acc
 
 
+def static_range_of(x, n):
+    acc = x * 0
+    for i in range(n):
+        acc = acc * 0.5 + x * (i + 1)
+    return acc
+
+
+def sum_rows_of_static_array(m):
+    acc = m[0] * 0
+    for row in m:
+        acc = acc * 0.5 + row
+    return acc
+
+
 def long_static_range(x):
     acc = x * 0
     for i in range(200):

@@ -193,12 +193,14 @@ def op_types(compiled, *args: Any) -> set[str]:
     return found
 
 
-def check_refused(fn, *args: Any, match: str) -> None:
-    """Asserts numpy refuses ``fn(*args)`` and pyonnx refuses it too, with a ConversionError
+def check_refused(fn, *args: Any, match: str, numpy_match: str | None = None) -> None:
+    """Asserts numpy refuses ``fn(*args)`` with a message matching ``numpy_match`` (default
+    ``match``: pyonnx repeats numpy's words) and pyonnx refuses it too, with a ConversionError
     matching ``match`` on the function's first body line (``def`` line + 1)."""
     import pytest
 
-    with pytest.raises(Exception):  # numpy refuses these too
+    with pytest.raises((TypeError, ValueError, IndexError, OverflowError),
+                       match=numpy_match or match):
         fn(*args)
     with pytest.raises(pyonnx.ConversionError, match=match) as info:
         pyonnx.compile(fn)(*args)

@@ -493,7 +493,7 @@ ERRORS = [
 
 @pytest.mark.parametrize("fn, args, words", ERRORS, ids=[e[0].__name__ for e in ERRORS])
 def test_errors_at_the_call_line(fn, args, words):
-    with pytest.raises(pyonnx.ConversionError) as info:
+    with pytest.raises(pyonnx.ConversionError, match=r"\d+:\d+: error: ") as info:
         pyonnx.compile(fn)(*args)
     assert info.value.lineno == fn.__code__.co_firstlineno + 1
     assert words in info.value.message
