@@ -17,6 +17,9 @@ _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("default", max_examples=30, **_COMMON)
 settings.register_profile("ci", max_examples=120, derandomize=True, database=None,
                           print_blob=True, **_COMMON)
+# - mutants (tools/mutants.py): few examples, derandomized, so every mutant meets the same ones.
+settings.register_profile("mutants", max_examples=25, derandomize=True, database=None,
+                          **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
