@@ -103,3 +103,20 @@ def write_index(x, idx, v):
 def add_at_index(x, idx, v):
     x[idx] += v
     return x
+
+
+def write_argument_in_loop(x, n, v):
+    """Writes into the caller's array (and a view of it) in a loop of n trips."""
+    y = x[1:]
+    for i in range(n):
+        x[i % x.shape[0]] += v
+        y[0] = y[0] * 0.5
+    return y
+
+
+def augment_argument_in_loop(x, n, v):
+    """An in-place operator on the caller's array in a loop: numpy changes the caller's array."""
+    for i in range(n):
+        x += v
+        x *= 0.5
+    return x.sum()

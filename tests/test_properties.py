@@ -100,6 +100,18 @@ def test_break_continue_return_placements(x, t, brk, cont, ret):
         check(_JUMPS_WHILE, np.array(x, dtype=np.float64), t, brk, cont)
 
 
+@given(trips=st.sampled_from([0, 1, 3]), size=st.integers(2, 4), v=st.integers(-3, 3),
+       static=st.booleans())
+def test_writes_into_arguments_in_loops(trips, size, v, static):
+    """A loop writing into the caller's array and through a view of it: the view returned and
+    the caller's array afterwards equal numpy's, for static (unrolled) and run-time trips."""
+    x = np.arange(size, dtype=np.float64) + 1.0
+    fn = pyonnx.compile(k.write_argument_in_loop, static_argnames=("n",) if static else ())
+    check(fn, x, trips if static else np.int64(trips), float(v))
+    fn = pyonnx.compile(k.augment_argument_in_loop, static_argnames=("n",) if static else ())
+    check(fn, x, trips if static else np.int64(trips), float(v))
+
+
 _WRITE = pyonnx.compile(k.write_index, static_argnames=("idx",))
 _ADD_AT = pyonnx.compile(k.add_at_index, static_argnames=("idx",))
 
