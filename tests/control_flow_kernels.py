@@ -452,3 +452,11 @@ def counter_unchanged_static(x):
     for v in x:
         acc = acc + v * k
     return acc, k
+
+
+def join_number_and_scalar(x, c, y):
+    if c > 0:
+        acc = x[0]
+    else:
+        acc = 3
+    return acc * y

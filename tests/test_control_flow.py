@@ -316,3 +316,11 @@ def test_inlined_helper_with_early_return_inside_a_loop():
 
 def test_unchanged_static_name_in_a_loop():
     check(k.counter_unchanged_static, np.arange(100.0))
+
+
+def test_branch_joining_a_python_number_and_an_int64_scalar_stays_int64():
+    """After `acc = x[0]` (np.int64) on one path and `acc = 3` on the other, acc * int8 is
+    int64 when the int64 path ran, as numpy. (Known deviation, reported on issue 17: when the
+    Python-number path runs, numpy gives int8 and the one compiled model int64.)"""
+    check(k.join_number_and_scalar, np.array([5, 6]), np.float64(1.0),
+          np.array([1, 2], np.int8))
