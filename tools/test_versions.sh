@@ -17,7 +17,7 @@ PYTHON="${PYTHON:-python3.11}"
 VENV_DIR="${VENV_DIR:-.venvs}"
 OLDEST=(
   "numpy==2.0.0" "onnx==1.18.0" "onnxruntime==1.31.0" "onnx-ir==1.1.0" "click==8.1.0"
-  "scikit-learn==1.6.0" "skl2onnx==1.19.0" "hypothesis==6.100.0" "pytest==8.0.0"
+  "scikit-learn==1.6.0" "skl2onnx==1.20.0" "hypothesis==6.100.0" "pytest==8.0.0"
   "mpmath==1.3.0" "pytest-cov==5.0.0" "coverage==7.5.0"
 )
 
