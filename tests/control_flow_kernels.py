@@ -179,6 +179,20 @@ def ndindex_loop(m):
     return acc
 
 
+def static_range_of(x, n):
+    acc = x * 0
+    for i in range(n):
+        acc = acc * 0.5 + x * (i + 1)
+    return acc
+
+
+def sum_rows_of_static_array(m):
+    acc = m[0] * 0
+    for row in m:
+        acc = acc * 0.5 + row
+    return acc
+
+
 def long_static_range(x):
     acc = x * 0
     for i in range(200):
@@ -438,3 +452,11 @@ def counter_unchanged_static(x):
     for v in x:
         acc = acc + v * k
     return acc, k
+
+
+def join_number_and_scalar(x, c, y):
+    if c > 0:
+        acc = x[0]
+    else:
+        acc = 3
+    return acc * y

@@ -116,7 +116,7 @@ def arange_step(a, s):
 
 def test_arange_zero_step_fails_at_run_time():
     f = exact(arange_step, 0.5, 2.0)
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
         arange_step(0.5, 0.0)
     with pytest.raises(ExecutionError, match="arange"):
         f(0.5, 0.0)
@@ -155,7 +155,7 @@ def linspace_num(n):
 
 def test_linspace_negative_num_fails_at_run_time():
     f = exact(linspace_num, 4)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must be non-negative"):
         linspace_num(-1)
     with pytest.raises(ExecutionError, match="linspace"):
         f(-1)
@@ -231,7 +231,7 @@ def copy_false_needs_copy(x):
 def test_array_copy_keyword():
     exact(array_copies, np.arange(6.0).reshape(2, 3))
     x = np.ones((2, 3))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
         copy_false_needs_copy(x)
     with pytest.raises(ConversionError, match="copy=False") as info:
         pyonnx.compile(copy_false_needs_copy)(x)
@@ -279,16 +279,16 @@ def bool_arange(x):
     return np.arange(x.shape[1], dtype=bool)
 
 
-@pytest.mark.parametrize("fn, match", [
-    (negative_dim, "negative dimensions"),
-    (float_dim, "cannot be interpreted as an integer"),
-    (float_array_dim, "integer scalar"),
-    (bad_fill, "could not broadcast"),
-    (tril_scalar, "at least 1 dimension"),
-    (inhomogeneous, "inhomogeneous"),
-    (overflowing_fill, "out of bounds"),
-    (negative_num, "non-negative"),
-    (bool_arange, "bool"),
+@pytest.mark.parametrize("fn, match, numpy_match", [
+    (negative_dim, "negative dimensions", None),
+    (float_dim, "cannot be interpreted as an integer", None),
+    (float_array_dim, "integer scalar", None),
+    (bad_fill, "could not broadcast", None),
+    (tril_scalar, "at least 1 dimension", "missing 1 required positional|at least"),
+    (inhomogeneous, "inhomogeneous", None),
+    (overflowing_fill, "out of bounds", None),
+    (negative_num, "non-negative", None),
+    (bool_arange, "bool", None),
 ])
-def test_errors_at_the_users_line(fn, match):
-    check_refused(fn, np.ones((2, 3)), match=match)
+def test_errors_at_the_users_line(fn, match, numpy_match):
+    check_refused(fn, np.ones((2, 3)), match=match, numpy_match=numpy_match)

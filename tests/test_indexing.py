@@ -576,7 +576,8 @@ ERRORS = [(e_step0, "step cannot be zero"), (e_too_many, "too many indices"),
 @pytest.mark.parametrize("fn,text", ERRORS, ids=[f.__name__ for f, _ in ERRORS])
 def test_conversion_errors(fn, text):
     x = _data((3, 3))
-    with pytest.raises(Exception) as numpy_err:
+    with pytest.raises((IndexError, ValueError, TypeError),
+                       match="ind(ex|ices)|ellipsis|broadcast|integer|step") as numpy_err:
         fn(x)
     assert type(numpy_err.value) in (IndexError, ValueError, TypeError)
     with pytest.raises(pyonnx.ConversionError, match=re.escape(text)) as err:
@@ -603,7 +604,7 @@ def test_run_time_errors():
                      (d_mask, (_data((0,)), np.ones(1, bool))),
                      (d_mask, (_data((1, 5)), np.ones((5, 1), bool))),
                      (d_mask_arr, (x, np.ones(3, bool), np.array([0, 1])))]:
-        with pytest.raises(IndexError):
+        with pytest.raises(IndexError, match="out of bounds|boolean index|shape mismatch"):
             fn(*args)
         with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed"):
             pyonnx.compile(fn)(*args)
@@ -709,7 +710,7 @@ def test_indexing_call_errors():
                      (t_take_clip, (_data((0,)), np.array([1]))),
                      (t_compress, (np.array([False, False, False, True]), x)),
                      (t_tal, (x, np.array([[4]])))]:
-        with pytest.raises(IndexError):
+        with pytest.raises(IndexError, match="out of bounds|take from an empty"):
             fn(*args)
-        with pytest.raises(pyonnx.ExecutionError):
+        with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):
             pyonnx.compile(fn)(*args)

@@ -371,7 +371,7 @@ def test_average_weights_along_axes():
 def test_average_zero_weight_sum_raises_at_run_time():
     f = pyonnx.compile(averages)
     x = data("float64", (3, 4), 1)
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
         averages(x, np.zeros((3, 4)))
     with pytest.raises(ExecutionError, match="line|averages"):
         f(x, np.zeros((3, 4)))
@@ -398,7 +398,7 @@ def mean_zero_d_axis(x):
 
 
 def test_mean_of_zero_d_with_axis_0_is_an_error():
-    with pytest.raises(np.exceptions.AxisError):
+    with pytest.raises(np.exceptions.AxisError, match="axis 0 is out of bounds"):
         mean_zero_d_axis(np.float64(2))
     with pytest.raises(ConversionError, match="out of bounds"):
         pyonnx.compile(mean_zero_d_axis)(np.float64(2))
@@ -461,23 +461,23 @@ def cumsum_bad_axis(x):
     return np.cumsum(x, axis=-3)
 
 
-@pytest.mark.parametrize("fn, match", [
-    (bad_axis, "axis 2 is out of bounds for array of dimension 2"),
-    (repeated_axis, "repeated axis"),
-    (list_axis, "tuple"),
-    (tuple_axis_argmax, "axis must be an int"),
-    (ddof_and_correction, "ddof and correction"),
-    (sum_out, "out="),
-    (nanmean_int_dtype, "must be inexact"),
-    (cumsum_bad_axis, "out of bounds"),
+@pytest.mark.parametrize("fn, match, numpy_match", [
+    (bad_axis, "axis 2 is out of bounds for array of dimension 2", None),
+    (repeated_axis, "repeated axis", "duplicate value in 'axis'"),
+    (list_axis, "tuple", "cannot be interpreted as an integer"),
+    (tuple_axis_argmax, "axis must be an int", "cannot be interpreted as an integer"),
+    (ddof_and_correction, "ddof and correction", None),
+    (sum_out, "out=", "output parameter"),
+    (nanmean_int_dtype, "must be inexact", None),
+    (cumsum_bad_axis, "out of bounds", None),
 ])
-def test_errors_at_the_users_line(fn, match):
-    check_refused(fn, np.ones((2, 3)), match=match)
+def test_errors_at_the_users_line(fn, match, numpy_match):
+    check_refused(fn, np.ones((2, 3)), match=match, numpy_match=numpy_match)
 
 
 @pytest.mark.parametrize("fn", [max_of, argmax_of])
 def test_static_empty_reduction_is_a_conversion_error(fn):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="zero-size array|empty sequence"):
         fn(np.zeros((0, 3)))
     with pytest.raises(ConversionError, match="empty|zero-size") as info:
         pyonnx.compile(fn).to_onnx(pyonnx.spec("float64", (0, 3)))
@@ -489,7 +489,7 @@ def test_static_empty_reduction_is_a_conversion_error(fn):
 def test_run_time_empty_reduction_raises(fn, dtype):
     f = pyonnx.compile(fn)
     check(f, np.ones((2, 3), dtype))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="zero-size array|empty sequence"):
         fn(np.zeros((0, 3), dtype))
     with pytest.raises(ExecutionError, match=fn.__name__):
         f(np.zeros((0, 3), dtype))

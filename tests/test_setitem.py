@@ -4,10 +4,8 @@ written into (the caller's array afterwards equals numpy's), and the refusals.""
 
 from __future__ import annotations
 
-import copy
 
 import numpy as np
-import onnx
 import pytest
 
 import pyonnx
@@ -17,25 +15,6 @@ from tests.oracle import assert_same, check
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float16, np.float32, np.float64]
 I64 = np.int64
-
-
-def check_writes(fn, *args, compiled=None):
-    """fn run by numpy and by pyonnx on copies of args: equal results and equal arguments
-    afterwards (the arguments the function writes into)."""
-    compiled = compiled or pyonnx.compile(fn)
-    mine, theirs = copy.deepcopy(args), copy.deepcopy(args)
-    with np.errstate(all="ignore"):
-        want = fn(*theirs)
-    got = compiled(*mine)
-    if want is None:
-        assert got is None
-    else:
-        assert_same(got, want)
-    for a, b in zip(mine, theirs):
-        if isinstance(b, np.ndarray):
-            assert_same(a, b, where="argument after the call: ")
-    onnx.checker.check_model(compiled.to_onnx(*copy.deepcopy(args)), full_check=True)
-    return compiled
 
 
 # ---------------------------------------------------------------- write forms
@@ -50,9 +29,9 @@ def test_write_int_every_dtype(dtype):
 
 def test_write_int_out_of_range_fails_like_numpy():
     x = np.arange(3.0)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="index 3 is out of bounds"):
         k.write_int(x, 3, 1.0)
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):
         pyonnx.compile(k.write_int)(x, I64(3), 1.0)
 
 
@@ -140,12 +119,12 @@ def test_reshape_ravel_squeeze_expand_dims_views():
 
 # ---------------------------------------------------------------- written arguments
 def test_argument_written_and_none_returned():
-    c = check_writes(k.mutate_argument, np.arange(4.0), 7.0)
-    check_writes(k.mutate_argument, np.arange(3, dtype=np.int8), 5, compiled=None)
-    check_writes(k.view_of_argument, np.arange(7.0))
-    check_writes(k.mutate_and_return, np.arange(5.0))
-    check_writes(k.mutate_argument_in_loop, np.arange(6.0))
-    check_writes(k.cumulative_max_inplace, np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0]))
+    c = check(k.mutate_argument, np.arange(4.0), 7.0)
+    check(k.mutate_argument, np.arange(3, dtype=np.int8), 5)
+    check(k.view_of_argument, np.arange(7.0))
+    check(k.mutate_and_return, np.arange(5.0))
+    check(k.mutate_argument_in_loop, np.arange(6.0))
+    check(k.cumulative_max_inplace, np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0]))
     assert c.conversions == 1
 
 
@@ -220,7 +199,7 @@ def _marked(marker):
     (k.scalar_write, "scalar_write", (np.arange(3.0),), ["item assignment"]),
 ])
 def test_refused_writes_point_at_the_line(fn, marker, args, words):
-    with pytest.raises(pyonnx.ConversionError) as info:
+    with pytest.raises(pyonnx.ConversionError, match=r"\d+:\d+: error: ") as info:
         pyonnx.compile(fn)(*args)
     line, text = _marked(marker)
     assert info.value.lineno == line, str(info.value)
@@ -233,7 +212,7 @@ def test_rows_of_an_array_are_views_while_iterating(rows):
     m = np.arange(rows * 3, dtype=np.float64).reshape(rows, 3)
     check(k.write_rows_while_iterating, m)
     check(k.enumerate_rows_write, m)
-    check_writes(k.normalize_rows_in_place, m + 1)
+    check(k.normalize_rows_in_place, m + 1)
 
 
 def test_appending_an_array_then_writing_it_is_refused():

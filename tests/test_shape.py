@@ -85,9 +85,9 @@ def test_reshape_dynamic_dims_and_empty():
 
 def test_reshape_minus_one_next_to_a_dynamic_zero_fails_at_run_time():
     # numpy: "cannot reshape array of size 0 into shape (0,newaxis)"; pyonnx must not guess.
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot reshape array of size 0"):
         reshape_dyn_minus_one(np.zeros((0, 2, 3)))
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):
         pyonnx.compile(reshape_dyn_minus_one)(np.zeros((0, 2, 3)))
 
 
@@ -180,7 +180,7 @@ def test_squeeze_errors():
     assert error_line(squeeze_no_axis, np.ones((1, 3)), match="pass axis=") == 1
     assert error_line(squeeze_static_bad, np.ones(3), match="size not equal to one") == 1
     # A dynamic dim that is not 1: onnxruntime's Squeeze fails the run (numpy raises too).
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):
         pyonnx.compile(squeeze_dynamic)(np.ones((2, 3)))
 
 
@@ -248,9 +248,9 @@ def stack_rows(x):
 def test_join_empty_array_sequence_fails_at_run_time():
     # numpy: "need at least one array to concatenate" / "to stack".
     for fn in (concat_rows, stack_rows):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="need at least one array to"):
             fn(np.zeros((0, 2, 3)))
-        with pytest.raises(pyonnx.ExecutionError):
+        with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):
             pyonnx.compile(fn)(np.zeros((0, 2, 3)))
 
 
@@ -289,7 +289,7 @@ def test_join_errors():
     assert error_line(concat_bad_casting, np.ones(3), match="same_kind") == 1
     assert error_line(concat_scalars, np.ones(3), match="zero-dimensional") == 1
     assert error_line(stack_shape_mismatch, np.ones(2), match="same shape") == 1
-    with pytest.raises(pyonnx.ExecutionError):  # run-time mismatch: Concat fails, as numpy
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):  # run-time mismatch: Concat fails, as numpy
         pyonnx.compile(joins)(np.ones((2, 3)), np.ones((2, 4)))
 
 
@@ -335,12 +335,12 @@ def test_repeat_dynamic_counts_edge_cases():
 
 def test_repeat_run_time_errors():
     f = pyonnx.compile(repeat_dynamic_counts)
-    with pytest.raises(pyonnx.ExecutionError):  # negative count (numpy: ValueError)
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):  # negative count (numpy: ValueError)
         f(np.ones((3, 2)), np.array([1, -1, 3]))
-    with pytest.raises(pyonnx.ExecutionError):  # wrong number of counts
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):  # wrong number of counts
         f(np.ones((3, 2)), np.array([1, 2]))
     g = pyonnx.compile(repeats_static_counts)
-    with pytest.raises(pyonnx.ExecutionError):  # 4 columns, 3 static counts
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):  # 4 columns, 3 static counts
         g(np.ones((2, 4)))
 
 
@@ -385,7 +385,7 @@ def broadcast_static_bad(x):
 def test_broadcast_errors():
     assert error_line(broadcast_static_bad, np.ones(3), match="broadcast") == 1
     # Expand broadcasts both ways ((3,) to (1,) gives (3,)); numpy refuses: the run must fail.
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):
         pyonnx.compile(broadcast_to_one)(np.ones(3))
 
 
@@ -456,7 +456,7 @@ def test_splits(dtype, rows):
 
 def test_split_more():
     check(dsplits, sample((2, 2, 3), "int32"))
-    with pytest.raises(pyonnx.ExecutionError):  # 5 rows into 2 equal parts
+    with pytest.raises(pyonnx.ExecutionError, match="onnxruntime failed to run the model"):  # 5 rows into 2 equal parts
         pyonnx.compile(split_unequal)(np.ones((5, 2)))
 
 

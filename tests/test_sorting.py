@@ -70,7 +70,9 @@ def test_sort_and_argsort(dtype):
     x = data(dtype)
     for fn in (sort_last, sort_first, sort_flat, sort_stable_kw, argsort_last, argsort_first,
                argsort_flat):
-        check(fn, x)
+        # numpy's default sort is not stable (SIMD sorts on most CPUs): the order of -0.0 and
+        # +0.0, which compare equal, is not defined.
+        check(fn, x, signed_zeros=False)
 
 
 @pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4), (2, 3, 4)])
@@ -126,7 +128,7 @@ def test_lexsort():
                 max_size=12))
 def test_sort_hypothesis(values):
     x = np.array(values, dtype=np.float64)
-    check(sort_last, x)
+    check(sort_last, x, signed_zeros=False)  # the order of ±0 is not defined (see above)
     check(argsort_last, x)
     check(argsort_last, x.astype(np.float16))
 
@@ -200,7 +202,7 @@ def unique_no_nan_merge(x):
 def test_unique(dtype):
     x = data(dtype)
     for fn in (unique_plain, unique_all, unique_inverse, unique_no_nan_merge):
-        check(fn, x)
+        check(fn, x, signed_zeros=False)  # which of -0.0/+0.0 is kept follows the sort order
 
 
 @pytest.mark.parametrize("x", [np.zeros(0), np.zeros((3, 0), np.int32), np.array(4.0),
@@ -491,7 +493,7 @@ ERRORS = [
 
 @pytest.mark.parametrize("fn, args, words", ERRORS, ids=[e[0].__name__ for e in ERRORS])
 def test_errors_at_the_call_line(fn, args, words):
-    with pytest.raises(pyonnx.ConversionError) as info:
+    with pytest.raises(pyonnx.ConversionError, match=r"\d+:\d+: error: ") as info:
         pyonnx.compile(fn)(*args)
     assert info.value.lineno == fn.__code__.co_firstlineno + 1
     assert words in info.value.message

@@ -135,7 +135,8 @@ def lower_flat(e: Emitter, node: ir.Node) -> ir.Value:
         wins = e("Equal", e("Gather", owner, p, axis=0), ar)
         y = e("ScatterElements", flat, e("Compress", p, wins, axis=0),
               e("Compress", v, wins, axis=0), axis=0)
-    return y if _rank(x) == 1 else e("Reshape", y, e("Shape", x), allowzero=1)  # 0: empty dim
+    # allowzero: x's shape may hold 0-length dimensions (a (2, 0) target is not "copy dim 1").
+    return y if _rank(x) == 1 else e("Reshape", y, e("Shape", x), allowzero=1)
 
 
 def _widened(e: Emitter, flat: ir.Value, p: ir.Value, v: ir.Value, op: str,

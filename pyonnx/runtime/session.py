@@ -51,6 +51,9 @@ def _warn_once(provider: str, what: str, detail: str, message: str, *args: Any) 
     logger.warning(message, *args)
 
 
+# onnxruntime graph rewrites that change results on graphs pyonnx emits (see _open).
+_DISABLED_OPTIMIZERS = ["ExpandElimination", "DivMulFusion"]
+
 def _session_options(options: tuple[tuple[str, Any], ...]):
     import onnxruntime as ort
 
@@ -121,9 +124,11 @@ class Session:
             try:
                 # ExpandElimination (onnxruntime 1.31) drops an Expand whose constant target has
                 # a 0 where the input's dimension is symbolic, giving wrong shapes and values.
+                # DivMulFusion rewrites Mul(Div(1, b), c) as Div(c, b) for integers too, where
+                # 1 // b is 0: Python's 1 % n (1 - (1 // n) * n) came out 0 for n = 3.
                 sess = ort.InferenceSession(self._bytes, _session_options(self.options),
                                             providers=chain, enable_fallback=0,
-                                            disabled_optimizers=["ExpandElimination"])
+                                            disabled_optimizers=_DISABLED_OPTIMIZERS)
             except Exception as e:
                 errors.append(e)
                 if i + 1 < len(self._candidates):

@@ -563,3 +563,22 @@ g (int8[N] x) => (int32[N] y) {
   n = Cast <to = 6> (w)
   y = Neg(n)
 }""", ["Cast", "Neg"])
+
+
+def test_output_size_limit_is_inclusive():
+    """A result of exactly ``output_size_limit`` elements is folded; one more is not (Expand
+    and ConstantOfShape check the size they would create)."""
+    text = """
+g (float[N] x) => (float[N] y) <float[1] a = {2}, int64[1] shp = {%d}> {
+  e = Expand(a, shp)
+  c = ConstantOfShape <value = float[1] {1}> (shp)
+  s = ReduceSum <keepdims = 0> (e)
+  t = ReduceSum <keepdims = 0> (c)
+  u = Add(s, t)
+  y = Add(x, u)
+}"""
+    m, result, _ = fold(text % 100, output_size_limit=100)
+    assert result.modified and ops(m) == ["Add"]
+    m, result, _ = fold(text % 101, output_size_limit=100)
+    assert sorted(ops(m)) == ["Add", "Add", "ConstantOfShape", "Expand", "ReduceSum",
+                              "ReduceSum"]

@@ -36,6 +36,9 @@ def is_array0d(ctx, a: Array) -> bool:
     if hit is None:
         return False
     buffer, steps = hit
+    # AMBIGUOUS/UNKNOWN markers (a value chosen by a run-time if, `a or b`) are no view steps:
+    # such a value follows the convention for If outputs, a numpy scalar.
+    steps = tuple(s for s in steps if hasattr(s, "forward"))
     # A view (s[...] of a numpy scalar is a 0-d array too), an argument's memory, or contents
     # written into (only arrays are); a numpy scalar someone took a view of stays a scalar.
     return bool(steps) or buffer.param is not None or a is not buffer.initial or \

@@ -132,7 +132,9 @@ def _selection(ctx, x: Array, index: Any, v: Array) -> tuple[Array, Array]:
 
     iota = Array(ctx.op("Range", ctx.const(np.array(0, np.int64)), _size(ctx, x),
                         ctx.const(np.array(1, np.int64))), _I64, (x.static_size,))
-    iota = Array(ctx.op("Reshape", iota, ctx.shape_of(x)), _I64, x.shape)
+    # allowzero: a 0 in x's shape is a 0-length dimension, not "copy the input's dimension"
+    # (without it, a (2, 0) target fails at run time).
+    iota = Array(ctx.op("Reshape", iota, ctx.shape_of(x), allowzero=1), _I64, x.shape)
     positions = getitem(ctx, iota, index)
     return positions, _broadcast(ctx, v, positions.shape, lambda: ctx.shape_of(positions))
 

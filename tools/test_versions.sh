@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs the test suite against the OLDEST and the NEWEST versions pyproject.toml allows.
+#
+# Usage: tools/test_versions.sh [oldest|newest|both] [pytest args...]
+#   oldest  a venv pinned to every lower bound in pyproject.toml (numpy, onnx, onnxruntime,
+#           onnx-ir, click, scikit-learn, skl2onnx, hypothesis, pytest, mpmath, pytest-cov)
+#   newest  a venv with the newest releases the bounds allow (pip's normal resolution)
+# Environment: PYTHON (default python3.11, the oldest Python pyproject.toml allows),
+#              VENV_DIR (default .venvs/ in the repository root).
+# Exit status: non-zero if the suite fails in any of the venvs.
+#
+# Keep OLDEST in step with pyproject.toml: when a lower bound rises there, raise it here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WHICH="${1:-both}"; shift || true
+PYTHON="${PYTHON:-python3.11}"
+VENV_DIR="${VENV_DIR:-.venvs}"
+OLDEST=(
+  "numpy==2.0.0" "onnx==1.18.0" "onnxruntime==1.31.0" "onnx-ir==1.1.0" "click==8.1.0"
+  "scikit-learn==1.6.0" "skl2onnx==1.20.0" "hypothesis==6.100.0" "pytest==8.0.0"
+  "mpmath==1.3.0" "pytest-cov==5.0.0" "coverage==7.5.0"
+)
+
+run() {  # run NAME PIP_ARGS...
+  local name="$1"; shift
+  local venv="$VENV_DIR/$name"
+  echo "== $name: creating $venv"
+  rm -rf "$venv"
+  "$PYTHON" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  "$venv/bin/python" -m pip install -q "$@" -e ".[test]"
+  "$venv/bin/python" -m pip list 2>/dev/null | grep -iE \
+    '^(numpy|onnx|onnxruntime|onnx-ir|click|scikit-learn|skl2onnx|hypothesis|pytest|mpmath|pytest-cov|coverage) '
+  echo "== $name: running the suite"
+  # -p no:cacheprovider: the venvs share the worktree; HYPOTHESIS_PROFILE=ci: reproducible.
+  HYPOTHESIS_PROFILE=ci "$venv/bin/python" -m pytest -p no:cacheprovider "${PYTEST_ARGS[@]}"
+}
+
+PYTEST_ARGS=("$@")
+status=0
+if [[ "$WHICH" == oldest || "$WHICH" == both ]]; then
+  # Constraints, not requirements: every package the project needs at its lower bound.
+  constraints="$(mktemp)"; printf '%s\n' "${OLDEST[@]}" > "$constraints"
+  run oldest -c "$constraints" "${OLDEST[@]}" || status=1
+  rm -f "$constraints"
+fi
+if [[ "$WHICH" == newest || "$WHICH" == both ]]; then
+  run newest --upgrade || status=1
+fi
+exit $status
