@@ -1,0 +1,189 @@
+"""Loop vectorization: a ``for`` loop over ``range`` whose iterations a dependence analysis
+proves independent (or a reduction, a prefix recurrence, a first-index search) is lowered as the
+equivalent whole-array numpy code instead of an ONNX ``Loop``.
+
+Input: a canonical ``For`` statement (liveness-annotated) about to be lowered, and the
+FunctionLowering (its environment gives every name's value: rank, dtype, aliasing). Output:
+True when the loop was lowered as whole-array steps, False (nothing user-visible bound) when
+it must stay a ``Loop``; the caller then lowers it as before.
+
+Forms (the dependence rules are in :mod:`.forms`, expressions in :mod:`.exprs`):
+* maps and stencils, one loop or a perfect nest of two (``y[i] = f(x[i-1], x[i+1], i)``,
+  ``out[i, :] = g(a[i])``, ``u[i, j] = ...``), ``if``/``else`` on comparisons as masks;
+* reductions, counts, flags and arg-extrema (:mod:`.forms`, :mod:`.emit`);
+* prefix recurrences ``y[i] = y[i-1] + e`` / ``* e``, ascending or descending
+  (:mod:`.recurrences`);
+* first-index searches ``if cond: hit = i; break`` (:mod:`.recurrences`).
+
+Never vectorized: writes at an index that misses a loop variable or reads of a written array at
+another index (a cross-iteration dependence), writes into arrays that share memory with a read
+array, accumulators read elsewhere in the body, temporaries or the inner loop variable live
+after the loop, anything not in the forms above. Every slice the rewrite reads or writes is
+checked at run time to lie inside its array (a slice clamps where ``x[i]`` raises or wraps), so
+an out-of-range index fails at run time, never silently. A zero-trip loop keeps every initial
+value; the loop variable gets Python's value after the loop.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+import numpy as np
+
+from pyonnx.frontend.analysis import assigned, uses
+from pyonnx.frontend.graph.checks import runtime_check
+from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.vectorize import emit, forms, recurrences
+from pyonnx.frontend.vectorize.exprs import NP, Bail, Space, Var, fresh
+
+__all__ = ["vectorize_loop"]
+
+_I64 = np.dtype(np.int64)
+
+
+def _range_args(lw, node: ast.For) -> tuple[list[ast.expr], int] | None:
+    it = node.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords
+            and 1 <= len(it.args) <= 3 and isinstance(node.target, ast.Name) and not node.orelse):
+        return None
+    found, fn, _ = lw.env.lookup(it.func.id)
+    if not found or fn is not builtins.range:
+        return None
+    args = list(it.args)
+    step = 1
+    if len(args) == 3:
+        s = args[2]
+        if isinstance(s, ast.UnaryOp) and isinstance(s.op, ast.USub) and \
+                isinstance(s.operand, ast.Constant):
+            step = -s.operand.value
+        elif isinstance(s, ast.Constant):
+            step = s.value
+        else:
+            return None
+        if type(step) is not int or step == 0:
+            return None
+    if len(args) == 1:
+        args = [ast.Constant(0)] + args
+    return args[:2], step
+
+
+def _nest(lw, node: ast.For) -> list[tuple[ast.For, list[ast.expr], int]] | None:
+    outer = _range_args(lw, node)
+    if outer is None:
+        return None
+    nest = [(node, *outer)]
+    body = node.body
+    if len(body) == 1 and isinstance(body[0], ast.For) and \
+            getattr(body[0], "pyonnx_extra_test", None) is None:
+        inner = _range_args(lw, body[0])
+        if inner is None:
+            return None
+        if uses(ast.Tuple(elts=inner[0], ctx=ast.Load())) & (assigned(node.body) |
+                                                             {node.target.id}):
+            return None
+        nest.append((body[0], *inner))
+    return nest
+
+
+def _header(lw, loop: ast.For, args: list[ast.expr], step: int) -> Var:
+    """Binds start, trip count and lowest index of one range; refuses non-int bounds."""
+    v = Var(loop.target.id, step, fresh("start"), fresh("lo"), fresh("k"), fresh("i"))
+    for n, a in zip((v.start, v.start + "_stop"), args):
+        lw.block([emit.assign(n, a)])
+        value = lw.env.lookup(n)[1]
+        if not (type(value) is int or isinstance(value, np.integer) or (
+                isinstance(value, Array) and value.ndim == 0 and value.dtype.kind in "iu")):
+            raise Bail("range bound is not an int")
+    S = abs(step)
+    span = "stop - start" if step > 0 else "start - stop"
+    stmts = [emit.assign(v.k, emit.expr(f"np.maximum(({span} + {S - 1}) // {S}, 0)",
+                                        np=NP, start=v.start, stop=v.start + "_stop"))]
+    lo = "start" if step > 0 else f"start - (k - 1) * {S}"
+    stmts.append(emit.assign(v.lo, emit.expr(lo, start=v.start, k=v.k)))
+    emit.lower_stmts(lw, loop, stmts)
+    return v
+
+
+def _checks(lw, node: ast.For, space: Space) -> None:
+    """Every slice start..start+(k-1)*S inside its array, or a run-time failure."""
+    ctx = lw.ctx
+    bad_values = []
+    for base, axis, start, var in space.checks:
+        bad = emit.expr(f"(k > 0) & ((s < 0) | (s + (k - 1) * {var.S} >= x.shape[{axis}]))",
+                        k=var.k, s=start, x=base)
+        n, value = emit.bind(lw, node, bad, "bad")
+        if isinstance(value, (bool, np.bool_)):
+            if value:
+                raise Bail("index out of range at conversion time")
+            continue
+        bad_values.append(value)
+    for var in space.vars:
+        if not bad_values:
+            break
+        lo = lw.env.lookup(var.lo)[1]
+        if not isinstance(lo, Array):
+            lo = Array(ctx.const(np.asarray(lo, _I64)), _I64, (), weak=True)
+        for b in bad_values:
+            lo = runtime_check(ctx, b, lo, "vectorized_loop_index_out_of_range")
+        lw.env.bind(var.lo, Array(lo.value, _I64, (), weak=True))
+        bad_values = []  # one checked lo per run: every slice uses the first variable's lo
+
+
+def _indices(lw, node: ast.For, space: Space) -> None:
+    """The used induction variables as weak int64 aranges (the loop's Python ints)."""
+    nested = len(space.vars) > 1
+    for pos, var in enumerate(space.vars):
+        if not var.used:
+            continue
+        n, value = emit.bind(lw, node, emit.expr(f"np.arange(lo, lo + k * {var.S}, {var.S})",
+                                                 np=NP, lo=var.lo, k=var.k), "idx")
+        if nested and pos == 0:
+            n, value = emit.bind(lw, node, emit.expr("a[:, None]", a=n), "idx")
+        lw.env.bind(var.index, Array(value.value, _I64, value.shape, weak=True))
+
+
+def _final_index(lw, node: ast.For, space: Space) -> None:
+    """The loop variable after the loop, as Python leaves it (unchanged after zero trips)."""
+    var = space.vars[0]
+    if var.name not in node.pyonnx_live_out:
+        return
+    last = emit.expr(f"np.where(k > 0, start + (k - 1) * {var.step}, i)", np=NP, k=var.k,
+                     start=var.start, i=var.name)
+    emit.lower_stmts(lw, node, [emit.assign(var.name, last)])
+
+
+def vectorize_loop(lw, node: ast.For) -> bool:
+    """Lowers ``node`` as whole-array code when it is one of the vectorized forms."""
+    nest = _nest(lw, node)
+    if nest is None:
+        return False
+    extra = getattr(node, "pyonnx_extra_test", None)
+    if extra is not None and len(nest) > 1:
+        return False
+    inner = nest[-1][0]
+    live_out = node.pyonnx_live_out
+    names = [loop.target.id for loop, _, _ in nest]
+    if any(n in live_out for n in names[1:]) or (names[0] in live_out and
+                                                 not lw.env.lookup(names[0])[0]):
+        return False
+    lw.env.bind(NP, np)
+    try:
+        vars_ = [_header(lw, loop, args, step) for loop, args, step in nest]
+        space = Space(vars_, assigned(inner.body), lw.env, lw.ctx)
+        if set(names) & space.assigned:
+            raise Bail("loop variable assigned in the body")
+        if extra is not None:
+            run = recurrences.plan_search(lw, node, extra, space, live_out)
+        else:
+            run = recurrences.plan_prefix(lw, node, space)
+            if run is None:
+                steps = forms.plan_body(inner.body, space, live_out)
+                run = lambda: emit.run_steps(lw, node, space, steps)  # noqa: E731
+        _checks(lw, node, space)
+    except Bail:
+        return False
+    _indices(lw, node, space)
+    run()
+    _final_index(lw, node, space)
+    return True
