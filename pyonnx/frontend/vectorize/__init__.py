@@ -22,12 +22,16 @@ after the loop, anything not in the forms above. Every slice the rewrite reads o
 checked at run time to lie inside its array (a slice clamps where ``x[i]`` raises or wraps), so
 an out-of-range index fails at run time, never silently. A zero-trip loop keeps every initial
 value; the loop variable gets Python's value after the loop.
+
+``PYONNX_VECTORIZE=0`` in the environment (read at each conversion) keeps every loop a ``Loop``:
+for comparing both lowerings, and for the tests of the ``Loop`` lowering itself.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import os
 
 import numpy as np
 
@@ -138,8 +142,10 @@ def _indices(lw, node: ast.For, space: Space) -> None:
             continue
         n, value = emit.bind(lw, node, emit.expr(f"np.arange(lo, lo + k * {var.S}, {var.S})",
                                                  np=NP, lo=var.lo, k=var.k), "idx")
-        if nested and pos == 0:
-            n, value = emit.bind(lw, node, emit.expr("a[:, None]", a=n), "idx")
+        if nested and pos == 0:  # the outer variable: a column (see exprs.VExpr.aligned)
+            n, value = emit.bind(lw, node, emit.expr(
+                f"np.arange(lo, lo + k * {var.S}, {var.S}).reshape(-1, 1)", np=NP, lo=var.lo,
+                k=var.k), "idx")
         lw.env.bind(var.index, Array(value.value, _I64, value.shape, weak=True))
 
 
@@ -155,6 +161,8 @@ def _final_index(lw, node: ast.For, space: Space) -> None:
 
 def vectorize_loop(lw, node: ast.For) -> bool:
     """Lowers ``node`` as whole-array code when it is one of the vectorized forms."""
+    if os.environ.get("PYONNX_VECTORIZE", "1") == "0":
+        return False
     nest = _nest(lw, node)
     if nest is None:
         return False

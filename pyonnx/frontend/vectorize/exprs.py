@@ -48,6 +48,9 @@ class VExpr:
     node: ast.expr
     axes: tuple[str, ...]  # loop variables it varies along, in nesting order
     rank: int  # per-iteration rank
+    # In a nest of two loops: already laid out along both loop axes (a length-1 axis where it
+    # does not vary), as combined values and the outer index (a column) are; a read is compact.
+    aligned: bool = True
 
 
 def name(n: str) -> ast.Name:
@@ -146,6 +149,12 @@ class Vectorizer:
             if v.rank and len(self.space.vars) > 1:
                 raise Bail("invariant array in a nest")
             return v.node
+        if len(self.space.vars) > 1:
+            if v.rank or rank:
+                raise Bail("rows in a nest")
+            if v.aligned:
+                return v.node
+            axes = self.space.order()
         idx: list[ast.expr] = []
         for a in axes:
             idx.append(ast.Slice() if a in v.axes else ast.Constant(None))
@@ -160,7 +169,7 @@ class Vectorizer:
     def combine(self, parts: list[VExpr]) -> tuple[tuple[str, ...], int, list[ast.expr]]:
         axes = tuple(a for a in self.space.order() if any(a in p.axes for p in parts))
         rank = max((p.rank for p in parts), default=0)
-        return axes, rank, [self.align(p, axes, rank) for p in parts]
+        return axes, rank, [self.align(p, axes, rank) for p in parts]  # nests: see align
 
     # ------------------------------------------------------------- expressions
     def vec(self, e: ast.expr) -> VExpr:
@@ -199,7 +208,7 @@ class Vectorizer:
         if not isinstance(value, (Array, np.ndarray)) or value.ndim == 0:
             raise Bail("subscript of a non-array")
         node, axes, rank = self.index(base, value.ndim, e.slice)
-        return VExpr(node, axes, rank)
+        return VExpr(node, axes, rank, aligned=False)
 
     def index(self, base: str, ndim: int, sl: ast.expr) -> tuple[ast.expr, tuple[str, ...], int]:
         """``base[sl]`` over every iteration: the slice expression, its axes and rank."""
