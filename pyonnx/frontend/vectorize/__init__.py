@@ -114,9 +114,13 @@ def _checks(lw, node: ast.For, space: Space) -> None:
     ctx = lw.ctx
     bad_values = []
     for base, axis, start, var in space.checks:
+        # A negative start known now: Python wraps x[-1] where a slice would not; the Loop does.
+        low = emit.bind(lw, node, emit.expr("s < 0", s=start), "low")[1]
+        if isinstance(low, (bool, np.bool_)) and low:
+            raise Bail("negative index")
         bad = emit.expr(f"(k > 0) & ((s < 0) | (s + (k - 1) * {var.S} >= x.shape[{axis}]))",
                         k=var.k, s=start, x=base)
-        n, value = emit.bind(lw, node, bad, "bad")
+        value = emit.bind(lw, node, bad, "bad")[1]
         if isinstance(value, (bool, np.bool_)):
             if value:
                 raise Bail("index out of range at conversion time")
@@ -143,9 +147,8 @@ def _indices(lw, node: ast.For, space: Space) -> None:
         n, value = emit.bind(lw, node, emit.expr(f"np.arange(lo, lo + k * {var.S}, {var.S})",
                                                  np=NP, lo=var.lo, k=var.k), "idx")
         if nested and pos == 0:  # the outer variable: a column (see exprs.VExpr.aligned)
-            n, value = emit.bind(lw, node, emit.expr(
-                f"np.arange(lo, lo + k * {var.S}, {var.S}).reshape(-1, 1)", np=NP, lo=var.lo,
-                k=var.k), "idx")
+            lw.env.bind(n, Array(value.value, _I64, value.shape))  # strong: subscriptable
+            n, value = emit.bind(lw, node, emit.expr("a[:, None]", a=n), "idx")
         lw.env.bind(var.index, Array(value.value, _I64, value.shape, weak=True))
 
 
@@ -189,7 +192,9 @@ def vectorize_loop(lw, node: ast.For) -> bool:
                 steps = forms.plan_body(inner.body, space, live_out)
                 run = lambda: emit.run_steps(lw, node, space, steps)  # noqa: E731
         _checks(lw, node, space)
-    except Bail:
+    except Bail as e:
+        if os.environ.get("PYONNX_VECTORIZE") == "debug":
+            print(f"vectorize: line {node.lineno}: kept as a Loop: {e}")
         return False
     _indices(lw, node, space)
     run()

@@ -112,21 +112,25 @@ def _reduce(lw, node, space, st) -> None:
         lower_stmts(lw, node, [assign(acc, ast.BinOp(left=name(acc), op=binop, right=red))])
         return
     kind = "max" if op in ("pymax", "maximum") else "min"
-    ident = identity(e.dtype, kind)
+    # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
+    # padding identity is one of that dtype.
+    P = dtypes.ufunc_dtypes(np.maximum, a, e)[1][0]
+    ident = identity(P, kind)
     fn = "max" if kind == "max" else "min"
+    e_cast = ast.Call(func=ast.Attribute(value=name(e_name), attr="astype", ctx=ast.Load()),
+                      args=[_dtype_attr(P)], keywords=[])
     if op in ("pymax", "pymin"):
         # Python's max(acc, e) keeps acc unless e compares greater: NaN never wins.
         cmp = ast.Gt() if kind == "max" else ast.Lt()
         sel = ast.Compare(left=name(e_name), ops=[cmp], comparators=[name(acc)])
         if m_name is not None:
             sel = ast.BinOp(left=name(m_name), op=ast.BitAnd(), right=sel)
-        W = call("where", sel, name(e_name), ast.Constant(ident))
+        W = call("where", sel, e_cast, ast.Constant(ident))
         r_name = bind(lw, node, call(fn, W, initial=ast.Constant(ident)), "r")[0]
         keep = ast.Compare(left=name(r_name), ops=[cmp], comparators=[name(acc)])
         lower_stmts(lw, node, [assign(acc, call("where", keep, name(r_name), name(acc)))])
         return
-    E = name(e_name) if m_name is None else call("where", name(m_name), name(e_name),
-                                                 ast.Constant(ident))
+    E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
     r = call(fn, E, initial=ast.Constant(ident))
     lower_stmts(lw, node, [assign(acc, call("maximum" if kind == "max" else "minimum",
                                             name(acc), r))])
@@ -146,7 +150,8 @@ def _argext(lw, node, space, st) -> None:
         W = ast.Subscript(value=W, slice=ast.Slice(step=ast.Constant(-1)), ctx=ast.Load())
     # One padding element so an empty range still has an argmax (not selected: found is False).
     padded = bind(lw, node, call("concatenate", ast.Tuple(elts=[W, ast.List(
-        elts=[ast.Constant(ident)], ctx=ast.Load())], ctx=ast.Load())), "w")[0]
+        elts=[ast.Constant(ident)], ctx=ast.Load())], ctx=ast.Load()),
+        dtype=_dtype_attr(e.dtype)), "w")[0]
     p = bind(lw, node, call("argmax" if kind == "max" else "argmin", name(padded)), "p")[0]
     found = bind(lw, node, call("any", name(sel_name)), "f")[0]
     at = ast.Subscript(value=name(padded), slice=name(p), ctx=ast.Load())

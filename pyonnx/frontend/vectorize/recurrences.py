@@ -31,7 +31,10 @@ __all__ = ["plan_prefix", "plan_search"]
 
 
 def _static_offset(vz: Vectorizer, index: ast.expr) -> tuple[Any, int] | None:
-    aff = vz.affine(index)
+    try:
+        aff = vz.affine(index)
+    except Bail:
+        return None
     if aff is None:
         return None
     var, off = aff
