@@ -2,8 +2,9 @@
 loop run by CPython and numpy.
 
 Run: ``python benchmarks/loops.py [--quick]`` (``benchmarks/run.py`` runs it as its ``loops``
-section). Vectorization is off here (``PYONNX_VECTORIZE=0``): these loops would vectorize. The per-iteration cost is the slope between two trip counts, so the fixed cost of a
-call drops out. FACTS.md measured 1.3–2.4 µs per iteration for a scalar ``acc += x`` Loop and
+section). Vectorization is off here (``PYONNX_VECTORIZE=0``): these loops would vectorize.
+The per-iteration cost is the slope between two trip counts, so the fixed cost of a call drops
+out. FACTS.md measured 1.3–2.4 µs per iteration for a scalar ``acc += x`` Loop and
 0.03–0.05 µs for a plain Python loop on Python floats; with numpy scalars (``x[i]`` of an
 array) Python pays more per iteration.
 """
