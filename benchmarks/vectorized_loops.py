@@ -95,6 +95,18 @@ def running_max_np(x):
     return max(-np.inf, np.max(x))
 
 
+def prefix_max(x):
+    y = np.empty_like(x)
+    y[0] = x[0]
+    for i in range(1, len(x)):
+        y[i] = max(y[i - 1], x[i])
+    return y
+
+
+def prefix_max_np(x):
+    return np.maximum.accumulate(x)
+
+
 def first_above(x, t):
     hit = -1
     for i in range(len(x)):
@@ -147,6 +159,7 @@ CASES = [
     ("5-point stencil, nested", stencil5, stencil5_np, _grid),
     ("masked map (if/else)", masked, masked_np, _vector),
     ("running max m = max(m, x[i])", running_max, running_max_np, _vector),
+    ("y[i] = max(y[i-1], x[i])", prefix_max, prefix_max_np, _vector),
     ("first i with x[i] > t (break)", first_above, first_above_np, _search),
     ("3x3 blur (2-d stencil), nested", blur3, blur3_np, _grid),
 ]

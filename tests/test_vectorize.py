@@ -20,10 +20,17 @@ def data(n, dtype, seed=0, shape=None):
     return v.astype(dtype)
 
 
-def vectorized(fn, *args, **kw):
-    """``check`` of ``fn`` and an assertion that its model runs no Loop."""
+def vectorized(fn, *args, scan=False, **kw):
+    """``check`` of ``fn`` and an assertion that its model runs no Loop (``scan``: only the
+    log-depth Hillis-Steele Loops of ``np.maximum.accumulate``, whose body shifts with Pad)."""
     c = check(fn, *args, **kw)
-    assert "Loop" not in op_types(c, *args), f"{fn.__name__} was not vectorized"
+    if not scan:
+        assert "Loop" not in op_types(c, *args), f"{fn.__name__} was not vectorized"
+        return c
+    loops = [n for n in c.to_onnx(*args).graph.node if n.op_type == "Loop"]
+    for n in loops:
+        body = next(a.g for a in n.attribute if a.name == "body")
+        assert "Pad" in {b.op_type for b in body.node}, f"{fn.__name__} was not vectorized"
     return c
 
 
@@ -164,6 +171,21 @@ def test_prefix_recurrences(dtype, n):
     vectorized(K.suffix_sum, x, rtol=tol)
     small = (x % 3 + 1).astype(dtype) if x.dtype.kind == "i" else x / 8 + 1
     check(K.prefix_product, small, rtol=tol)  # integer cumprod is itself a log-depth Loop
+
+
+@pytest.mark.parametrize("dtype", NUMBERS)
+@pytest.mark.parametrize("n", [1, 2, 50])
+def test_running_extrema(dtype, n):
+    x = data(n, dtype)
+    vectorized(K.running_max, x, scan=True)
+    vectorized(K.running_min_reversed, x, scan=True)
+
+
+def test_running_extrema_nan_follow_the_loop():
+    x = np.array([1.0, np.nan, 3.0, 2.0, np.nan, 5.0])
+    vectorized(K.running_max, x, scan=True)            # max(prev, nan) keeps prev
+    vectorized(K.running_min_reversed, x, scan=True)   # np.minimum propagates the NaN
+    vectorized(K.running_max, np.array([np.nan, 1.0, 2.0]), scan=True)  # a NaN start stays
 
 
 def test_prefix_sum_int32_wraps():

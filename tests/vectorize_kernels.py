@@ -213,6 +213,22 @@ def suffix_sum(x):
     return y
 
 
+def running_max(x):
+    y = np.empty_like(x)
+    y[0] = x[0]
+    for i in range(1, len(x)):
+        y[i] = max(y[i - 1], x[i])
+    return y
+
+
+def running_min_reversed(x):
+    y = np.empty_like(x)
+    y[-1] = x[-1]
+    for i in range(len(x) - 2, -1, -1):
+        y[i] = np.minimum(x[i], y[i + 1])
+    return y
+
+
 # ---------------------------------------------------------------------------- search
 def first_above(x, t):
     hit = -1

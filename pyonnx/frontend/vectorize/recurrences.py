@@ -5,11 +5,14 @@ Input: the FunctionLowering, the canonical ``For`` (one loop, its header bound i
 Output: a zero-argument function lowering the whole-array form, None when the loop is not of
 the form (prefix), or :class:`~.exprs.Bail`.
 
-* **prefix** ``y[i + w] = y[i + w - step] + x[...]`` (``*`` likewise, either operand order),
-  ``step`` 1 or -1, ``y`` 1-d, the added value one read of another array whose dtype promotes
-  into ``y``'s (so each partial result is computed and stored in ``y``'s dtype, as the loop
-  does): ``np.cumsum``/``np.cumprod`` of the initial element followed by the values, in
-  iteration order. ``y[i] = y[i-1] * a + x[i]`` is not of the form and stays a ``Loop``.
+* **prefix** ``y[i + w] = y[i + w - step] + x[...]`` (``*`` likewise, either operand order;
+  ``max(y[prev], x[...])``/``min``, ``np.maximum``/``np.minimum`` in either order), ``step`` 1
+  or -1, ``y`` 1-d, the combined value one read of another array whose dtype promotes into
+  ``y``'s (so each partial result is computed and stored in ``y``'s dtype, as the loop does):
+  ``np.cumsum``/``np.cumprod``/``np.maximum.accumulate``/``np.minimum.accumulate`` of the
+  initial element followed by the values, in iteration order (the builtin ``max`` skips NaN
+  values as Python's does). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
+  ``Loop``.
 * **search** (canonical ``break``): ``if cond: hit = f(i); break`` after temporaries becomes a
   mask, ``argmax`` of the mask with a padding ``True`` (the trip count when nothing matched) and
   ``hit = np.where(found, f(i_found), hit)``; the assigned values may not read arrays (they
@@ -19,12 +22,14 @@ the form (prefix), or :class:`~.exprs.Bail`.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import Any
 
 import numpy as np
 
 from pyonnx.frontend.vectorize import emit
-from pyonnx.frontend.vectorize.exprs import (Bail, Space, Vectorizer, call, fresh, lookup, name)
+from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
+                                             name)
 from pyonnx.frontend.vectorize.forms import setitem_parts
 
 __all__ = ["plan_prefix", "plan_search"]
@@ -53,18 +58,16 @@ def plan_prefix(lw, node: ast.For, space: Space):
         return None
     y, index, value = parts
     var = space.vars[0]
-    if var.S != 1 or not isinstance(value, ast.BinOp) or not isinstance(value.op, (ast.Add,
-                                                                                     ast.Mult)):
+    if var.S != 1:
         return None
     vz = Vectorizer(space)
     w = _static_offset(vz, index)
     if w is None:
         return None
-    prev, e = value.left, value.right
-    if not _is_prev(vz, prev, y, w[1] - var.step):
-        prev, e = e, prev
-        if not _is_prev(vz, prev, y, w[1] - var.step):
-            return None
+    form = _recurrence(vz, value, y, w[1] - var.step)
+    if form is None:
+        return None
+    fn, e = form
     yv = lookup(space, y)
     if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id != y
             and e.value.id not in space.assigned):
@@ -86,7 +89,15 @@ def plan_prefix(lw, node: ast.For, space: Space):
         init_start = emit.expr(f"lo + k - 1 + {init_off}", lo=var.lo, k=var.k)
     space.checks.append((y, 0, init_start, var) if var.step > 0 else
                         (y, 0, emit.expr(f"lo + {init_off}", lo=var.lo), var))
-    fn = "cumsum" if isinstance(value.op, ast.Add) else "cumprod"
+    if fn == "pymax" or fn == "pymin":
+        # Python's max(prev, v) keeps prev unless v compares greater: a NaN value never wins,
+        # so it is replaced by the identity (np.maximum.accumulate would propagate it).
+        if xv.dtype.kind == "f":
+            ident = ast.Constant(float("-inf") if fn == "pymax" else float("inf"))
+            ev = dataclasses.replace(ev, node=call("where", call("isnan", ev.node), ident,
+                                                   ev.node))
+        fn = "maximum" if fn == "pymax" else "minimum"
+    scan_fn = fn
 
     def run() -> None:
         init = ast.Subscript(value=name(y), slice=ast.Slice(
@@ -96,7 +107,7 @@ def plan_prefix(lw, node: ast.For, space: Space):
         if var.step < 0:
             vals = ast.Subscript(value=vals, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
-        scan = ast.Subscript(value=call(fn, call("concatenate", ast.Tuple(
+        scan = ast.Subscript(value=_scan_call(scan_fn, call("concatenate", ast.Tuple(
             elts=[init, vals], ctx=ast.Load()))), slice=ast.Slice(lower=ast.Constant(1)),
             ctx=ast.Load())
         if var.step < 0:
@@ -106,6 +117,41 @@ def plan_prefix(lw, node: ast.For, space: Space):
             lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k)), ctx=ast.Store())
         emit.lower_stmts(lw, node, [emit.assign(target, scan)])
     return run
+
+
+def _scan_call(fn: str, arg: ast.expr) -> ast.expr:
+    if fn in ("cumsum", "cumprod"):
+        return call(fn, arg)
+    acc = ast.Attribute(value=ast.Attribute(value=name(NP), attr=fn, ctx=ast.Load()),
+                        attr="accumulate", ctx=ast.Load())
+    return ast.Call(func=acc, args=[arg], keywords=[])
+
+
+def _recurrence(vz: Vectorizer, value: ast.expr, y: str, off: int) -> tuple[str, ast.expr] | None:
+    """``(scan, e)`` for ``y[prev] + e``, ``e * y[prev]``, ``max(y[prev], e)``,
+    ``np.maximum(e, y[prev])`` (and min), ``y[prev]`` at offset ``off``; else None."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)):
+        fn = "cumsum" if isinstance(value.op, ast.Add) else "cumprod"
+        if _is_prev(vz, value.left, y, off):
+            return fn, value.right
+        if _is_prev(vz, value.right, y, off):
+            return fn, value.left
+        return None
+    if not (isinstance(value, ast.Call) and len(value.args) == 2 and not value.keywords):
+        return None
+    try:
+        f = vz.callee(value.func)
+    except Bail:
+        return None
+    a, b = value.args
+    if f in (max, min):  # Python's max keeps its first argument on ties and NaN: prev first
+        return ("pymax" if f is max else "pymin", b) if _is_prev(vz, a, y, off) else None
+    if f is np.maximum or f is np.minimum:
+        if _is_prev(vz, a, y, off):
+            return f.__name__, b
+        if _is_prev(vz, b, y, off):
+            return f.__name__, a
+    return None
 
 
 def _is_prev(vz: Vectorizer, e: ast.expr, y: str, off: int) -> bool:
