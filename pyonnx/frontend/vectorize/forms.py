@@ -151,7 +151,11 @@ def _and(vz: Vectorizer, mask: VExpr | None, m: VExpr) -> VExpr:
 
 
 def _not(m: VExpr) -> VExpr:
-    return VExpr(ast.UnaryOp(op=ast.Invert(), operand=m.node), m.axes, m.rank)
+    return VExpr(_invert(m.node), m.axes, m.rank)
+
+
+def _invert(m: ast.expr) -> ast.expr:
+    return ast.UnaryOp(op=ast.Invert(), operand=m)
 
 
 def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
@@ -169,10 +173,23 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
             if axes != full:
                 raise Bail("a write that does not depend on every loop variable")
             v = vz.align(value_v, full, rank)
-            if mask is not None:
-                m = vz.align(mask, full, rank)
-                v = _np_where(m, v, node)
-            steps.append(Step("write", y, value=v, index=node.slice))
+            # Consecutive writes of the same elements (the branches of an if/else) become one
+            # write: the later one selects over the earlier one's value instead of over a
+            # re-read of y (one slice write instead of two; each costs a full pass or more).
+            prev = steps[-1] if steps else None
+            merge = (prev is not None and prev.kind == "write" and prev.target == y
+                     and ast.dump(prev.index) == ast.dump(node.slice) and y not in uses(value))
+            old = prev.value if merge else node
+            raw = v
+            m = vz.align(mask, full, rank) if mask is not None else None
+            if merge and m is not None and prev.mask is not None and \
+                    ast.dump(m) == ast.dump(_invert(prev.mask)):
+                v = _np_where(prev.mask, prev.extra, v)  # if/else: y is not read at all
+            elif m is not None:
+                v = _np_where(m, v, old)
+            if merge:
+                steps.pop()
+            steps.append(Step("write", y, value=v, index=node.slice, mask=m, extra=raw))
             continue
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0],
                                                                              ast.Name):
