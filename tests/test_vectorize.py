@@ -7,7 +7,7 @@ import pytest
 
 import pyonnx
 from tests import vectorize_kernels as K
-from tests.oracle import check, op_types
+from tests.oracle import assert_same, check, op_types
 
 FLOATS = [np.float32, np.float64]
 NUMBERS = [np.int32, np.int64, np.float32, np.float64]
@@ -108,6 +108,21 @@ def test_sums(dtype, n):
     vectorized(K.sum_squares, x, np.int64(n), rtol=1e-5 if dtype == np.float32 else None)
     vectorized(K.int_sum, x, rtol=1e-5 if dtype == np.float32 else None)
     vectorized(K.masked_sum, x, rtol=1e-5 if dtype == np.float32 else None)
+
+
+@pytest.mark.parametrize("n", [0, 5])
+def test_reduction_through_a_temporary(n):
+    vectorized(K.distance_sum, data(n, np.float64), data(n, np.float64, 1))
+
+
+def test_float16_accumulation_stays_a_loop():
+    # The loop rounds every partial sum to float16; numpy's pairwise sum does not.
+    # (not through check: the Loop's own float16 arithmetic fails its float16 audit today)
+    x = data(40, np.float16)
+    for fn, args in ((K.int_sum, (x,)), (K.distance_sum, (x, x[::-1].copy()))):
+        c = pyonnx.compile(fn)
+        assert_same(c(*args), fn(*args), rtol=2e-2, atol=1e-2)
+        assert "Loop" in op_types(c, *args)
 
 
 def test_int32_sum_wraps_like_the_loop():
@@ -229,6 +244,11 @@ def test_out_of_range_read_fails_at_run_time():
     np.testing.assert_array_equal(compiled(x, np.int64(3)), K.reads_past_end(x, 3))
     with pytest.raises(Exception):
         compiled(x, np.int64(4))
+
+
+def test_range_bounds_with_side_effects_are_evaluated_once():
+    # grow() appends to the list: bounds are only vectorized when evaluating them is pure.
+    check(K.bounds_from_a_call, data(3, np.float64))
 
 
 def test_environment_switch_keeps_loops(monkeypatch):

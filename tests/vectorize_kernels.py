@@ -95,6 +95,14 @@ def sum_squares(x, n):
     return acc
 
 
+def distance_sum(x, y):
+    acc = 0.0
+    for i in range(len(x)):
+        d = x[i] - y[i]
+        acc += d * d
+    return acc
+
+
 def int_sum(x):
     acc = 0
     for i in range(len(x)):
@@ -180,6 +188,19 @@ def nested_sum(a):
         for j in range(a.shape[1]):
             acc += a[i, j] * (i + j)
     return acc
+
+
+def bounds_from_a_call(x):
+    lst = []
+    y = np.zeros_like(x)
+    for i in range(grow(lst)):
+        y[i] = y[i - 1] * 2 + x[i]  # not vectorized: the bounds must not run twice
+    return y, len(lst)
+
+
+def grow(lst):
+    lst.append(1)
+    return 2
 
 
 def last_index(x, n):

@@ -69,7 +69,26 @@ def _range_args(lw, node: ast.For) -> tuple[list[ast.expr], int] | None:
             return None
     if len(args) == 1:
         args = [ast.Constant(0)] + args
+    if not all(_pure(a) for a in args):
+        return None  # the bounds are evaluated here and again if the loop stays a Loop
     return args[:2], step
+
+
+_PURE_CALLS = ("len", "min", "max", "int", "abs")
+
+
+def _pure(e: ast.expr) -> bool:
+    """Bounds evaluated twice when vectorization gives up must not have side effects: names,
+    constants, arithmetic, ``.shape``/``.size``/``.ndim``, subscripts and a few builtins."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.Call):
+            if not (isinstance(n.func, ast.Name) and n.func.id in _PURE_CALLS):
+                return False
+        elif not isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Attribute,
+                                ast.Subscript, ast.Tuple, ast.Slice, ast.operator,
+                                ast.unaryop, ast.expr_context, ast.keyword)):
+            return False
+    return True
 
 
 def _nest(lw, node: ast.For) -> list[tuple[ast.For, list[ast.expr], int]] | None:

@@ -204,6 +204,10 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
                 _accumulator_ok(space, target, s)
                 if op in ("or", "and") and not boolean(e):
                     raise Bail("bitwise reduction of non-booleans")
+                if op in ("sum", "prod") and _float16_in(space, s.value):
+                    # numpy's pairwise float16 sum is far from the loop's (every partial sum
+                    # rounded to float16): beyond the tolerance reassociation may take.
+                    raise Bail("float16 accumulation")
                 ev = vz.vec(e)
                 m = None
                 if mask is not None:
@@ -234,6 +238,21 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
             _block(s.orelse, _and(vz, mask, _not(m)), vz, steps, counts, live_out)
             continue
         raise Bail(type(s).__name__)
+
+
+def _float16_in(space: Space, e: ast.expr) -> bool:
+    """Whether ``e`` reads a float16 value (through temporaries too)."""
+    for n in ast.walk(e):
+        if not isinstance(n, ast.Name) or space.var(n.id) is not None:
+            continue
+        if n.id in space.temps:
+            if _float16_in(space, space.temps[n.id].node):
+                return True
+            continue
+        found, v, _ = space.env.lookup(n.id)
+        if found and getattr(v, "dtype", None) == np.float16:
+            return True
+    return False
 
 
 def _accumulator_ok(space: Space, acc: str, s: ast.Assign) -> None:
