@@ -235,6 +235,17 @@ def test_dependent_loops_stay_loops(fn, n):
     stays_loop(fn, x, reference=False if fn is K.write_through_view else n > 1)
 
 
+@pytest.mark.parametrize("shape", [(3, 0), (3, 2), (0, 2)])
+def test_flag_of_a_nest_is_right_for_empty_inner_ranges(shape):
+    check(K.flag_in_empty_inner, np.ones((3, max(shape[1], 1)))[:shape[0], :shape[1]]
+          if shape[1] else np.ones(shape), 0.5)
+
+
+@pytest.mark.parametrize("n", [1, 6])
+def test_read_ahead_of_another_written_array_stays_a_loop(n):
+    stays_loop(K.read_other_written_ahead, data(n, np.float64), reference=n > 1)
+
+
 def test_out_of_range_read_fails_at_run_time():
     # Python raises IndexError on the last iteration; a slice would silently clamp.
     x = np.arange(4.0)

@@ -210,6 +210,24 @@ def last_index(x, n):
     return x, i
 
 
+def flag_in_empty_inner(a, t):
+    hit = False
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, 0] > t:  # varies with i only: an empty inner range must leave hit alone
+                hit = True
+    return hit
+
+
+def read_other_written_ahead(x):
+    a = np.zeros_like(x)
+    b = np.zeros_like(x)
+    for i in range(len(x) - 1):
+        a[i] = x[i]
+        b[i] = a[i + 1]  # a[i + 1] is still the old value here
+    return a, b
+
+
 # ---------------------------------------------------------------------------- prefix
 def prefix_sum(x):
     y = np.zeros_like(x)

@@ -218,13 +218,16 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
                 steps.append(Step("reduce", target, value=ev, op=op, mask=m))
                 continue
             if mask is not None:
+                # The mask must vary along every loop variable: a zero-trip inner loop then
+                # leaves it empty (an invariant condition would set the flag with no iteration).
                 if isinstance(s.value, ast.Constant) and counts.get(target, 0) == 0 and \
-                        counts.get(("=", target)) == 1 and space.env.lookup(target)[0]:
+                        counts.get(("=", target)) == 1 and space.env.lookup(target)[0] and \
+                        mask.axes == full:
                     steps.append(Step("flag", target, value=s.value, mask=mask.node))
                     continue
                 raise Bail("assignment under a mask")
-            if target in live_out:
-                raise Bail("temporary live after the loop")
+            if target in live_out or target in space.written:
+                raise Bail("temporary live after the loop, or a written array rebound")
             space.temps[target] = vz.vec(s.value)
             steps.append(Step("temp", target, value=space.temps[target]))
             continue
@@ -306,7 +309,10 @@ def _argext(s: ast.If, vz: Vectorizer, steps, counts) -> bool:
     for n in (best, index_name):
         if n is not None and not space.env.lookup(n)[0]:
             raise Bail("arg-extremum names undefined before the loop")
-    steps.append(Step("argext", best, value=vz.vec(e), op=kind, extra=index_name))
+    ev = vz.vec(e)
+    if ev.axes != space.order() or ev.rank:
+        raise Bail("arg-extremum of a value that does not vary with the loop")
+    steps.append(Step("argext", best, value=ev, op=kind, extra=index_name))
     return True
 
 
