@@ -265,3 +265,26 @@ def test_range_bounds_with_side_effects_are_evaluated_once():
 def test_environment_switch_keeps_loops(monkeypatch):
     monkeypatch.setenv("PYONNX_VECTORIZE", "0")
     stays_loop(K.affine_map, data(5, np.float64), np.int64(5))
+
+
+# ------------------------------------------------------------------------- gradients
+def _loss(fn):
+    def loss(x):
+        r = fn(x)
+        return np.sum(r * r)
+    loss.__name__ = f"{fn.__name__}_loss"
+    return loss
+
+
+def _best(x):
+    best, _ = K.arg_max(x)
+    return best
+
+
+@pytest.mark.parametrize("fn", [_loss(K.stencil_1d), _loss(K.prefix_sum), _loss(K.masked_map),
+                                _loss(K.running_max), _loss(K.stencil_2d), _best])
+def test_gradients_through_vectorized_loops(fn):
+    from tests.test_grad_control_flow import check as check_grad
+
+    x = data(5, np.float64, shape=(4, 5) if "2d" in fn.__name__ else (7,))
+    check_grad(fn, [(x,)], rtol=1e-5, atol=1e-6)
