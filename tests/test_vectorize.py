@@ -262,6 +262,15 @@ def test_range_bounds_with_side_effects_are_evaluated_once():
     check(K.bounds_from_a_call, data(3, np.float64))
 
 
+def test_bounds_proved_from_len_only_when_they_hold():
+    x = np.arange(5.0)
+    with pytest.raises(IndexError):
+        K.reads_one_past_len(x)
+    with pytest.raises(Exception):
+        pyonnx.compile(K.reads_one_past_len)(x)
+    vectorized(K.stencil_1d, x)  # range(1, len(x) - 1) reading x[i - 1], x[i + 1]: no check
+
+
 def test_environment_switch_keeps_loops(monkeypatch):
     monkeypatch.setenv("PYONNX_VECTORIZE", "0")
     stays_loop(K.affine_map, data(5, np.float64), np.int64(5))

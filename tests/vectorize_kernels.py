@@ -342,3 +342,10 @@ def reads_past_end(x, n):
     for i in range(n):
         y[i] = x[i + 1]
     return y
+
+
+def reads_one_past_len(x):
+    y = np.zeros_like(x)
+    for i in range(len(x) - 1):
+        y[i] = x[i + 2]  # one past the end on the last iteration
+    return y

@@ -111,7 +111,8 @@ def _nest(lw, node: ast.For) -> list[tuple[ast.For, list[ast.expr], int]] | None
 
 def _header(lw, loop: ast.For, args: list[ast.expr], step: int) -> Var:
     """Binds start, trip count and lowest index of one range; refuses non-int bounds."""
-    v = Var(loop.target.id, step, fresh("start"), fresh("lo"), fresh("k"), fresh("i"))
+    v = Var(loop.target.id, step, fresh("start"), fresh("lo"), fresh("k"), fresh("i"),
+            bounds=tuple(args))
     for n, a in zip((v.start, v.start + "_stop"), args):
         lw.block([emit.assign(n, a)])
         value = lw.env.lookup(n)[1]
@@ -129,10 +130,14 @@ def _header(lw, loop: ast.For, args: list[ast.expr], step: int) -> Var:
 
 
 def _checks(lw, node: ast.For, space: Space) -> None:
-    """Every slice start..start+(k-1)*S inside its array, or a run-time failure."""
+    """Every slice start..start+(k-1)*S inside its array, or a run-time failure (one check for
+    all slices: the first variable's ``lo``, which every vectorized statement uses, carries
+    it)."""
     ctx = lw.ctx
     bad_values = []
     for base, axis, start, var in space.checks:
+        if _proved(lw, base, axis, start, var):
+            continue
         # A negative start known now: Python wraps x[-1] where a slice would not; the Loop does.
         low = emit.bind(lw, node, emit.expr("s < 0", s=start), "low")[1]
         if isinstance(low, (bool, np.bool_)) and low:
@@ -145,16 +150,47 @@ def _checks(lw, node: ast.For, space: Space) -> None:
                 raise Bail("index out of range at conversion time")
             continue
         bad_values.append(value)
-    for var in space.vars:
-        if not bad_values:
-            break
-        lo = lw.env.lookup(var.lo)[1]
-        if not isinstance(lo, Array):
-            lo = Array(ctx.const(np.asarray(lo, _I64)), _I64, (), weak=True)
-        for b in bad_values:
-            lo = runtime_check(ctx, b, lo, "vectorized_loop_index_out_of_range")
-        lw.env.bind(var.lo, Array(lo.value, _I64, (), weak=True))
-        bad_values = []  # one checked lo per run: every slice uses the first variable's lo
+    if not bad_values:
+        return
+    bad = bad_values[0]
+    for b in bad_values[1:]:
+        bad = Array(ctx.op("Or", bad, b), np.dtype(bool), ())
+    var = space.vars[0]
+    lo = lw.env.lookup(var.lo)[1]
+    if not isinstance(lo, Array):
+        lo = Array(ctx.const(np.asarray(lo, _I64)), _I64, (), weak=True)
+    lo = runtime_check(ctx, bad, lo, "vectorized_loop_index_out_of_range")
+    lw.env.bind(var.lo, Array(lo.value, _I64, (), weak=True))
+
+
+def _static_int(e: ast.expr) -> int | None:
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        v = _static_int(e.operand)
+        return None if v is None else -v
+    return None
+
+
+def _proved(lw, base: str, axis: int, start: ast.expr, var: Var) -> bool:
+    """``x[i + off]`` for ``i in range(a, len(x) - d)`` (or ``x.shape[axis] - d``) with ``a``,
+    ``off``, ``d`` literal, ``a + off >= 0`` and ``off <= d``: in range without a check."""
+    if var.step < 0 or not (isinstance(start, ast.BinOp) and isinstance(start.op, ast.Add)
+                            and isinstance(start.left, ast.Name) and start.left.id == var.lo):
+        return False
+    off, first = _static_int(start.right), _static_int(var.bounds[0])
+    stop, d = var.bounds[1], 0
+    if isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Sub):
+        stop, d = stop.left, _static_int(stop.right)
+    if off is None or first is None or d is None or first + off < 0 or off > d:
+        return False
+    if isinstance(stop, ast.Call) and isinstance(stop.func, ast.Name) and axis == 0 and \
+            len(stop.args) == 1 and isinstance(stop.args[0], ast.Name) and \
+            stop.args[0].id == base and lw.env.lookup("len")[1] is builtins.len:
+        return True
+    return (isinstance(stop, ast.Subscript) and isinstance(stop.value, ast.Attribute)
+            and stop.value.attr == "shape" and isinstance(stop.value.value, ast.Name)
+            and stop.value.value.id == base and _static_int(stop.slice) == axis)
 
 
 def _indices(lw, node: ast.For, space: Space) -> None:

@@ -83,6 +83,7 @@ class Var:
     k: str
     index: str  # the name of the weak arange (bound only when used)
     used: bool = False
+    bounds: tuple = ()  # the range's (start, stop) ASTs, for bounds proved without a check
 
     @property
     def S(self) -> int:
