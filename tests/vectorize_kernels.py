@@ -349,3 +349,24 @@ def reads_one_past_len(x):
     for i in range(len(x) - 1):
         y[i] = x[i + 2]  # one past the end on the last iteration
     return y
+
+
+# ------------------------------------------------ ranges with run-time bounds (hypothesis)
+def step_up(x, a, b):
+    y = np.zeros_like(x)
+    acc = 0
+    for i in range(a, b, 3):
+        y[i] = x[i] * 2 + i
+        acc += x[i] * i
+    return y, acc
+
+
+def step_down(x, a, b):
+    y = np.zeros_like(x)
+    hit = -1
+    for i in range(a, b, -2):
+        y[i] = x[i] - i
+        if x[i] > 2:
+            hit = i
+            break
+    return y, hit

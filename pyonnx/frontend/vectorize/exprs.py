@@ -242,9 +242,12 @@ class Vectorizer:
             axes.append(var.name)
             var_lo = _binop(name(var.lo), ast.Add(), off)
             sp.checks.append((base, axis, var_lo, var))
-            stop = _binop(_binop(var_lo, ast.Add(), _binop(
-                _binop(name(var.k), ast.Sub(), ast.Constant(1)), ast.Mult(), ast.Constant(var.S))),
-                ast.Add(), ast.Constant(1))
+            # start + (k-1)*S + 1, but never below start: with k = 0 and S > 1 it would be,
+            # and a negative stop counts from the end.
+            span = name(var.k) if var.S == 1 else call("maximum", _binop(_binop(
+                name(var.k), ast.Mult(), ast.Constant(var.S)), ast.Sub(),
+                ast.Constant(var.S - 1)), ast.Constant(0))
+            stop = _binop(var_lo, ast.Add(), span)
             out.append(ast.Slice(lower=var_lo, upper=stop,
                                  step=ast.Constant(var.S) if var.S != 1 else None))
         rank = ndim - len(axes) - dropped
