@@ -100,6 +100,14 @@ def test_in_place_write_to_argument(n):
     vectorized(K.in_place_scale, data(n, np.float64), np.int64(n), reference=False)
 
 
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_writes_into_fresh_and_viewed_arrays(n):
+    x = data(n, np.float64)
+    vectorized(K.view_sees_writes, x)       # a view of y: an item write, seen through it
+    vectorized(K.cast_on_write, x)          # y = y[:s] + v + y[e:], v cast like y[i] = v
+    vectorized(K.constant_write, x, np.int64(n))  # a scalar broadcast over the range
+
+
 # ------------------------------------------------------------------------- reductions
 @pytest.mark.parametrize("dtype", NUMBERS)
 @pytest.mark.parametrize("n", SIZES)

@@ -370,3 +370,25 @@ def step_down(x, a, b):
             hit = i
             break
     return y, hit
+
+
+def view_sees_writes(x):
+    y = np.zeros_like(x)
+    tail = y[1:]  # a view: the writes must reach it
+    for i in range(len(x)):
+        y[i] = x[i] + 1
+    return tail
+
+
+def cast_on_write(x):
+    y = np.zeros(len(x), np.int32)
+    for i in range(len(x)):
+        y[i] = x[i] * 1.5
+    return y
+
+
+def constant_write(x, n):
+    y = x.copy()
+    for i in range(2, n):
+        y[i] = 7
+    return y

@@ -186,7 +186,7 @@ class StmtLowering:
         # Vectorization first: a range loop the dependence analysis proves equivalent to
         # whole-array numpy code is lowered as that code (pyonnx/frontend/vectorize); any other
         # loop continues below, unchanged (unrolled when static, else a Loop).
-        if vectorize_loop(self, node):
+        if vectorize_loop(self, node, lambda v, n: aliases.shares_memory(self.ctx, v, n)):
             return
         ctx = self.ctx
         prev = ctx.loc

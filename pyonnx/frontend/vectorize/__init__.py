@@ -217,8 +217,11 @@ def _final_index(lw, node: ast.For, space: Space) -> None:
     emit.lower_stmts(lw, node, [emit.assign(var.name, last)])
 
 
-def vectorize_loop(lw, node: ast.For) -> bool:
-    """Lowers ``node`` as whole-array code when it is one of the vectorized forms."""
+def vectorize_loop(lw, node: ast.For, aliased) -> bool:
+    """Lowers ``node`` as whole-array code when it is one of the vectorized forms.
+
+    ``aliased(value, name)`` tells whether an array's memory is seen by another name, a view
+    or the caller (the lowering's alias analysis): only such arrays need an item write."""
     if os.environ.get("PYONNX_VECTORIZE", "1") == "0":
         return False
     nest = _nest(lw, node)
@@ -236,7 +239,7 @@ def vectorize_loop(lw, node: ast.For) -> bool:
     lw.env.bind(NP, np)
     try:
         vars_ = [_header(lw, loop, args, step) for loop, args, step in nest]
-        space = Space(vars_, assigned(inner.body), lw.env, lw.ctx)
+        space = Space(vars_, assigned(inner.body), lw.env, lw.ctx, aliased)
         if set(names) & space.assigned:
             raise Bail("loop variable assigned in the body")
         if extra is not None:

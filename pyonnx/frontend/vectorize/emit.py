@@ -21,6 +21,7 @@ import numpy as np
 from pyonnx.frontend.canonicalize.setitem import SetItemTransformer
 from pyonnx.frontend.canonicalize.templates import located
 from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.vectorize.exprs import NP, Space, call, fresh, name
 
 __all__ = ["run_steps", "lower_stmts", "identity", "expr"]
@@ -76,7 +77,25 @@ def run_steps(lw, node: ast.AST, space: Space, steps: list) -> None:
 
 
 def _write(lw, node, space, st) -> None:
-    target = ast.Subscript(value=ast.Name(id=st.target, ctx=ast.Load()), slice=st.index,
+    y = lw.env.lookup(st.target)[1]
+    sl = st.index
+    if isinstance(sl, ast.Slice) and sl.step is None and isinstance(y, Array) and y.ndim == 1 \
+            and not space.aliased(y, st.target):
+        # A 1-d array no other name sees: y[s:e] = v as y = y[:s] + v + y[e:] (y[:s] and
+        # y[s:] make y for any s, so a zero-trip range keeps y). The value is cast as the
+        # item write would (unsafe, numpy's rule for y[...] = v) and broadcast to e - s.
+        n_name, _ = bind(lw, node, expr("e - s", e=sl.upper, s=sl.lower), "n")
+        value = call("broadcast_to", st.value, ast.Tuple(elts=[name(n_name)], ctx=ast.Load()))
+        value = ast.Call(func=ast.Attribute(value=value, attr="astype", ctx=ast.Load()),
+                         args=[_dtype_attr(y.dtype)], keywords=[])
+        head = ast.Subscript(value=name(st.target), slice=ast.Slice(upper=sl.lower),
+                             ctx=ast.Load())
+        tail = ast.Subscript(value=name(st.target), slice=ast.Slice(lower=sl.upper),
+                             ctx=ast.Load())
+        joined = call("concatenate", ast.Tuple(elts=[head, value, tail], ctx=ast.Load()))
+        lower_stmts(lw, node, [assign(st.target, joined)])
+        return
+    target = ast.Subscript(value=ast.Name(id=st.target, ctx=ast.Load()), slice=sl,
                            ctx=ast.Store())
     lower_stmts(lw, node, [assign(target, st.value)])
 

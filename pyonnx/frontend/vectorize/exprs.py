@@ -98,6 +98,7 @@ class Space:
     assigned: frozenset[str]
     env: Any  # the lowering's Env
     ctx: Any  # the Lowering (its alias state)
+    aliased: Any  # (value, name) -> whether another name, view or the caller sees its memory
     written: dict[str, tuple] = dataclasses.field(default_factory=dict)  # array → index key
     temps: dict[str, VExpr] = dataclasses.field(default_factory=dict)
     # (array name, axis, start expression, Var): start + (k-1)*S must lie in [0, len) if k > 0

@@ -30,7 +30,7 @@ import numpy as np
 from pyonnx.frontend.vectorize import emit
 from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
                                              name)
-from pyonnx.frontend.vectorize.forms import setitem_parts
+from pyonnx.frontend.vectorize.forms import Step, setitem_parts
 
 __all__ = ["plan_prefix", "plan_search"]
 
@@ -113,9 +113,8 @@ def plan_prefix(lw, node: ast.For, space: Space):
         if var.step < 0:
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
-        target = ast.Subscript(value=ast.Name(id=y, ctx=ast.Load()), slice=ast.Slice(
-            lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k)), ctx=ast.Store())
-        emit.lower_stmts(lw, node, [emit.assign(target, scan)])
+        index = ast.Slice(lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k))
+        emit.run_steps(lw, node, space, [Step("write", y, value=scan, index=index)])
     return run
 
 
