@@ -20,8 +20,16 @@ another index (a cross-iteration dependence), writes into arrays that share memo
 array, accumulators read elsewhere in the body, temporaries or the inner loop variable live
 after the loop, anything not in the forms above. Every slice the rewrite reads or writes is
 checked at run time to lie inside its array (a slice clamps where ``x[i]`` raises or wraps), so
-an out-of-range index fails at run time, never silently. A zero-trip loop keeps every initial
-value; the loop variable gets Python's value after the loop.
+an out-of-range index fails at run time, never silently; ``x[i + off]`` over
+``range(a, len(x) - d)`` with literal ``a``, ``off``, ``d`` is proved in range instead. A
+negative start known at conversion time (``x[i - 1]`` from ``i = 0``: Python wraps) keeps the
+``Loop``. The check covers every iteration of the range, also those a ``break`` or a false
+``if`` would skip: such a loop reading out of range there fails at run time where Python
+would not (the one case where vectorizing refuses a loop the ``Loop`` runs). A zero-trip loop
+keeps every initial value; the loop variable gets Python's value after the loop.
+
+Writes: into a 1-d array no other name, view or caller sees, ``y[s:e] = v`` is lowered as
+``y = concatenate(y[:s], v, y[e:])`` (cheaper than an item write); otherwise as the item write.
 
 ``PYONNX_VECTORIZE=0`` in the environment (read at each conversion) keeps every loop a ``Loop``:
 for comparing both lowerings, and for the tests of the ``Loop`` lowering itself.
