@@ -284,6 +284,20 @@ def test_environment_switch_keeps_loops(monkeypatch):
     stays_loop(K.affine_map, data(5, np.float64), np.int64(5))
 
 
+# ----------------------------------------------------------- loops over array elements
+@pytest.mark.parametrize("n", SIZES)
+def test_loops_over_elements(n):
+    x = data(n, np.float64)
+    vectorized(K.count_in_range, x, -1.0, 1.0)
+    vectorized(K.enumerate_argmax, x)
+    vectorized(K.rows_norms, data(n, np.float64, shape=(n, 2)))
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_element_live_after_the_loop_stays_a_loop(n):
+    check(K.element_live_after, data(n, np.float64))  # v is the last element (a Loop)
+
+
 # ------------------------------------------------------------------------- gradients
 def _loss(fn):
     def loss(x):

@@ -392,3 +392,36 @@ def constant_write(x, n):
     for i in range(2, n):
         y[i] = 7
     return y
+
+
+# ----------------------------------------------------------- loops over array elements
+def count_in_range(x, lo, hi):
+    n = 0
+    for v in x:
+        if lo <= v < hi:
+            n += 1
+    return n
+
+
+def enumerate_argmax(x):
+    best = -np.inf
+    k = -1
+    for i, v in enumerate(x):
+        if v > best:
+            best = v
+            k = i
+    return best, k
+
+
+def rows_norms(m):
+    out = np.zeros(m.shape[0])
+    for i, row in enumerate(m):
+        out[i] = np.sqrt(row[0] * row[0] + row[1] * row[1])
+    return out
+
+
+def element_live_after(x):
+    v = 0.0
+    for v in x:
+        pass
+    return v

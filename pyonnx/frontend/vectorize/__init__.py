@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import os
 
 import numpy as np
@@ -77,20 +78,21 @@ def _range_args(lw, node: ast.For) -> tuple[list[ast.expr], int] | None:
             return None
     if len(args) == 1:
         args = [ast.Constant(0)] + args
-    if not all(_pure(a) for a in args):
+    if not all(_pure(lw, a) for a in args):
         return None  # the bounds are evaluated here and again if the loop stays a Loop
     return args[:2], step
 
 
-_PURE_CALLS = ("len", "min", "max", "int", "abs")
+_PURE_CALLS = (builtins.len, builtins.min, builtins.max, builtins.int, builtins.abs)
 
 
-def _pure(e: ast.expr) -> bool:
+def _pure(lw, e: ast.expr) -> bool:
     """Bounds evaluated twice when vectorization gives up must not have side effects: names,
     constants, arithmetic, ``.shape``/``.size``/``.ndim``, subscripts and a few builtins."""
     for n in ast.walk(e):
         if isinstance(n, ast.Call):
-            if not (isinstance(n.func, ast.Name) and n.func.id in _PURE_CALLS):
+            if not (isinstance(n.func, ast.Name) and
+                    any(lw.env.lookup(n.func.id)[1] is f for f in _PURE_CALLS)):
                 return False
         elif not isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Attribute,
                                 ast.Subscript, ast.Tuple, ast.Slice, ast.operator,
@@ -99,7 +101,57 @@ def _pure(e: ast.expr) -> bool:
     return True
 
 
+def _as_range(lw, node: ast.For) -> ast.For:
+    """``for v in x`` (``x`` an array) and ``for i, v in enumerate(x)`` as the equivalent
+    ``for i in range(len(x))`` with ``x[i]`` for ``v``; any other loop unchanged. ``x`` may not
+    be assigned in the body, nor ``v`` assigned or live after the loop (its last row)."""
+    it, target = node.iter, node.target
+    index = None
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and len(it.args) == 1 \
+            and not it.keywords and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+            and all(isinstance(t, ast.Name) for t in target.elts) \
+            and lw.env.lookup(it.func.id)[1] is builtins.enumerate:
+        it, (index, target) = it.args[0], target.elts
+    if not (isinstance(it, ast.Name) and isinstance(target, ast.Name)) or node.orelse:
+        return node
+    found, x, _ = lw.env.lookup(it.id)
+    body_names = assigned(node.body)
+    if not found or not isinstance(x, (Array, np.ndarray)) or x.ndim == 0 or \
+            {it.id, target.id} & body_names or target.id in node.pyonnx_live_out or \
+            (index is not None and index.id == target.id):
+        return node
+    i = index.id if index is not None else fresh("it")
+    lw.env.bind(_RANGE, builtins.range)
+    lw.env.bind(_LEN, builtins.len)
+    body = [_substitute(copy.deepcopy(s), target.id, it.id, i) for s in node.body]
+    loop = ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=ast.Call(
+        func=ast.Name(id=_RANGE, ctx=ast.Load()), args=[ast.Call(
+            func=ast.Name(id=_LEN, ctx=ast.Load()), args=[ast.Name(id=it.id, ctx=ast.Load())],
+            keywords=[])], keywords=[]), body=body, orelse=[])
+    ast.copy_location(loop, node)
+    loop.pyonnx_live_out = node.pyonnx_live_out  # type: ignore[attr-defined]
+    extra = getattr(node, "pyonnx_extra_test", None)
+    if extra is not None:
+        loop.pyonnx_extra_test = _substitute(copy.deepcopy(extra), target.id, it.id, i)  # type: ignore[attr-defined]
+    return loop
+
+
+_RANGE, _LEN = "_pyonnx_range", "_pyonnx_len"
+
+
+def _substitute(tree: ast.AST, v: str, x: str, i: str) -> ast.AST:
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, n: ast.Name) -> ast.expr:
+            if n.id == v and isinstance(n.ctx, ast.Load):
+                return ast.copy_location(ast.Subscript(
+                    value=ast.Name(id=x, ctx=ast.Load()), slice=ast.Name(id=i, ctx=ast.Load()),
+                    ctx=ast.Load()), n)
+            return n
+    return Sub().visit(tree)
+
+
 def _nest(lw, node: ast.For) -> list[tuple[ast.For, list[ast.expr], int]] | None:
+    node = _as_range(lw, node)
     outer = _range_args(lw, node)
     if outer is None:
         return None
@@ -107,13 +159,14 @@ def _nest(lw, node: ast.For) -> list[tuple[ast.For, list[ast.expr], int]] | None
     body = node.body
     if len(body) == 1 and isinstance(body[0], ast.For) and \
             getattr(body[0], "pyonnx_extra_test", None) is None:
-        inner = _range_args(lw, body[0])
+        inner_loop = _as_range(lw, body[0])  # a new node when converted: the tree is shared
+        inner = _range_args(lw, inner_loop)
         if inner is None:
             return None
         if uses(ast.Tuple(elts=inner[0], ctx=ast.Load())) & (assigned(node.body) |
                                                              {node.target.id}):
             return None
-        nest.append((body[0], *inner))
+        nest.append((inner_loop, *inner))
     return nest
 
 
@@ -194,7 +247,7 @@ def _proved(lw, base: str, axis: int, start: ast.expr, var: Var) -> bool:
         return False
     if isinstance(stop, ast.Call) and isinstance(stop.func, ast.Name) and axis == 0 and \
             len(stop.args) == 1 and isinstance(stop.args[0], ast.Name) and \
-            stop.args[0].id == base and lw.env.lookup("len")[1] is builtins.len:
+            stop.args[0].id == base and lw.env.lookup(stop.func.id)[1] is builtins.len:
         return True
     return (isinstance(stop, ast.Subscript) and isinstance(stop.value, ast.Attribute)
             and stop.value.attr == "shape" and isinstance(stop.value.value, ast.Name)
@@ -235,6 +288,7 @@ def vectorize_loop(lw, node: ast.For, aliased) -> bool:
     nest = _nest(lw, node)
     if nest is None:
         return False
+    node = nest[0][0]  # the loop as a range loop (for v in x: a new node, same location)
     extra = getattr(node, "pyonnx_extra_test", None)
     if extra is not None and len(nest) > 1:
         return False

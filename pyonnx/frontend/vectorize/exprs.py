@@ -198,6 +198,17 @@ class Vectorizer:
         return VExpr(e, (), rank_of(lookup(sp, e.id)))
 
     def _Subscript(self, e: ast.Subscript) -> VExpr:
+        # x[a][b] is x[a, b] when a holds no slice (``row[0]`` of ``for row in m``).
+        while isinstance(e.value, ast.Subscript):
+            inner = e.value.slice.elts if isinstance(e.value.slice, ast.Tuple) else \
+                [e.value.slice]
+            outer = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            if any(isinstance(c, (ast.Slice, ast.Starred)) or
+                   (isinstance(c, ast.Constant) and c.value in (None, Ellipsis)) for c in inner):
+                raise Bail("subscript chain through a slice")
+            e = ast.Subscript(value=e.value.value, slice=ast.Tuple(elts=inner + outer,
+                                                                   ctx=ast.Load()),
+                              ctx=ast.Load())
         if not isinstance(e.value, ast.Name):
             raise Bail("subscript base")
         sp = self.space
