@@ -83,10 +83,7 @@ def test_masked_maps(dtype, n):
     vectorized(K.clamp_map, x, 0.5 if x.dtype.kind == "f" else 1)
 
 
-# Not (3, 0) yet: any slice write into an array with a trailing zero dimension fails in
-# frontend/lower/setitem.py (its Reshape(iota, Shape(x)) lacks allowzero=1); the slice-write
-# rewrite of issue 14 replaces that path. A zero-trip outer loop: (0, 3).
-@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (4, 5), (2, 2), (3, 2)])
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (4, 5), (2, 2), (3, 2)])
 @pytest.mark.parametrize("dtype", [np.int64, np.float32])
 def test_nested_maps(shape, dtype):
     a = data(shape[0], dtype, shape=shape)

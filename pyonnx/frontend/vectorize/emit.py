@@ -79,25 +79,45 @@ def run_steps(lw, node: ast.AST, space: Space, steps: list) -> None:
 def _write(lw, node, space, st) -> None:
     y = lw.env.lookup(st.target)[1]
     sl = st.index
-    if isinstance(sl, ast.Slice) and sl.step is None and isinstance(y, Array) and y.ndim == 1 \
-            and not space.aliased(y, st.target):
-        # A 1-d array no other name sees: y[s:e] = v as y = y[:s] + v + y[e:] (y[:s] and
-        # y[s:] make y for any s, so a zero-trip range keeps y). The value is cast as the
-        # item write would (unsafe, numpy's rule for y[...] = v) and broadcast to e - s.
-        n_name, _ = bind(lw, node, expr("e - s", e=sl.upper, s=sl.lower), "n")
-        value = call("broadcast_to", st.value, ast.Tuple(elts=[name(n_name)], ctx=ast.Load()))
-        value = ast.Call(func=ast.Attribute(value=value, attr="astype", ctx=ast.Load()),
-                         args=[_dtype_attr(y.dtype)], keywords=[])
-        head = ast.Subscript(value=name(st.target), slice=ast.Slice(upper=sl.lower),
-                             ctx=ast.Load())
-        tail = ast.Subscript(value=name(st.target), slice=ast.Slice(lower=sl.upper),
-                             ctx=ast.Load())
-        joined = call("concatenate", ast.Tuple(elts=[head, value, tail], ctx=ast.Load()))
-        lower_stmts(lw, node, [assign(st.target, joined)])
+    parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+    if all(isinstance(p, ast.Slice) and p.step is None and p.lower is not None and
+           p.upper is not None for p in parts) and \
+            isinstance(y, Array) and y.ndim == len(parts) <= 2 and \
+            not space.aliased(y, st.target):
+        _write_by_concatenation(lw, node, st, y, parts)
         return
     target = ast.Subscript(value=ast.Name(id=st.target, ctx=ast.Load()), slice=sl,
                            ctx=ast.Store())
     lower_stmts(lw, node, [assign(target, st.value)])
+
+
+def _write_by_concatenation(lw, node, st, y, parts: list[ast.Slice]) -> None:
+    """``y[s0:e0, s1:e1] = v`` for an array no other name, view or caller sees, as
+    ``y = y[:s0] + (y[s0:e0, :s1] + v + y[s0:e0, e1:]) + y[e0:]`` (Slice/Concat, no flat
+    positions). ``y[:s]`` and ``y[s:]`` make ``y`` for any ``s``, so an empty range keeps ``y``.
+    The value is broadcast to the block and cast as numpy's item write casts (unsafe)."""
+    spans = [bind(lw, node, expr("e - s", e=p.upper, s=p.lower), "n")[0] for p in parts]
+    value = call("broadcast_to", st.value, ast.Tuple(elts=[name(n) for n in spans],
+                                                     ctx=ast.Load()))
+    value = ast.Call(func=ast.Attribute(value=value, attr="astype", ctx=ast.Load()),
+                     args=[_dtype_attr(y.dtype)], keywords=[])
+
+    def part(rows: ast.Slice | None, cols: ast.Slice | None) -> ast.expr:
+        idx = [i for i in (rows, cols) if i is not None] if cols is not None else [rows]
+        return ast.Subscript(value=name(st.target), slice=ast.Tuple(elts=idx, ctx=ast.Load())
+                             if len(idx) > 1 else idx[0], ctx=ast.Load())
+
+    r = parts[0]
+    if len(parts) == 2:
+        c = parts[1]
+        rows = ast.Slice(lower=r.lower, upper=r.upper)
+        value = call("concatenate", ast.Tuple(elts=[
+            part(rows, ast.Slice(upper=c.lower)), value,
+            part(rows, ast.Slice(lower=c.upper))], ctx=ast.Load()), axis=ast.Constant(1))
+    joined = call("concatenate", ast.Tuple(elts=[
+        part(ast.Slice(upper=r.lower), None), value, part(ast.Slice(lower=r.upper), None)],
+        ctx=ast.Load()))
+    lower_stmts(lw, node, [assign(st.target, joined)])
 
 
 def _temp(lw, node, space, st) -> None:
