@@ -96,9 +96,11 @@ def _write_by_concatenation(lw, node, st, y, parts: list[ast.Slice]) -> None:
     ``y = y[:s0] + (y[s0:e0, :s1] + v + y[s0:e0, e1:]) + y[e0:]`` (Slice/Concat, no flat
     positions). ``y[:s]`` and ``y[s:]`` make ``y`` for any ``s``, so an empty range keeps ``y``.
     The value is broadcast to the block and cast as numpy's item write casts (unsafe)."""
-    spans = [bind(lw, node, expr("e - s", e=p.upper, s=p.lower), "n")[0] for p in parts]
-    value = call("broadcast_to", st.value, ast.Tuple(elts=[name(n) for n in spans],
-                                                     ctx=ast.Load()))
+    value = st.value
+    if st.op is not True:
+        spans = [bind(lw, node, expr("e - s", e=p.upper, s=p.lower), "n")[0] for p in parts]
+        value = call("broadcast_to", value, ast.Tuple(elts=[name(n) for n in spans],
+                                                      ctx=ast.Load()))
     value = ast.Call(func=ast.Attribute(value=value, attr="astype", ctx=ast.Load()),
                      args=[_dtype_attr(y.dtype)], keywords=[])
 

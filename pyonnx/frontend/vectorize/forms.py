@@ -38,7 +38,8 @@ __all__ = ["Step", "plan_body"]
 
 @dataclasses.dataclass
 class Step:
-    """One whole-array step. ``kind``: "write" (target, index, value), "temp" (target, value),
+    """One whole-array step. ``kind``: "write" (target, index, value; ``op`` True when the value
+    has the block's shape), "temp" (target, value),
     "reduce" (target, op, value, mask), "flag" (target, value, mask), "argext" (target best,
     index name, value, op, mask)."""
     kind: str
@@ -182,14 +183,19 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
             old = prev.value if merge else node
             raw = v
             m = vz.align(mask, full, rank) if mask is not None else None
+            # exact: the value has the written block's shape (no broadcast needed).
+            exact = value_v.axes == full and value_v.rank == rank == 0
             if merge and m is not None and prev.mask is not None and \
                     ast.dump(m) == ast.dump(_invert(prev.mask)):
                 v = _np_where(prev.mask, prev.extra, v)  # if/else: y is not read at all
+                exact = exact and prev.op
             elif m is not None:
                 v = _np_where(m, v, old)
+                exact = True  # old is the block itself
             if merge:
                 steps.pop()
-            steps.append(Step("write", y, value=v, index=node.slice, mask=m, extra=raw))
+            steps.append(Step("write", y, value=v, index=node.slice, mask=m, extra=raw,
+                              op=exact))
             continue
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0],
                                                                              ast.Name):

@@ -114,7 +114,7 @@ def plan_prefix(lw, node: ast.For, space: Space):
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
         index = ast.Slice(lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k))
-        emit.run_steps(lw, node, space, [Step("write", y, value=scan, index=index)])
+        emit.run_steps(lw, node, space, [Step("write", y, value=scan, index=index, op=True)])
     return run
 
 
