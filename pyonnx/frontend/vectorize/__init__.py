@@ -32,7 +32,8 @@ Writes: into a 1-d array no other name, view or caller sees, ``y[s:e] = v`` is l
 ``y = concatenate(y[:s], v, y[e:])`` (cheaper than an item write); otherwise as the item write.
 
 ``PYONNX_VECTORIZE=0`` in the environment (read at each conversion) keeps every loop a ``Loop``:
-for comparing both lowerings, and for the tests of the ``Loop`` lowering itself.
+for comparing both lowerings, and for the tests of the ``Loop`` lowering itself;
+``PYONNX_VECTORIZE=debug`` prints why each loop that stays a ``Loop`` was not vectorized.
 """
 
 from __future__ import annotations

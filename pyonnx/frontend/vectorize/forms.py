@@ -321,6 +321,3 @@ def _argext(s: ast.If, vz: Vectorizer, steps, counts) -> bool:
     steps.append(Step("argext", best, value=ev, op=kind, extra=index_name))
     return True
 
-
-def body_assigned(body: list[ast.stmt]) -> frozenset[str]:
-    return assigned(body)
