@@ -171,6 +171,14 @@ def test_arg_extrema_first_index(dtype, n):
         vectorized(K.arg_min_reversed, x)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint64, np.float16])
+def test_small_and_unsigned_dtypes(dtype):
+    x = (np.arange(9) * 7 % 5).astype(dtype)
+    vectorized(K.arg_min_reversed, x)   # the padding identity is cast into the value's dtype
+    vectorized(K.affine_map, x, np.int64(9), rtol=1e-3 if dtype == np.float16 else None)
+    vectorized(K.running_max, x, scan=True)  # float16 too: a maximum rounds nothing
+
+
 @pytest.mark.parametrize("shape", [(0, 2), (3, 4)])
 def test_nested_reduction(shape):
     vectorized(K.nested_sum, data(shape[0], np.int64, shape=shape))

@@ -192,7 +192,7 @@ def _argext(lw, node, space, st) -> None:
     # One padding element so an empty range still has an argmax (not selected: found is False).
     padded = bind(lw, node, call("concatenate", ast.Tuple(elts=[W, ast.List(
         elts=[ast.Constant(ident)], ctx=ast.Load())], ctx=ast.Load()),
-        dtype=_dtype_attr(e.dtype)), "w")[0]
+        dtype=_dtype_attr(e.dtype), casting=ast.Constant("unsafe")), "w")[0]  # ident fits
     p = bind(lw, node, call("argmax" if kind == "max" else "argmin", name(padded)), "p")[0]
     found = bind(lw, node, call("any", name(sel_name)), "f")[0]
     at = ast.Subscript(value=name(padded), slice=name(p), ctx=ast.Load())

@@ -210,6 +210,8 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
                 _accumulator_ok(space, target, s)
                 if op in ("or", "and") and not boolean(e):
                     raise Bail("bitwise reduction of non-booleans")
+                if op in ("pymax", "pymin") and _reads_kind(space, e, "b"):
+                    raise Bail("Python max of booleans")  # its result type is the data's
                 if op in ("sum", "prod") and _float16_in(space, s.value):
                     # numpy's pairwise float16 sum is far from the loop's (every partial sum
                     # rounded to float16): beyond the tolerance reassociation may take.
@@ -251,15 +253,24 @@ def _block(stmts, mask, vz: Vectorizer, steps, counts, live_out) -> None:
 
 def _float16_in(space: Space, e: ast.expr) -> bool:
     """Whether ``e`` reads a float16 value (through temporaries too)."""
+    return _reads(space, e, lambda d: d == np.float16)
+
+
+def _reads_kind(space: Space, e: ast.expr, kind: str) -> bool:
+    return _reads(space, e, lambda d: d.kind == kind)
+
+
+def _reads(space: Space, e: ast.expr, pred) -> bool:
     for n in ast.walk(e):
         if not isinstance(n, ast.Name) or space.var(n.id) is not None:
             continue
         if n.id in space.temps:
-            if _float16_in(space, space.temps[n.id].node):
+            if _reads(space, space.temps[n.id].node, pred):
                 return True
             continue
         found, v, _ = space.env.lookup(n.id)
-        if found and getattr(v, "dtype", None) == np.float16:
+        d = getattr(v, "dtype", None)
+        if found and d is not None and pred(np.dtype(d)):
             return True
     return False
 
@@ -307,6 +318,7 @@ def _argext(s: ast.If, vz: Vectorizer, steps, counts) -> bool:
         else:
             return False
     if update is None or counts.get(best, 0) != 1 or best in uses(e) or \
+            _reads_kind(space, e, "b") or \
             counts.get(("=", best)) != 1:
         return False
     if index_name is not None and (counts.get(index_name, 0) or index_name == best

@@ -73,7 +73,9 @@ def plan_prefix(lw, node: ast.For, space: Space):
             and e.value.id not in space.assigned):
         raise Bail("prefix value is not one read of another array")
     xv = lookup(space, e.value.id)
-    if yv.ndim != 1 or yv.dtype.kind not in "iuf" or yv.dtype == np.float16 or \
+    # float16 sums and products would round every partial result; extrema round nothing.
+    f16_ok = fn not in ("cumsum", "cumprod")
+    if yv.ndim != 1 or yv.dtype.kind not in "iuf" or (yv.dtype == np.float16 and not f16_ok) or \
             not hasattr(xv, "dtype") or np.result_type(yv.dtype, xv.dtype) != yv.dtype:
         raise Bail("prefix dtypes")
     ev = vz.vec(e)
