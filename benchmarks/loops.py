@@ -2,8 +2,9 @@
 loop run by CPython and numpy.
 
 Run: ``python benchmarks/loops.py [--quick]`` (``benchmarks/run.py`` runs it as its ``loops``
-section). The per-iteration cost is the slope between two trip counts, so the fixed cost of a
-call drops out. FACTS.md measured 1.3–2.4 µs per iteration for a scalar ``acc += x`` Loop and
+section). Vectorization is off here (``PYONNX_VECTORIZE=0``): these loops would vectorize.
+The per-iteration cost is the slope between two trip counts, so the fixed cost of a call drops
+out. FACTS.md measured 1.3–2.4 µs per iteration for a scalar ``acc += x`` Loop and
 0.03–0.05 µs for a plain Python loop on Python floats; with numpy scalars (``x[i]`` of an
 array) Python pays more per iteration.
 """
@@ -66,6 +67,19 @@ def per_iteration(fn, make_args, n1: int, n2: int, repeat: int) -> float:
 
 
 def main(quick: bool = False) -> None:
+    # These loops vectorize now (benchmarks/vectorized_loops.py); this table measures the Loop.
+    old = os.environ.get("PYONNX_VECTORIZE")
+    os.environ["PYONNX_VECTORIZE"] = "0"
+    try:
+        _main(quick)
+    finally:
+        if old is None:
+            del os.environ["PYONNX_VECTORIZE"]
+        else:
+            os.environ["PYONNX_VECTORIZE"] = old
+
+
+def _main(quick: bool) -> None:
     repeat = 5 if quick else 21
     n1, n2 = (100, 2100) if quick else (1000, 11000)
     x = np.random.default_rng(0).normal(size=n2 + 1)

@@ -14,7 +14,10 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
 4. ``import``: ``import pyonnx`` in a fresh interpreter, and whether it imported onnx_ir or
    onnxscript (it should not: the converter loads on first use).
 5. ``loops``: the per-iteration cost of a compiled ``for`` and ``while`` loop (an ONNX
-   ``Loop``) against the same Python loop (``benchmarks/loops.py``); ``setitem-loops``: a
+   ``Loop``, vectorization off) against the same Python loop (``benchmarks/loops.py``), then
+   element loops (maps, a reduction, a prefix sum, stencils, a masked map, a running max, a
+   search) at n = 1,000 .. 100,000: Python, hand-vectorized numpy, pyonnx's ``Loop`` and
+   pyonnx vectorized (``benchmarks/vectorized_loops.py``); ``setitem-loops``: a
    loop writing ``x[i]`` at n = 1,000 .. 30,000 before and after the scan-output rewrite.
 6. ``prepost``: 14 pre/post-processing functions as people write them, the ratio compiled/numpy
    per function and the median; then single slice writes, a crop and per-call costs
@@ -369,8 +372,11 @@ def loops(cfg: Config) -> None:
     """Per-iteration cost of compiled for/while loops against Python (benchmarks/loops.py)."""
     sys.path.insert(0, HERE)
     import loops as loop_bench
+    import vectorized_loops
 
     loop_bench.main(quick=cfg.quick)
+    print()
+    vectorized_loops.main(quick=cfg.quick)
 
 
 @section("setitem-loops")

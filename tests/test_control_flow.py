@@ -99,7 +99,8 @@ def test_early_return_and_tuples_from_branches():
 
 # ---------------------------------------------------------------------- for loops
 @pytest.mark.parametrize("n", [0, 1, 4])
-def test_for_range_array_bound(n):
+def test_for_range_array_bound(n, monkeypatch):
+    monkeypatch.setenv("PYONNX_VECTORIZE", "0")  # the Loop lowering (vectorized: test_vectorize)
     c = check_all(k.sum_range, [(arr(1, 2, 3, 4), np.int64(n))])
     assert "Loop" in ops(c, arr(1.0), np.int64(2))
 

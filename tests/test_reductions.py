@@ -316,6 +316,26 @@ def test_cum_dtype_and_wrap():
     check(cums, np.array([[2**62, 2**62, 2**62, 5]], np.int64))
 
 
+def extreme_accumulates(x):
+    return np.maximum.accumulate(x), np.minimum.accumulate(x, axis=-1), \
+        np.maximum.accumulate(x, axis=0)
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL if d != "bool"])
+def test_maximum_minimum_accumulate(dtype):
+    run_shapes(extreme_accumulates, dtype, [(3, 4), (0, 3), (3, 0), (1, 9), (9, 2)])
+    run_shapes(extreme_accumulates, dtype, [(2, 3, 4)])
+    if dtype.startswith("float"):  # NaN propagates from where it appears
+        check(extreme_accumulates, np.array([[1, np.nan, 3], [-np.inf, 2, np.nan]], dtype))
+
+
+def test_accumulate_refusals():
+    def zero_d(x):
+        return np.maximum.accumulate(x)
+    with pytest.raises(ConversionError, match="0-d"):
+        pyonnx.compile(zero_d)(np.float64(1.0))
+
+
 # -------------------------------------------------------------------------------- median
 def medians(x):
     return (np.median(x), np.median(x, axis=0), np.median(x, axis=-1, keepdims=True),

@@ -23,6 +23,7 @@ from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.vectorize import vectorize_loop
 
 __all__ = ["StmtLowering", "ReturnSignal"]
 
@@ -203,6 +204,11 @@ class StmtLowering:
         return items
 
     def stmt_For(self, node: ast.For) -> None:
+        # Vectorization first: a range loop the dependence analysis proves equivalent to
+        # whole-array numpy code is lowered as that code (pyonnx/frontend/vectorize); any other
+        # loop continues below, unchanged (unrolled when static, else a Loop).
+        if vectorize_loop(self, node, lambda v, n: aliases.shares_memory(self.ctx, v, n)):
+            return
         ctx = self.ctx
         prev = ctx.loc
         ctx.loc = self.loc_of(node.iter)

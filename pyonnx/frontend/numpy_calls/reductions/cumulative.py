@@ -1,4 +1,5 @@
-"""Cumulative reductions: ``np.cumsum`` and ``np.cumprod``.
+"""Cumulative reductions: ``np.cumsum``, ``np.cumprod``, ``np.maximum.accumulate`` and
+``np.minimum.accumulate``.
 
 Input: an Array (or anything ``np.asarray`` takes), ``axis`` and ``dtype`` static (``axis=None``
 flattens). Output: an Array of numpy's accumulation dtype. Integers accumulate exactly in int64,
@@ -7,9 +8,13 @@ wrapping like numpy (``cumprod`` is a Hillis-Steele scan in a ``Loop``, see :mod
 Not bit for bit (float rounding order only, within a few ulps): float ``cumprod`` (computed one
 dtype wider) and float16 ``cumsum`` (numpy rounds every partial sum to float16).
 
+``np.maximum.accumulate``/``np.minimum.accumulate`` are exact (a Hillis-Steele scan of
+``np.maximum``, NaN propagating as numpy's).
+
 Supported syntax::
 
     np.cumsum / np.cumprod(a, axis=None, dtype=None)                    a.cumsum(...)
+    np.maximum.accumulate / np.minimum.accumulate(a, axis=0)
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _refuse,
     _static_dtype,
 )
-from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along
+from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along, _scan_along
+from pyonnx.frontend.numpy_calls.reductions.extrema import _extreme2
 from pyonnx.frontend.numpy_calls.reductions.sums import _sum_dtype
 
 
@@ -73,3 +79,42 @@ def cumsum(ctx, a, axis=None, dtype=None, out=None):
 @register(np.cumprod, methods=("cumprod",))
 def cumprod(ctx, a, axis=None, dtype=None, out=None):
     return _cum(ctx, "np.cumprod", a, axis, dtype, out, True)
+
+
+def _extreme_accumulate(is_max: bool):
+    name = f"np.{'maximum' if is_max else 'minimum'}.accumulate"
+
+    def lower(ctx, array, axis=0, dtype=None, out=None):
+        _refuse(ctx, name, out)
+        if dtype is not None:
+            raise ctx.error(f"{name} with dtype= is not supported; cast the array first")
+        x = _arr(ctx, array)
+        if x.ndim == 0:
+            raise ctx.error(f"{name} of a 0-d array (numpy raises ValueError)")
+        if x.dtype.kind not in "iuf":
+            raise ctx.error(f"{name} of {x.dtype} is not supported")
+        k = _axis1(ctx, name, x, ctx.static(axis, "axis"))
+        if x.dtype.kind == "f":
+            identity = -np.inf if is_max else np.inf
+        else:  # the input's extreme: a wider scan dtype pads with a value of the input's range
+            info = np.iinfo(x.dtype)
+            identity = info.min if is_max else info.max
+
+        # float16 scans in float32 (no float16 into a Loop: onnxruntime computes it in float32
+        # anyway), int16 wider (no Pad kernel); max and min round nothing: the result is exact.
+        run = _F32 if x.dtype == _F16 else kernels.compute_dtype("Pad", x.dtype)
+        if run is None:
+            raise ctx.error(f"{name} of {x.dtype} is not supported")
+
+        def combine(a, b):  # the body's state (an Array) and the shifted copy (an ir value)
+            a, b = (v if isinstance(v, Array) else Array(v, run, (None,) * x.ndim)
+                    for v in (a, b))
+            return _extreme2(ctx, a, b, is_max).value
+        return ctx.cast(_scan_along(ctx, ctx.cast(x, run), k, combine, identity), x.dtype)
+
+    lower.__name__ = f"{'maximum' if is_max else 'minimum'}_accumulate"
+    return lower
+
+
+register(np.maximum.accumulate, name="numpy.maximum.accumulate")(_extreme_accumulate(True))
+register(np.minimum.accumulate, name="numpy.minimum.accumulate")(_extreme_accumulate(False))

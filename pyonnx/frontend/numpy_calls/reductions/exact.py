@@ -171,19 +171,27 @@ def _int_prod_along(ctx, x: Array, k: int) -> Array:
 
 def _cumprod_along(ctx, x: Array, k: int) -> Array:
     """Inclusive product scan along ``k`` (Hillis-Steele: log2(n) shifted multiplies)."""
+    return _scan_along(ctx, x, k, lambda a, b: ctx.op("Mul", a, b), 1)
+
+
+def _scan_along(ctx, x: Array, k: int, combine: Callable[[Any, Any], Any], identity: Any) -> Array:
+    """Inclusive scan of an associative ``combine`` (the state Array and an ir value in, an ir
+    value of ``x``'s dtype out)
+    along ``k``, Hillis-Steele: log2(n) steps, each combining ``v`` with ``v`` shifted by ``s``
+    (``identity`` shifted in)."""
     nd = x.ndim
     n = ctx.op("Shape", x, start=k, end=k + 1)
     s0 = _i64(ctx, [1])
     cond0 = _scalar_bool(ctx, ctx.op("Greater", n, s0))
-    one = ctx.const(np.array(1, x.dtype))
+    pad = ctx.const(np.array(identity, x.dtype))
 
     def body(states):
         v, s = states
         keep = ctx.op("Sub", n, s)
         head = ctx.op("Slice", v, _i64(ctx, [0]), keep, _i64(ctx, [k]))
         pads = ctx.op("Concat", s, _i64(ctx, [0]), axis=0)
-        shifted = ctx.op("Pad", head, pads, one, _i64(ctx, [k]))   # s ones, then v[:n-s]
-        v2 = ctx.op("Mul", v, shifted)
+        shifted = ctx.op("Pad", head, pads, pad, _i64(ctx, [k]))   # s identities, v[:n-s]
+        v2 = combine(v, shifted)
         s2 = ctx.op("Add", s, s)
         cond = _scalar_bool(ctx, ctx.op("Less", s2, n))
         return cond, [Array(v2, x.dtype, (None,) * nd), Array(s2, _I64, (1,))]

@@ -1,0 +1,203 @@
+"""Lowering the planned whole-array steps of a vectorized loop.
+
+Input: the FunctionLowering, the loop nest's :class:`~.exprs.Space` (its header names already
+bound) and the :class:`~.forms.Step` list. Output: the steps lowered through the ordinary
+statement lowering (each is numpy code), bindings of the loop's results in the environment.
+
+The float rule: a reduction is computed by numpy's own function (``np.sum`` is pairwise, as
+numpy's; onnxruntime's is computed one dtype wider), not in the loop's order, so float sums and
+products differ from the loop by rounding only (a few ulps times log n; the tests' tolerance).
+Integer and boolean results are exact (integer sums and products wrap modulo 2**bits as the
+loop's do). Extrema, arg-extrema, counts, flags and searches never reassociate.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.canonicalize.setitem import SetItemTransformer
+from pyonnx.frontend.canonicalize.templates import located
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.vectorize.exprs import NP, Space, call, fresh, name
+
+__all__ = ["run_steps", "lower_stmts", "identity", "expr"]
+
+
+def expr(text: str, **names: Any) -> ast.expr:
+    """``text`` parsed, each ``{key}`` replaced by a name or an AST (substituted by name)."""
+    from pyonnx.frontend.canonicalize.templates import expression
+    return expression(text, **names)
+
+
+def lower_stmts(lw, node: ast.AST, stmts: list[ast.stmt]) -> None:
+    """Lowers generated statements, located at ``node``, item writes canonicalized."""
+    stmts = [SetItemTransformer().visit(s) for s in stmts]
+    out: list[ast.stmt] = []
+    for s in stmts:
+        out.extend(s if isinstance(s, list) else [s])
+    for s in out:
+        ast.fix_missing_locations(located([s], node)[0])
+    lw.block(out)
+
+
+def assign(target: str | ast.expr, value: ast.expr) -> ast.stmt:
+    t = ast.Name(id=target, ctx=ast.Store()) if isinstance(target, str) else target
+    return ast.Assign(targets=[t], value=value)
+
+
+def bind(lw, node: ast.AST, value: ast.expr, what: str = "e") -> tuple[str, Any]:
+    """Lowers ``value`` into a fresh name; returns the name and its frontend value."""
+    n = fresh(what)
+    lower_stmts(lw, node, [assign(n, value)])
+    return n, lw.env.lookup(n)[1]
+
+
+def identity(dtype: np.dtype, kind: str) -> Any:
+    """The identity of max (``kind == "max"``) or min for ``dtype``."""
+    up = kind == "max"
+    if dtype.kind == "b":
+        return not up
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return int(info.min if up else info.max)
+    return float("-inf" if up else "inf")
+
+
+def _dtype_attr(dtype: np.dtype) -> ast.expr:
+    return ast.Attribute(value=name(NP), attr=np.dtype(dtype).name, ctx=ast.Load())
+
+
+def run_steps(lw, node: ast.AST, space: Space, steps: list) -> None:
+    for st in steps:
+        globals()[f"_{st.kind}"](lw, node, space, st)
+
+
+def _write(lw, node, space, st) -> None:
+    y = lw.env.lookup(st.target)[1]
+    sl = st.index
+    parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+    if all(isinstance(p, ast.Slice) and p.step is None and p.lower is not None and
+           p.upper is not None for p in parts) and \
+            isinstance(y, Array) and y.ndim == len(parts) <= 2 and \
+            not space.aliased(y, st.target):
+        _write_by_concatenation(lw, node, st, y, parts)
+        return
+    target = ast.Subscript(value=ast.Name(id=st.target, ctx=ast.Load()), slice=sl,
+                           ctx=ast.Store())
+    lower_stmts(lw, node, [assign(target, st.value)])
+
+
+def _write_by_concatenation(lw, node, st, y, parts: list[ast.Slice]) -> None:
+    """``y[s0:e0, s1:e1] = v`` for an array no other name, view or caller sees, as
+    ``y = y[:s0] + (y[s0:e0, :s1] + v + y[s0:e0, e1:]) + y[e0:]`` (Slice/Concat, no flat
+    positions). ``y[:s]`` and ``y[s:]`` make ``y`` for any ``s``, so an empty range keeps ``y``.
+    The value is broadcast to the block and cast as numpy's item write casts (unsafe)."""
+    value = st.value
+    if st.op is not True:
+        spans = [bind(lw, node, expr("e - s", e=p.upper, s=p.lower), "n")[0] for p in parts]
+        value = call("broadcast_to", value, ast.Tuple(elts=[name(n) for n in spans],
+                                                      ctx=ast.Load()))
+    value = ast.Call(func=ast.Attribute(value=value, attr="astype", ctx=ast.Load()),
+                     args=[_dtype_attr(y.dtype)], keywords=[])
+
+    def part(rows: ast.Slice | None, cols: ast.Slice | None) -> ast.expr:
+        idx = [i for i in (rows, cols) if i is not None] if cols is not None else [rows]
+        return ast.Subscript(value=name(st.target), slice=ast.Tuple(elts=idx, ctx=ast.Load())
+                             if len(idx) > 1 else idx[0], ctx=ast.Load())
+
+    r = parts[0]
+    if len(parts) == 2:
+        c = parts[1]
+        rows = ast.Slice(lower=r.lower, upper=r.upper)
+        value = call("concatenate", ast.Tuple(elts=[
+            part(rows, ast.Slice(upper=c.lower)), value,
+            part(rows, ast.Slice(lower=c.upper))], ctx=ast.Load()), axis=ast.Constant(1))
+    joined = call("concatenate", ast.Tuple(elts=[
+        part(ast.Slice(upper=r.lower), None), value, part(ast.Slice(lower=r.upper), None)],
+        ctx=ast.Load()))
+    lower_stmts(lw, node, [assign(st.target, joined)])
+
+
+def _temp(lw, node, space, st) -> None:
+    lower_stmts(lw, node, [assign(st.target, st.value.node)])
+
+
+def _flag(lw, node, space, st) -> None:
+    lower_stmts(lw, node, [assign(st.target, call("where", call("any", st.mask), st.value,
+                                                  name(st.target)))])
+
+
+def _reduce(lw, node, space, st) -> None:
+    acc = st.target
+    e_name, e = bind(lw, node, st.value.node)
+    m_name = bind(lw, node, st.mask.node, "m")[0] if st.mask is not None else None
+    found, a, _ = lw.env.lookup(acc)
+    op = st.op
+    if op in ("sum", "prod", "or", "and"):
+        ufunc = {"sum": np.add, "prod": np.multiply, "or": np.bitwise_or,
+                 "and": np.bitwise_and}[op]
+        P = dtypes.ufunc_dtypes(ufunc, a, e)[1][0]
+        neutral = {"sum": 0, "prod": 1, "or": False, "and": True}[op]
+        E = name(e_name) if m_name is None else call("where", name(m_name), name(e_name),
+                                                     ast.Constant(neutral))
+        if P.kind == "b" or op in ("or", "and"):
+            red = call("any" if op in ("sum", "or") else "all", E)
+            binop = ast.BitOr() if op in ("sum", "or") else ast.BitAnd()
+        else:
+            red = call(op, E, dtype=_dtype_attr(P))
+            binop = ast.Add() if op == "sum" else ast.Mult()
+        lower_stmts(lw, node, [assign(acc, ast.BinOp(left=name(acc), op=binop, right=red))])
+        return
+    kind = "max" if op in ("pymax", "maximum") else "min"
+    # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
+    # padding identity is one of that dtype.
+    P = dtypes.ufunc_dtypes(np.maximum, a, e)[1][0]
+    ident = identity(P, kind)
+    fn = "max" if kind == "max" else "min"
+    e_cast = ast.Call(func=ast.Attribute(value=name(e_name), attr="astype", ctx=ast.Load()),
+                      args=[_dtype_attr(P)], keywords=[])
+    if op in ("pymax", "pymin"):
+        # Python's max(acc, e) keeps acc unless e compares greater: NaN never wins.
+        cmp = ast.Gt() if kind == "max" else ast.Lt()
+        sel = ast.Compare(left=name(e_name), ops=[cmp], comparators=[name(acc)])
+        if m_name is not None:
+            sel = ast.BinOp(left=name(m_name), op=ast.BitAnd(), right=sel)
+        W = call("where", sel, e_cast, ast.Constant(ident))
+        r_name = bind(lw, node, call(fn, W, initial=ast.Constant(ident)), "r")[0]
+        keep = ast.Compare(left=name(r_name), ops=[cmp], comparators=[name(acc)])
+        lower_stmts(lw, node, [assign(acc, call("where", keep, name(r_name), name(acc)))])
+        return
+    E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
+    r = call(fn, E, initial=ast.Constant(ident))
+    lower_stmts(lw, node, [assign(acc, call("maximum" if kind == "max" else "minimum",
+                                            name(acc), r))])
+
+
+def _argext(lw, node, space, st) -> None:
+    """``if e > best: best = e; k = i``: the first (in iteration order) strict improvement."""
+    best, k_name, kind = st.target, st.extra, st.op
+    var = space.vars[0]
+    e_name, e = bind(lw, node, st.value.node)
+    ident = identity(e.dtype, kind)
+    cmp = ast.Gt() if kind == "max" else ast.Lt()
+    sel_name = bind(lw, node, ast.Compare(left=name(e_name), ops=[cmp],
+                                          comparators=[name(best)]), "m")[0]
+    W = call("where", name(sel_name), name(e_name), ast.Constant(ident))
+    if var.step < 0:
+        W = ast.Subscript(value=W, slice=ast.Slice(step=ast.Constant(-1)), ctx=ast.Load())
+    # One padding element so an empty range still has an argmax (not selected: found is False).
+    padded = bind(lw, node, call("concatenate", ast.Tuple(elts=[W, ast.List(
+        elts=[ast.Constant(ident)], ctx=ast.Load())], ctx=ast.Load()),
+        dtype=_dtype_attr(e.dtype), casting=ast.Constant("unsafe")), "w")[0]  # ident fits
+    p = bind(lw, node, call("argmax" if kind == "max" else "argmin", name(padded)), "p")[0]
+    found = bind(lw, node, call("any", name(sel_name)), "f")[0]
+    at = ast.Subscript(value=name(padded), slice=name(p), ctx=ast.Load())
+    stmts = [assign(best, call("where", name(found), at, name(best)))]
+    if k_name is not None:
+        index = expr(f"start + p * {var.step}", start=var.start, p=p)
+        stmts.append(assign(k_name, call("where", name(found), index, name(k_name))))
+    lower_stmts(lw, node, stmts)

@@ -1,0 +1,238 @@
+"""The two loop forms that carry something from one iteration to the next and still vectorize:
+prefix recurrences and first-index searches.
+
+Input: the FunctionLowering, the canonical ``For`` (one loop, its header bound in ``space``).
+Output: a zero-argument function lowering the whole-array form, None when the loop is not of
+the form (prefix), or :class:`~.exprs.Bail`.
+
+* **prefix** ``y[i + w] = y[i + w - step] + x[...]`` (``*`` likewise, either operand order;
+  ``max(y[prev], x[...])``/``min``, ``np.maximum``/``np.minimum`` in either order), ``step`` 1
+  or -1, ``y`` 1-d, the combined value one read of another array whose dtype promotes into
+  ``y``'s (so each partial result is computed and stored in ``y``'s dtype, as the loop does):
+  ``np.cumsum``/``np.cumprod``/``np.maximum.accumulate``/``np.minimum.accumulate`` of the
+  initial element followed by the values, in iteration order (the builtin ``max`` skips NaN
+  values as Python's does). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
+  ``Loop``.
+* **search** (canonical ``break``): ``if cond: hit = f(i); break`` after temporaries becomes a
+  mask, ``argmax`` of the mask with a padding ``True`` (the trip count when nothing matched) and
+  ``hit = np.where(found, f(i_found), hit)``; the assigned values may not read arrays (they
+  would be read at the padding index).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.vectorize import emit
+from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
+                                             name)
+from pyonnx.frontend.vectorize.forms import Step, setitem_parts
+
+__all__ = ["plan_prefix", "plan_search"]
+
+
+def _static_offset(vz: Vectorizer, index: ast.expr) -> tuple[Any, int] | None:
+    try:
+        aff = vz.affine(index)
+    except Bail:
+        return None
+    if aff is None:
+        return None
+    var, off = aff
+    if isinstance(off, ast.UnaryOp) and isinstance(off.operand, ast.Constant):
+        return var, -off.operand.value
+    if isinstance(off, ast.Constant) and type(off.value) is int:
+        return var, off.value
+    return None
+
+
+def plan_prefix(lw, node: ast.For, space: Space):
+    if len(space.vars) != 1 or len(node.body) != 1:
+        return None
+    parts = setitem_parts(node.body[0])
+    if parts is None:
+        return None
+    y, index, value = parts
+    var = space.vars[0]
+    if var.S != 1:
+        return None
+    vz = Vectorizer(space)
+    w = _static_offset(vz, index)
+    if w is None:
+        return None
+    form = _recurrence(vz, value, y, w[1] - var.step)
+    if form is None:
+        return None
+    fn, e = form
+    yv = lookup(space, y)
+    if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id != y
+            and e.value.id not in space.assigned):
+        raise Bail("prefix value is not one read of another array")
+    xv = lookup(space, e.value.id)
+    # float16 sums and products would round every partial result; extrema round nothing.
+    f16_ok = fn not in ("cumsum", "cumprod")
+    if yv.ndim != 1 or yv.dtype.kind not in "iuf" or (yv.dtype == np.float16 and not f16_ok) or \
+            not hasattr(xv, "dtype") or np.result_type(yv.dtype, xv.dtype) != yv.dtype:
+        raise Bail("prefix dtypes")
+    ev = vz.vec(e)
+    if ev.axes != (var.name,) or ev.rank != 0:
+        raise Bail("prefix value")
+    # The initial element and the written range, both checked against y's length.
+    init_off = w[1] - var.step
+    start_w = emit.expr(f"lo + {w[1]}", lo=var.lo)
+    space.checks.append((y, 0, start_w, var))
+    if var.step > 0:
+        init_start = emit.expr(f"lo + {init_off}", lo=var.lo)
+    else:
+        init_start = emit.expr(f"lo + k - 1 + {init_off}", lo=var.lo, k=var.k)
+    space.checks.append((y, 0, init_start, var) if var.step > 0 else
+                        (y, 0, emit.expr(f"lo + {init_off}", lo=var.lo), var))
+    if fn == "pymax" or fn == "pymin":
+        # Python's max(prev, v) keeps prev unless v compares greater: a NaN value never wins,
+        # so it is replaced by the identity (np.maximum.accumulate would propagate it).
+        if xv.dtype.kind == "f":
+            ident = ast.Constant(float("-inf") if fn == "pymax" else float("inf"))
+            ev = dataclasses.replace(ev, node=call("where", call("isnan", ev.node), ident,
+                                                   ev.node))
+        fn = "maximum" if fn == "pymax" else "minimum"
+    scan_fn = fn
+
+    def run() -> None:
+        init = ast.Subscript(value=name(y), slice=ast.Slice(
+            lower=init_start, upper=ast.BinOp(left=init_start, op=ast.Add(),
+                                              right=ast.Constant(1))), ctx=ast.Load())
+        vals = ev.node
+        if var.step < 0:
+            vals = ast.Subscript(value=vals, slice=ast.Slice(step=ast.Constant(-1)),
+                                 ctx=ast.Load())
+        scan = ast.Subscript(value=_scan_call(scan_fn, call("concatenate", ast.Tuple(
+            elts=[init, vals], ctx=ast.Load()))), slice=ast.Slice(lower=ast.Constant(1)),
+            ctx=ast.Load())
+        if var.step < 0:
+            scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
+                                 ctx=ast.Load())
+        index = ast.Slice(lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k))
+        emit.run_steps(lw, node, space, [Step("write", y, value=scan, index=index, op=True)])
+    return run
+
+
+def _scan_call(fn: str, arg: ast.expr) -> ast.expr:
+    if fn in ("cumsum", "cumprod"):
+        return call(fn, arg)
+    acc = ast.Attribute(value=ast.Attribute(value=name(NP), attr=fn, ctx=ast.Load()),
+                        attr="accumulate", ctx=ast.Load())
+    return ast.Call(func=acc, args=[arg], keywords=[])
+
+
+def _recurrence(vz: Vectorizer, value: ast.expr, y: str, off: int) -> tuple[str, ast.expr] | None:
+    """``(scan, e)`` for ``y[prev] + e``, ``e * y[prev]``, ``max(y[prev], e)``,
+    ``np.maximum(e, y[prev])`` (and min), ``y[prev]`` at offset ``off``; else None."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)):
+        fn = "cumsum" if isinstance(value.op, ast.Add) else "cumprod"
+        if _is_prev(vz, value.left, y, off):
+            return fn, value.right
+        if _is_prev(vz, value.right, y, off):
+            return fn, value.left
+        return None
+    if not (isinstance(value, ast.Call) and len(value.args) == 2 and not value.keywords):
+        return None
+    try:
+        f = vz.callee(value.func)
+    except Bail:
+        return None
+    a, b = value.args
+    if f in (max, min):  # Python's max keeps its first argument on ties and NaN: prev first
+        return ("pymax" if f is max else "pymin", b) if _is_prev(vz, a, y, off) else None
+    if f is np.maximum or f is np.minimum:
+        if _is_prev(vz, a, y, off):
+            return f.__name__, b
+        if _is_prev(vz, b, y, off):
+            return f.__name__, a
+    return None
+
+
+def _is_prev(vz: Vectorizer, e: ast.expr, y: str, off: int) -> bool:
+    if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id == y):
+        return False
+    got = _static_offset(vz, e.slice)
+    return got is not None and got[1] == off
+
+
+def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
+    if not (isinstance(extra, ast.UnaryOp) and isinstance(extra.op, ast.Not)
+            and isinstance(extra.operand, ast.Name)):
+        raise Bail("extra test")
+    flag = extra.operand.id
+    var = space.vars[0]
+    if var.name in live_out:
+        raise Bail("loop variable live after a search")
+    *pre, last = node.body
+    if not (isinstance(last, ast.If) and not last.orelse):
+        raise Bail("search body")
+    vz = Vectorizer(space)
+    for s in pre:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
+                isinstance(s.targets[0], ast.Name)) or setitem_parts(s) is not None:
+            raise Bail("search prelude")
+        t = s.targets[0].id
+        if t in live_out or t == flag:
+            raise Bail("temporary live after the loop")
+        space.temps[t] = vz.vec(s.value)
+    from pyonnx.frontend.vectorize.exprs import boolean
+    if not boolean(last.test):
+        raise Bail("search condition")
+    mask = vz.vec(last.test)
+    if mask.axes != (var.name,) or mask.rank != 0:
+        raise Bail("search condition")
+    sets: list[tuple[str, ast.expr]] = []
+    saw_flag = False
+    for s in last.body:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
+                isinstance(s.targets[0], ast.Name)):
+            raise Bail("search assignment")
+        t = s.targets[0].id
+        if t == flag:
+            saw_flag = isinstance(s.value, ast.Constant) and s.value.value is True
+            continue
+        if any(isinstance(n, (ast.Subscript, ast.Call)) for n in ast.walk(s.value)) or \
+                uses(s.value) & (space.assigned - {var.name}) or not lw.env.lookup(t)[0] or \
+                any(t == u for u, _ in sets):
+            raise Bail("search result")
+        sets.append((t, s.value))
+    if not saw_flag:
+        raise Bail("search without break")
+    temps = [(t, space.temps[t]) for t in space.temps]
+
+    def run() -> None:
+        for t, v in temps:
+            emit.lower_stmts(lw, node, [emit.assign(t, v.node)])
+        m = mask.node if var.step > 0 else ast.Subscript(
+            value=mask.node, slice=ast.Slice(step=ast.Constant(-1)), ctx=ast.Load())
+        p, _ = emit.bind(lw, node, call("argmax", call("concatenate", ast.Tuple(elts=[
+            m, ast.List(elts=[ast.Constant(True)], ctx=ast.Load())], ctx=ast.Load()))), "p")
+        found, _ = emit.bind(lw, node, emit.expr("p < k", p=p, k=var.k), "f")
+        at = fresh("at")
+        stmts = [emit.assign(at, emit.expr(f"start + p * {var.step}", start=var.start, p=p))]
+        for t, v in sets:
+            value = _rename(v, var.name, at)
+            stmts.append(emit.assign(t, call("where", name(found), value, name(t))))
+        stmts.append(emit.assign(flag, name(found)))
+        emit.lower_stmts(lw, node, stmts)
+    return run
+
+
+def uses(e: ast.expr) -> set[str]:
+    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _rename(e: ast.expr, old: str, new: str) -> ast.expr:
+    import copy
+    e = copy.deepcopy(e)
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name) and n.id == old:
+            n.id = new
+    return e
