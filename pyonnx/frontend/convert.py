@@ -21,7 +21,7 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend import numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
-from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.specs import TensorSpec
@@ -104,7 +104,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         outputs, structure, zero_d_arrays = [], "none", []
     else:
         outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result)
-    scalars = tuple(a.ndim == 0 and not array0d for a, array0d in zip(outputs, zero_d_arrays))
+    scalars = tuple(isinstance(a, Array) and a.ndim == 0 and not array0d
+                    for a, array0d in zip(outputs, zero_d_arrays))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
     structure = OutputStructure(structure, tuple(name for name, _ in written),
@@ -143,7 +144,9 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
-    number, which numpy returns as it is), or ``("tuple" | "list", children)``.
+    number, which numpy returns as it is), ``("seq", i, scalars)`` (leaf ``i`` is a list built
+    at run time, an ONNX sequence output; ``scalars``: its items are numpy scalars, as numpy's
+    list holds when 0-d values were appended), or ``("tuple" | "list", children)``.
     """
     leaves: list = []
 
@@ -153,6 +156,8 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
         if v is None or type(v) in (int, float, bool):
             return ("const", v)
         leaves.append(v)
+        if isinstance(v, Seq):
+            return ("seq", len(leaves) - 1, not v.shape)
         # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
         return ("leaf", len(leaves) - 1, isinstance(v, Array) and v.weak)
 
@@ -232,6 +237,13 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
                                       "arrays and numbers can be model outputs")
             item = ctx.asarray(item)
+        if isinstance(item, Seq):  # a list built at run time: a sequence output
+            value = item.value
+            if value.producer() is None or any(value is a.value for a in arrays):
+                value = ctx.op("Identity", value)
+            arrays.append(Seq(value, item.dtype, item.shape))
+            zero_d_arrays.append(False)
+            continue
         if not isinstance(item, Array):
             raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
         zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
@@ -252,6 +264,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
             base += "_"
         taken.add(base)
         a.value.name = base
+        if isinstance(a, Seq):
+            a.value.type = ir.SequenceType(ir.TensorType(dtypes.to_ir(a.dtype)))
+            continue
         a.value.type = ir.TensorType(dtypes.to_ir(a.dtype))
         a.value.shape = ir.Shape([d if d is not None else None for d in a.shape])
     return arrays, structure, zero_d_arrays

@@ -54,6 +54,8 @@ def static_truth(ctx, value: Any) -> bool | None:
         NeedStatic: the condition depends on a Python-scalar argument (which then becomes static).
         ConversionError: numpy refuses the truth value (an array of more than one element).
     """
+    if isinstance(value, Seq):  # a list built at run time: its length decides
+        return None
     if isinstance(value, Array):
         if value.static_size not in (None, 1):
             raise ctx.error("the truth value of an array with more than one element is ambiguous "
@@ -189,6 +191,8 @@ class ExprLowering:
             truth = static_truth(self.ctx, operand)
             if truth is not None:
                 return not truth
+            if isinstance(operand, Seq):
+                operand = sequences.truth(self.ctx, operand)
             b = self.ctx.cast(operand, np.bool_)
             if b.ndim:
                 b = Array(self.ctx.op("Reshape", b, self.ctx.const(np.array([], np.int64))),

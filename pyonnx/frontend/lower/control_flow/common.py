@@ -34,7 +34,11 @@ def internal(name: str) -> bool:
 
 def condition(ctx, value: Any) -> ir.Value:
     """A run-time condition as a 0-d bool value, as numpy's ``bool(a)`` reads it (an array of
-    several elements fails at run time, as numpy raises ValueError)."""
+    several elements fails at run time, as numpy raises ValueError); a list built at run time
+    is true when not empty."""
+    if isinstance(value, Seq):
+        from pyonnx.frontend.graph import sequences
+        value = sequences.truth(ctx, value)
     arr = ctx.asarray(value)
     if arr.dtype != _BOOL:
         arr = ctx.cast(arr, _BOOL)
