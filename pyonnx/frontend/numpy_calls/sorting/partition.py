@@ -1,0 +1,76 @@
+"""``np.partition`` and ``np.argpartition`` (and the methods), with numpy's guarantee only.
+
+Input: an array, ``kth`` (an int or a static sequence of ints), ``axis`` (int or None).
+Output: an Array of ``a``'s shape (int64 positions for argpartition).
+
+numpy promises that the element at each ``kth`` position is the one a full sort puts there,
+every element before it is not greater and every element after it is not smaller; the order
+inside the two parts is unspecified (introselect's). pyonnx returns the fully sorted order
+(the stable sort: ties by index, NaNs last), which keeps that promise; code that relies on
+numpy's particular order inside the parts gets a different, equally valid result. Idioms that
+depend only on the promise (``x[np.argpartition(x, -k)[-k:]]`` as a set, ``np.partition(x,
+k)[k]``) agree with numpy.
+
+Supported syntax: ``np.partition(a, kth, axis=-1, kind='introselect')``,
+``np.argpartition(a, kth, axis=-1, kind='introselect')``, ``a.argpartition(kth, axis=-1)``;
+``axis=None`` flattens. ``a.partition(kth)`` works in place and is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.numpy_calls.registry import register
+from pyonnx.frontend.numpy_calls.shape import to_array
+from pyonnx.frontend.numpy_calls.sorting.common import _axis, _flatten
+from pyonnx.frontend.numpy_calls.sorting.ordering import sort_along, stable_argsort
+
+
+def _prepare(ctx, a: Any, kth: Any, axis: Any, kind: Any, order: Any, fname: str):
+    if order is not None:
+        raise ctx.error(f"{fname}(..., order=...) sorts structured arrays, which pyonnx does "
+                        "not support")
+    if ctx.static(kind, "kind") != "introselect":
+        raise ctx.error(f"{fname}: kind must be 'introselect' (numpy raises ValueError)")
+    x = to_array(ctx, a)
+    if ctx.static(axis, "axis") is None:
+        x, ax = _flatten(ctx, x) if x.ndim != 1 else x, 0
+    else:
+        if x.ndim == 0:
+            raise ctx.error(f"{fname}: axis {ctx.static(axis, 'axis')} is out of bounds for "
+                            "array of dimension 0 (numpy raises AxisError); use axis=None")
+        ax = _axis(ctx, axis, x.ndim, fname)
+    k = ctx.static(kth, "kth (the partition positions)")
+    ks = np.asarray(k)
+    if ks.dtype.kind not in "iu" or ks.ndim > 1:
+        raise ctx.error(f"{fname}: kth must be an integer or a sequence of integers, got {k!r}")
+    n = x.shape[ax]
+    if n is not None:
+        for v in ks.reshape(-1).tolist():
+            if not -n <= v < n:
+                raise ctx.error(f"kth(={v}) out of bounds ({n}) (numpy raises ValueError)")
+    # (a kth out of range of a run-time length is not checked: the sorted order is returned)
+    return x, ax
+
+
+@register(np.partition)
+def partition(ctx, a, kth, axis=-1, kind="introselect", order=None):
+    """``np.partition``: the sorted values (a valid partition for every ``kth``)."""
+    x, ax = _prepare(ctx, a, kth, axis, kind, order, "np.partition")
+    return sort_along(ctx, x, ax)[0]
+
+
+@register(np.argpartition, methods=("argpartition",))
+def argpartition(ctx, a, kth, axis=-1, kind="introselect", order=None):
+    """``np.argpartition``: the stable sorting permutation (a valid one for every ``kth``)."""
+    x, ax = _prepare(ctx, a, kth, axis, kind, order, "np.argpartition")
+    return stable_argsort(ctx, x, ax)
+
+
+@register(name="ndarray.partition", methods=("partition",))
+def partition_method(ctx, a, kth, axis=-1, kind="introselect", order=None):
+    """``x.partition(kth)`` partitions in place: refused."""
+    raise ctx.error("x.partition(kth) works in place, which pyonnx does not support; write "
+                    "x = np.partition(x, kth)")
