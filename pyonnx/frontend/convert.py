@@ -97,13 +97,14 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
         if p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
-    result = FunctionLowering(ctx, fn).run(bound)
+    lowering = FunctionLowering(ctx, fn)
+    result = lowering.run(bound)
     ctx.loc = None
     written = _written_arguments(ctx, [p.name for p in params])
     if result is None and written:
         outputs, structure, zero_d_arrays = [], "none", []
     else:
-        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result)
+        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, lowering.return_loc)
     scalars = tuple(isinstance(a, Array) and a.ndim == 0 and not array0d
                     for a, array0d in zip(outputs, zero_d_arrays))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
@@ -216,7 +217,8 @@ def _expr_name(e) -> str | None:
     return None
 
 
-def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, list[bool]]:
+def _outputs(ctx: Lowering, fn, tree, result: Any,
+             loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
     shape, items = _result_tree(result)
     structure: str = "tuple" if isinstance(result, tuple) else "single"
@@ -235,7 +237,8 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
         if is_static(item):
             if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
-                                      "arrays and numbers can be model outputs")
+                                      "arrays, numbers, None and lists or tuples of them can "
+                                      "be model outputs", loc)
             item = ctx.asarray(item)
         if isinstance(item, Seq):  # a list built at run time: a sequence output
             value = item.value
@@ -245,7 +248,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
             zero_d_arrays.append(False)
             continue
         if not isinstance(item, Array):
-            raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
+            raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}; only "
+                                  "arrays, numbers, None and lists or tuples of them can be "
+                                  "model outputs", loc)
         zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)

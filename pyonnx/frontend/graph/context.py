@@ -275,6 +275,10 @@ class Lowering:
         """
         if isinstance(value, Array):
             return self.cast(value, dtype) if dtype is not None else value
+        if isinstance(value, Seq):  # np.array(lst) of a list built at run time
+            from pyonnx.frontend.graph import sequences
+            arr = sequences.to_array(self, value)
+            return self.cast(arr, dtype) if dtype is not None else arr
         if isinstance(value, (list, tuple)) and not is_static(value):
             return self.lookup(np.array).fn(self, value, dtype=dtype)
         if isinstance(value, bool | int | float) and not isinstance(value, np.generic):

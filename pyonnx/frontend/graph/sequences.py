@@ -108,20 +108,20 @@ def stacked(ctx, seq: Seq, what: str) -> Array:
     """``np.array(seq)`` for the uses that accept an empty list (an index, a slice): the items
     stacked along a new first axis, of shape (0, *item shape) when the list is empty.
 
-    ConcatFromSequence fails on an empty sequence, so a zero item goes first and is sliced off
-    again; that needs the items' shape at conversion time.
+    ConcatFromSequence fails on an empty sequence, so a zero item goes last and is sliced off
+    again; that needs the items' shape at conversion time. (Last, not first: onnx's reference
+    evaluator divides by the length for a position into an empty sequence.)
     """
     if any(d is None for d in seq.shape):
         raise ctx.error(f"{what} needs the shape of the items of this list built at run time, "
                         "which differs between appends or is only known at run time; build "
                         "an array instead (np.stack(lst) when it is never empty)")
     pad = ctx.const(np.zeros(seq.shape, seq.dtype))
-    padded = ctx.op("SequenceInsert", seq, pad, ctx.const(np.array(0, np.int64)))
+    padded = ctx.op("SequenceInsert", seq, pad)
     padded.type = seq.value.type
     whole = ctx.op("ConcatFromSequence", padded, axis=0, new_axis=1)
-    out = ctx.op("Slice", whole, ctx.const(np.array([1], np.int64)),
-                 ctx.const(np.array([np.iinfo(np.int64).max], np.int64)),
-                 ctx.const(np.array([0], np.int64)))
+    out = ctx.op("Slice", whole, ctx.const(np.array([0], np.int64)),
+                 ctx.const(np.array([-1], np.int64)), ctx.const(np.array([0], np.int64)))
     return Array(out, seq.dtype, (None, *seq.shape))
 
 

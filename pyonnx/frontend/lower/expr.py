@@ -144,6 +144,11 @@ class ExprLowering:
     # ------------------------------------------------------------- operators
     def binary(self, op: type, left: Any, right: Any, inplace: bool = False) -> Any:
         """``left <op> right`` with Python's meaning on static values and numpy's on arrays."""
+        if isinstance(left, Seq) or isinstance(right, Seq):
+            raise self.ctx.error(
+                "arithmetic or '+' joining with a list built at run time (appended to in a "
+                "run-time loop or branch) is not supported; append the items (lst.append(v)), "
+                "or convert it first (np.array(lst), which needs it not empty)")
         if not isinstance(left, Array) and not isinstance(right, Array):
             try:
                 return _PY_BINOPS[op](left, right)
@@ -218,6 +223,11 @@ class ExprLowering:
         evaluated once and only while the previous comparisons hold."""
         op, comparator = node.ops[i], node.comparators[i]
         right = self.expr(comparator)
+        if isinstance(left, Seq) or isinstance(right, Seq):
+            raise self.ctx.error(
+                f"'{_ALL_CMP_TEXT[type(op)]}' with a list built at run time (appended to in a "
+                "run-time loop or branch) is not supported; test its length (len(lst), "
+                "if lst:) or compare an array (np.isin(v, x[keep]))")
         if isinstance(left, Array) or isinstance(right, Array):
             if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
@@ -296,8 +306,9 @@ class ExprLowering:
         if isinstance(base, Seq):
             raise self.ctx.error(
                 f"'list.{name}' on a list built at run time (appended to in a run-time loop or "
-                "branch) is not supported; such a list supports append, len, indexing and "
-                "iteration (lst[-1] instead of lst.pop())")
+                "branch) is not supported; such a list supports append, len, truth tests, "
+                "indexing, slicing, iteration and indexing an array with it"
+                + _SEQ_METHOD_HINT.get(name, ""))
         try:
             return getattr(base, name)
         except AttributeError as e:
@@ -391,6 +402,18 @@ _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDi
             ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
             ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 _CMP_TEXT = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+_ALL_CMP_TEXT = {**_CMP_TEXT, ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=",
+                 ast.Gt: ">", ast.GtE: ">="}
 _WRITING_METHODS = {"put", "itemset", "resize", "setfield", "partition", "setflags"}
+_SEQ_METHOD_HINT = {
+    "pop": " (read lst[-1] and keep a shorter slice: lst = lst[:-1])",
+    "sort": " (sort the array the items come from: np.sort(x[keep]))",
+    "extend": " (append the items one by one)",
+    "insert": " (append, or build an array with np.insert)",
+    "index": " (compare an array instead: np.flatnonzero(np.array(lst) == v))",
+    "count": " (compare an array instead: np.count_nonzero(np.array(lst) == v))",
+    "reverse": " (lst = lst[::-1])",
+    "copy": " (lst[:])",
+}
 _LEAVES_NUMPY = {"tobytes", "tolist", "tofile", "dump", "dumps", "tostring", "ctypes", "data",
                  "__array_interface__"}

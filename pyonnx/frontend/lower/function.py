@@ -67,6 +67,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
         self.stack = stack + (fn.__code__,)
         self.dynamic_depth = 0
         self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
+        self.return_loc: SourceLoc | None = None  # where run() saw the value returned
 
     def loc_of(self, node: ast.AST) -> SourceLoc:
         # Cached on the node: canonical trees are kept per function, so later conversions
@@ -97,6 +98,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
         try:
             self.block(self.tree.body)
         except ReturnSignal as r:
+            self.return_loc = r.loc
             return r.value
         finally:
             self.ctx.frames.pop()
