@@ -109,3 +109,144 @@ def nms_per_class(boxes, scores, labels, num_classes, thresh):
             b = (boxes[rest, 2] - boxes[rest, 0]) * (boxes[rest, 3] - boxes[rest, 1])
             order = rest[inter / (a + b - inter) <= thresh]
     return keep_all
+
+
+def nms_rows(boxes, scores, thresh=0.5):
+    """NMS that collects the kept boxes themselves (a list of rows) and returns that list."""
+    order = np.argsort(scores, kind="stable")[::-1]
+    kept = []
+    while order.size:
+        i = order[0]
+        kept.append(boxes[i])
+        rest = order[1:]
+        lt = np.maximum(boxes[i, :2], boxes[rest, :2])
+        rb = np.minimum(boxes[i, 2:], boxes[rest, 2:])
+        wh = np.clip(rb - lt, 0, None)
+        inter = wh[:, 0] * wh[:, 1]
+        area_i = np.prod(boxes[i, 2:] - boxes[i, :2])
+        area_r = np.prod(boxes[rest, 2:] - boxes[rest, :2], axis=1)
+        order = rest[inter / (area_i + area_r - inter) < thresh]
+    return kept
+
+
+def detect(boxes, scores, score_thresh=0.3, iou_thresh=0.5, max_det=3):
+    """Score filter, NMS, then top detections; None when nothing passes (as detectors do)."""
+    mask = scores > score_thresh
+    boxes = boxes[mask]
+    scores = scores[mask]
+    if boxes.shape[0] == 0:
+        return None
+    keep = nms(boxes, scores, iou_thresh)
+    keep = keep[:max_det]
+    return boxes[keep], scores[keep], len(keep)
+
+
+def keep_stats(boxes, scores):
+    """Truth tests, negative items and iteration over a run-time list."""
+    keep = nms(boxes, scores, 0.4)
+    if not keep:
+        return 0.0, -1
+    total = 0.0
+    for k in keep:
+        total += scores[k]
+    return total, keep[-1]
+
+
+# ------------------------------------------------------------------ numpy editing functions
+def pre_emphasis(signal, coeff=0.97):
+    """Audio pre-emphasis: ``y[n] = x[n] - a x[n-1]`` with the first sample kept."""
+    return np.append(signal[0], signal[1:] - coeff * signal[:-1])
+
+
+def pad_frames(signal, frame_len=4, hop=2):
+    """Framing: pad the signal with zeros with np.append, then index the frames."""
+    n = signal.shape[0]
+    num = 1 + int(np.ceil(max(n - frame_len, 0) / hop))
+    pad = num * hop + frame_len - n
+    padded = np.append(signal, np.zeros(pad, signal.dtype))
+    idx = np.arange(frame_len)[None, :] + hop * np.arange(num)[:, None]
+    return padded[idx]
+
+
+def drop_background(logits):
+    """Softmax over classes, dropping the background column 0 with np.delete."""
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    return np.delete(p, 0, axis=1)
+
+
+def add_bias_column(x):
+    """A column of ones in front, with np.insert."""
+    return np.insert(x, 0, 1.0, axis=1)
+
+
+def topk_scores(scores, k):
+    """Top-k by argpartition, then sorted descending (the usual two-step idiom)."""
+    idx = np.argpartition(scores, -k)[-k:]
+    idx = idx[np.argsort(-scores[idx], kind="stable")]
+    return idx, scores[idx]
+
+
+def topk_values(x, k):
+    """The k largest values by np.partition, sorted."""
+    return np.sort(np.partition(x, -k)[-k:])
+
+
+def kth_smallest(x, k):
+    """The k-th smallest per row (np.partition's guarantee: the k-th element in place)."""
+    return np.partition(x, k, axis=-1)[..., k]
+
+
+# ------------------------------------------------------------------ list arguments, None
+def make_anchors(base_size=16, ratios=[0.5, 1, 2], scales=[8, 16, 32]):
+    """Anchor boxes from list defaults (the classic generate_anchors shape)."""
+    anchors = []
+    for r in ratios:
+        for s in scales:
+            w = base_size * s * np.sqrt(1.0 / r)
+            h = base_size * s * np.sqrt(r)
+            anchors.append([-w / 2, -h / 2, w / 2, h / 2])
+    return np.array(anchors, dtype=np.float32)
+
+
+def lag_matrix(x, lags=[1, 2]):
+    """Lagged copies of a series as columns."""
+    m = max(lags)
+    n = x.shape[0] - m
+    return np.stack([x[m - lag:m - lag + n] for lag in lags], axis=1)
+
+
+def heatmap_to_coords(heatmaps, shape=(2, 3)):
+    """Argmax per keypoint map, with ``np.full((*shape, 1), v)`` style starred shapes."""
+    k = heatmaps.shape[0]
+    flat = heatmaps.reshape(k, -1)
+    idx = np.argmax(flat, axis=1)
+    out = np.full((*shape[:1], k, 2), -1.0)
+    out[0, :, 0] = idx % heatmaps.shape[2]
+    out[0, :, 1] = idx // heatmaps.shape[2]
+    return out
+
+
+def pick_window(x, start):
+    """``range(...)[start]`` with a run-time start picks the first index."""
+    first = range(1, x.shape[0], 2)[start]
+    return x[first:first + 2]
+
+
+def scale_boxes(boxes, scale=None, labels=None):
+    """Optional arguments tested with ``is None``; a label element compared with ``!= None``."""
+    if scale is None:
+        scale = 1.0
+    out = boxes * scale
+    if labels is not None:
+        label = labels[0]
+        if label != None:  # noqa: E711 (written as people write it)
+            out = out + label
+    return out
+
+
+def maybe_top(scores, k):
+    """Nothing requested, nothing returned."""
+    if k == 0:
+        return None
+    return np.sort(scores)[::-1][:k]

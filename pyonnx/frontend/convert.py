@@ -145,9 +145,9 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
-    number, which numpy returns as it is), ``("seq", i, scalars)`` (leaf ``i`` is a list built
-    at run time, an ONNX sequence output; ``scalars``: its items are numpy scalars, as numpy's
-    list holds when 0-d values were appended), or ``("tuple" | "list", children)``.
+    number, which numpy returns as it is), ``("seq", i, items)`` (leaf ``i`` is a list built
+    at run time, an ONNX sequence output; ``items``: "python" for Python numbers, "numpy" for
+    numpy scalars, "arrays" for arrays, as numpy code's list holds them), or ``("tuple" | "list", children)``.
     """
     leaves: list = []
 
@@ -158,7 +158,8 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
             return ("const", v)
         leaves.append(v)
         if isinstance(v, Seq):
-            return ("seq", len(leaves) - 1, not v.shape)
+            items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")
+            return ("seq", len(leaves) - 1, items)
         # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
         return ("leaf", len(leaves) - 1, isinstance(v, Array) and v.weak)
 
@@ -221,6 +222,11 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
              loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
     shape, items = _result_tree(result)
+    if "'mixed'" in repr(shape):
+        raise ConversionError(
+            f"{fn.__qualname__} returns a list built at run time that holds Python numbers on "
+            "some paths and numpy scalars on others; numpy code would return a mixed list, a "
+            "model cannot: append one kind (int(v) or float(v) for Python numbers)", loc)
     structure: str = "tuple" if isinstance(result, tuple) else "single"
     if not (shape == ("leaf", 0, False) or shape[0] == "tuple" and shape[1] and all(
             c[0] == "leaf" and not c[2] for c in shape[1])):

@@ -27,17 +27,19 @@ from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 
 __all__ = ["as_sequence", "to_array", "concatenate", "length", "item", "iterate", "truth",
-           "stacked", "sliced", "from_rows"]
+           "stacked", "sliced", "from_rows", "lists_as_arrays"]
 
 _I64 = np.dtype(np.int64)
 
 
-def as_sequence(ctx, value: Any, dtype: np.dtype, shape: tuple) -> Seq:
-    """``value`` (a Python list or a Seq) as a sequence of ``dtype`` elements."""
+def as_sequence(ctx, value: Any, dtype: np.dtype, shape: tuple,
+                weak: bool | None = False) -> Seq:
+    """``value`` (a Python list or a Seq) as a sequence of ``dtype`` elements (``weak``: see
+    :class:`Seq`)."""
     if isinstance(value, Seq):
         if value.dtype != dtype:
             raise ctx.error(f"a list of {value.dtype} arrays cannot hold {dtype} arrays here")
-        return value
+        return value if value.weak == weak else Seq(value.value, dtype, value.shape, weak)
     items = [ctx.asarray(v) for v in value]
     for a in items:
         if a.dtype != dtype and not a.weak and not np.can_cast(a.dtype, dtype, "safe"):
@@ -48,7 +50,7 @@ def as_sequence(ctx, value: Any, dtype: np.dtype, shape: tuple) -> Seq:
     else:
         out = ctx.op("SequenceConstruct", *[ctx.cast(a, dtype) for a in items])
     out.type = ir.SequenceType(ir.TensorType(dtypes.to_ir(dtype)))
-    return Seq(out, dtype, shape)
+    return Seq(out, dtype, shape, weak)
 
 
 def to_array(ctx, seq: Seq) -> Array:
@@ -125,16 +127,26 @@ def stacked(ctx, seq: Seq, what: str) -> Array:
     return Array(out, seq.dtype, (None, *seq.shape))
 
 
-def from_rows(ctx, rows: Array) -> Seq:
+def from_rows(ctx, rows: Array, weak: bool | None = False) -> Seq:
     """The rows of ``rows`` (first axis) as a run-time list (empty when it has none)."""
     # no split input: keepdims applies only when split is omitted (chunks of length 1)
     out = ctx.op("SplitToSequence", rows, axis=0, keepdims=0)
     out.type = ir.SequenceType(ir.TensorType(dtypes.to_ir(rows.dtype)))
-    return Seq(out, rows.dtype, rows.shape[1:])
+    return Seq(out, rows.dtype, rows.shape[1:], weak)
 
 
 def sliced(ctx, seq: Seq, index: slice) -> Seq:
     """``seq[a:b:c]``: a run-time list again (Python's slice bounds, clipped)."""
     from pyonnx.frontend.graph.indexing import getitem
 
-    return from_rows(ctx, getitem(ctx, stacked(ctx, seq, "slicing"), index))
+    return from_rows(ctx, getitem(ctx, stacked(ctx, seq, "slicing"), index), seq.weak)
+
+
+def lists_as_arrays(ctx, index: Any) -> Any:
+    """A subscript with the lists built at run time in it (``boxes[keep]``, ``x[keep, 0]``)
+    replaced by the index arrays numpy makes of them (of shape (0,) when empty)."""
+    if isinstance(index, Seq):
+        return stacked(ctx, index, "indexing with a list built at run time")
+    if isinstance(index, tuple) and any(isinstance(i, Seq) for i in index):
+        return tuple(lists_as_arrays(ctx, i) for i in index)
+    return index

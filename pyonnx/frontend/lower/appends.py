@@ -35,7 +35,7 @@ def append(lowering, target: Any, value: Any) -> Any:
         out = ctx.op("SequenceInsert", target, v)
         out.type = target.value.type
         shape = tuple(p if p == q else None for p, q in zip(target.shape, v.shape))
-        return Seq(out, target.dtype, shape)
+        return Seq(out, target.dtype, shape, target.weak if target.weak == v.weak else None)
     if not isinstance(target, list):
         kind = "numpy.ndarray" if isinstance(target, Array) else type(target).__name__
         raise ctx.error(f"'{kind}' object has no attribute 'append'"

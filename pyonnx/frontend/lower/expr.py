@@ -345,6 +345,7 @@ class ExprLowering:
         index = self.expr(node.slice)
         if isinstance(base, Array):
             from pyonnx.frontend.graph.indexing import getitem
+            index = sequences.lists_as_arrays(self.ctx, index)
             result = getitem(self.ctx, base, index)
             if _basic(index) and not _selects_element(index, base.ndim):  # numpy: a view
                 return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))

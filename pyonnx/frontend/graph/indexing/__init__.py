@@ -30,7 +30,7 @@ from typing import Any
 from pyonnx.frontend.graph.indexing.advanced import apply_advanced
 from pyonnx.frontend.graph.indexing.basic import apply_basic
 from pyonnx.frontend.graph.indexing.plan import IndexPlan, plan
-from pyonnx.frontend.graph.values import Array, Seq
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["getitem", "plan", "IndexPlan"]
 
@@ -53,7 +53,6 @@ def getitem(ctx, x: Array, index: Any) -> Array:
     if x.weak:
         raise ctx.error("a Python scalar is not subscriptable (Python raises TypeError); "
                         "use np.asarray(v) to index it as a 0-d array")
-    index = _lists_as_arrays(ctx, index)
     p = plan(ctx, x, index)
     out = apply_basic(ctx, x, p)
     if p.advanced:
@@ -63,14 +62,3 @@ def getitem(ctx, x: Array, index: Any) -> Array:
         return Array(x.value, x.dtype, x.shape)
     return out
 
-
-def _lists_as_arrays(ctx, index: Any) -> Any:
-    """A list built at run time in the subscript (``boxes[keep]``, ``x[keep, 0]``) is the
-    index array numpy makes of it (of shape (0,) when empty)."""
-    from pyonnx.frontend.graph import sequences
-
-    if isinstance(index, Seq):
-        return sequences.stacked(ctx, index, "indexing with a list built at run time")
-    if isinstance(index, tuple) and any(isinstance(i, Seq) for i in index):
-        return tuple(_lists_as_arrays(ctx, i) for i in index)
-    return index
