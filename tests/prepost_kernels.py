@@ -130,12 +130,12 @@ def nms_rows(boxes, scores, thresh=0.5):
 
 
 def detect(boxes, scores, score_thresh=0.3, iou_thresh=0.5, max_det=3):
-    """Score filter, NMS, then top detections; None when nothing passes (as detectors do)."""
+    """Score filter, NMS, then top detections; empty arrays when nothing passes."""
     mask = scores > score_thresh
     boxes = boxes[mask]
     scores = scores[mask]
     if boxes.shape[0] == 0:
-        return None
+        return boxes, scores, 0
     keep = nms(boxes, scores, iou_thresh)
     keep = keep[:max_det]
     return boxes[keep], scores[keep], len(keep)
@@ -250,3 +250,98 @@ def maybe_top(scores, k):
     if k == 0:
         return None
     return np.sort(scores)[::-1][:k]
+
+
+# ------------------------------------------------------------------ refused, with what to write
+# Each refusal's line carries a "# refused: <tag>" marker the tests locate.
+def _kept(x):
+    keep = []
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            keep.append(x[i])
+    return keep
+
+
+def refuse_pop(x):
+    keep = _kept(x)
+    return keep.pop()  # refused: pop
+
+
+def refuse_sort(x):
+    keep = _kept(x)
+    keep.sort()  # refused: sort
+    return keep
+
+
+def refuse_sum(x):
+    keep = _kept(x)
+    return sum(keep)  # refused: sum
+
+
+def refuse_plus(x):
+    keep = _kept(x)
+    return keep + [0.0]  # refused: plus
+
+
+def refuse_in(x):
+    keep = _kept(x)
+    return 1.0 in keep  # refused: in
+
+
+def refuse_eq(x):
+    keep = _kept(x)
+    return keep == []  # refused: eq
+
+
+def refuse_ragged_index(x):
+    rows = []
+    for i in range(x.shape[0]):
+        rows.append(x[:i])
+    return x[rows]  # refused: ragged
+
+
+def refuse_starred_runtime(x):
+    return np.zeros((*x, 1))  # refused: starred
+
+
+def refuse_insert_many(x):
+    return np.insert(x, [0, 2], 1.0)  # refused: insert_many
+
+
+def refuse_delete_float(x):
+    return np.delete(x, 0.5)  # refused: delete_float
+
+
+def refuse_partition_inplace(x):
+    x.partition(1)  # refused: partition_inplace
+    return x
+
+
+def refuse_kth(x):
+    return np.partition(x, 5)  # refused: kth
+
+
+def refuse_return_string(x):
+    return "boxes"  # refused: return_string
+
+
+def refuse_mixed_list(x):
+    out = []
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            out.append(i)
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            out.append(np.int64(i))
+    return out  # refused: mixed
+
+
+def refuse_none_on_run_time_path(boxes):
+    if boxes.shape[0] == 0:
+        return None
+    return boxes[0]  # refused: none_path
+
+
+def refuse_appends_to_argument(x, ratios=[1.0, 2.0]):
+    ratios.append(3.0)  # refused: mutates_argument
+    return x * len(ratios)

@@ -80,6 +80,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     for p in params:
         if p.kind == "static":
             bound[p.name] = p.value
+            if isinstance(p.value, list):
+                ctx.argument_lists[id(p.value)] = p.name
             continue
         if p.kind == "alias":  # one Array object: aliases.py then sees one memory
             bound[p.name] = bound[p.value]

@@ -99,6 +99,9 @@ class Lowering:
         # Per Loop body being lowered (innermost last): the buffers it carries, and the ids of
         # the Arrays its state inputs bind (memory that persists across iterations).
         self.loop_buffers: list[tuple[set[Any], set[int]]] = []
+        # id of each list passed as an argument → its parameter name: numpy code that appends
+        # to it changes the caller's list on every call, which a model cannot do.
+        self.argument_lists: dict[int, str] = {}
 
     # ------------------------------------------------------------------ nodes
     @property

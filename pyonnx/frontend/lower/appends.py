@@ -41,6 +41,11 @@ def append(lowering, target: Any, value: Any) -> Any:
         raise ctx.error(f"'{kind}' object has no attribute 'append'"
                         + ("; use np.append(x, v) or collect values in a list"
                            if isinstance(target, Array) else ""))
+    name = ctx.argument_lists.get(id(target))
+    if name is not None:
+        raise ctx.error(f"appending to the list argument '{name}' changes the caller's list on "
+                        "every call in numpy, which a compiled model cannot do; copy it first "
+                        f"({name} = list({name})) or build a new list")
     if not lowering.dynamic_depth:
         target.append(value)  # Python's meaning, aliases included
         return target

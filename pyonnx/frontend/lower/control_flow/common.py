@@ -16,7 +16,7 @@ import onnx_ir as ir
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower import aliases
-from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, join
+from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, Static, join
 from pyonnx.frontend.graph.values import Array, Seq, Undefined
 
 __all__ = ["MISSING", "condition", "typed", "subgraph_output", "outputs_of", "join_or_error",
@@ -84,7 +84,12 @@ def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool 
                     "it, so numpy's result would depend on the trip count")
         else:
             text = f"{shown} is {e.first} on one path and {e.second} on the other ({where})"
-        raise lowering.ctx.error(f"{text}{'; ' + e.hint if e.hint else ''}") from None
+        hint = e.hint
+        if not hint and (a == Static(None)) != (b == Static(None)):
+            hint = ("a model has one type per value on every path, and which path runs is known "
+                    "only at run time: use empty arrays (np.zeros((0, 4), x.dtype)) or a "
+                    "sentinel instead of None")
+        raise lowering.ctx.error(f"{text}{'; ' + hint if hint else ''}") from None
 
 
 @contextlib.contextmanager

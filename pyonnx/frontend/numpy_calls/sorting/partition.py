@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.checks import runtime_check
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import _axis, _flatten
@@ -47,11 +49,19 @@ def _prepare(ctx, a: Any, kth: Any, axis: Any, kind: Any, order: Any, fname: str
     if ks.dtype.kind not in "iu" or ks.ndim > 1:
         raise ctx.error(f"{fname}: kth must be an integer or a sequence of integers, got {k!r}")
     n = x.shape[ax]
+    flat = ks.reshape(-1).tolist()
     if n is not None:
-        for v in ks.reshape(-1).tolist():
+        for v in flat:
             if not -n <= v < n:
                 raise ctx.error(f"kth(={v}) out of bounds ({n}) (numpy raises ValueError)")
-    # (a kth out of range of a run-time length is not checked: the sorted order is returned)
+    elif flat:
+        # A run-time length: a kth out of range fails the run, as numpy raises ValueError.
+        length = Array(ctx.op("Squeeze", ctx.op("Shape", x, start=ax, end=ax + 1),
+                              ctx.const(np.array([0], np.int64))), np.dtype(np.int64), ())
+        hi = ctx.op("LessOrEqual", length, ctx.const(np.array(max(flat), np.int64)))
+        lo = ctx.op("Less", length, ctx.const(np.array(-min(flat), np.int64)))
+        bad = Array(ctx.op("Or", hi, lo), np.dtype(np.bool_), ())
+        x = runtime_check(ctx, bad, x, "kth_out_of_bounds")
     return x, ax
 
 
