@@ -173,8 +173,13 @@ def test_delete_out_of_range_fails_at_run_time():
 
     with pytest.raises(IndexError):
         drop(np.arange(3), np.int64(5))
-    with pytest.raises(Exception):
+    with pytest.raises(pyonnx.PyonnxError):
         pyonnx.compile(drop)(np.arange(3), np.array(5))
+    for mask in (np.array([True]), np.array([True, False])):  # not the axis length
+        with pytest.raises(ValueError):
+            drop(np.arange(3), mask)
+        with pytest.raises(pyonnx.PyonnxError):
+            pyonnx.compile(drop)(np.arange(3), mask)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
@@ -355,3 +360,18 @@ def test_refusal_is_located_and_says_what_to_write(tag, fn, col_hint, words):
         assert w in err.message, err.message
     for internal in ("Seq", "SeqPlan", "Array("):
         assert internal not in err.message, err.message
+
+
+def test_dtype_queries_fold():
+    def normalize_any(x):
+        if np.issubdtype(x.dtype, np.floating):
+            eps = np.finfo(x.dtype).eps
+        else:
+            eps = 1
+        hi = np.iinfo(np.int16).max
+        out = np.clip(x / (np.abs(x).max() + eps), -hi, hi)
+        return out.astype(np.result_type(x, np.float32)), np.dtype(x.dtype).itemsize, \
+            np.can_cast(x, np.float64)
+
+    for x in (np.arange(5, dtype=np.float32), np.arange(5), np.arange(5, dtype=np.uint8)):
+        check(normalize_any, x)

@@ -133,10 +133,12 @@ class FunctionLowering(ExprLowering, StmtLowering):
         except TypeError as e:
             raise self.ctx.error(f"{fn.__qualname__}(): {e}") from None
         bound.apply_defaults()
-        callee = FunctionLowering(self.ctx, fn, self.stack)
-        callee.dynamic_depth = self.dynamic_depth
         prev = self.ctx.loc
         try:
+            # (reading the callee's source is inside: its syntax check refuses at the caller's
+            # line when the callee is library code)
+            callee = FunctionLowering(self.ctx, fn, self.stack)
+            callee.dynamic_depth = self.dynamic_depth
             return callee.run(dict(bound.arguments))
         except ConversionError as e:
             if _in_library(fn.__code__.co_filename) and prev is not None \

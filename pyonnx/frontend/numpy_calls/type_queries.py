@@ -65,8 +65,24 @@ def iinfo(ctx, t):
 
 @register(np.result_type)
 def result_type(ctx, *arrays_and_dtypes):
-    """``np.result_type(...)``: Arrays by their dtype (weak Python scalars stay weak)."""
-    return dtypes.result_type(*arrays_and_dtypes)
+    """``np.result_type(...)``: Arrays by their dtype (weak Python scalars stay weak), dtype
+    spellings as numpy reads them."""
+    parts: list[Any] = []
+    for v in arrays_and_dtypes:
+        if isinstance(v, Array):
+            p = dtypes.proxy(v)
+            parts.append(p(0) if isinstance(p, type) else p)  # a weak Python number
+        elif isinstance(v, (bool, int, float, np.generic, np.ndarray)):
+            parts.append(v)
+        else:
+            try:
+                parts.append(np.dtype(v))
+            except TypeError:
+                raise ctx.error(f"np.result_type: cannot interpret {v!r} as a data type") from None
+    try:
+        return np.result_type(*parts)
+    except (TypeError, ValueError) as e:
+        raise ctx.error(f"np.result_type: {e}") from None
 
 
 @register(np.promote_types)

@@ -27,7 +27,7 @@ from pyonnx.frontend.graph import sequences
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
-    I64, axis_of, ints, ravel_array, shape_vector, slice_axis, strong, to_array,
+    I64, axis_of, guard, ints, ravel_array, shape_vector, slice_axis, strong, to_array,
 )
 from pyonnx.frontend.numpy_calls.shape.joining import concatenate
 
@@ -89,8 +89,13 @@ def delete(ctx, arr, obj, axis=None):
         if x.shape[ax] is not None and idx.shape[0] is not None and idx.shape[0] != x.shape[ax]:
             raise ctx.error(f"boolean array argument obj to delete must be one dimensional and "
                             f"match the axis length of {x.shape[ax]} (numpy raises ValueError)")
-        # the mask's length is checked by Compress/And at run time (unequal lengths fail)
-        keep = ctx.op("Not", ctx.op("And", idx, ones))
+        # A mask of another length fails the run, as numpy raises (And would broadcast a
+        # length-1 mask, and Compress pads or truncates a wrong one silently).
+        vec = Array(ctx.op("Shape", idx), I64, (1,))
+        ok = ctx.op("Equal", ctx.op("Shape", idx), ctx.op("Reshape", n, ints(ctx, [1])))
+        ok = ctx.op("Squeeze", ok, ints(ctx, [0]))
+        idx = Array(ctx.op("Reshape", idx, guard(ctx, ok, vec)), idx.dtype, idx.shape)
+        keep = ctx.op("Not", idx)
     elif idx.dtype.kind in "iu":
         flat = ctx.op("Reshape", ctx.cast(idx, I64), ints(ctx, [-1]))
         falses = ctx.op("Expand", ctx.const(np.array(False)), ctx.op("Shape", flat))

@@ -5,11 +5,17 @@ Output: an Array of ``a``'s shape (int64 positions for argpartition).
 
 numpy promises that the element at each ``kth`` position is the one a full sort puts there,
 every element before it is not greater and every element after it is not smaller; the order
-inside the two parts is unspecified (introselect's). pyonnx returns the fully sorted order
-(the stable sort: ties by index, NaNs last), which keeps that promise; code that relies on
-numpy's particular order inside the parts gets a different, equally valid result. Idioms that
-depend only on the promise (``x[np.argpartition(x, -k)[-k:]]`` as a set, ``np.partition(x,
-k)[k]``) agree with numpy.
+inside the two parts is unspecified (introselect's). pyonnx keeps that promise with orders of
+its own: code that relies on numpy's particular order inside the parts gets a different,
+equally valid result. Idioms that depend only on the promise (``x[np.argpartition(x, -k)[-k:]]``
+as a set, ``np.partition(x, k)[k]``) agree with numpy.
+
+* One static ``kth`` on a 1-D array (or ``axis=None``) whose values ``TopK`` orders exactly
+  (integers, bool, float16/float32 through a float64 key with NaN last): ``TopK`` selects the
+  ``kth + 1`` smallest (``kth >= 0``: they come first, ascending) or the ``-kth`` largest
+  (``kth < 0``: they come last, ascending), the other positions in index order — the top-k
+  idiom without a full sort.
+* Otherwise (several ``kth``, rank > 1, float64): the stable sorted order.
 
 Supported syntax: ``np.partition(a, kth, axis=-1, kind='introselect')``,
 ``np.argpartition(a, kth, axis=-1, kind='introselect')``, ``a.argpartition(kth, axis=-1)``;
@@ -27,7 +33,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import _axis, _flatten
-from pyonnx.frontend.numpy_calls.sorting.ordering import sort_along, stable_argsort
+from pyonnx.frontend.numpy_calls.sorting.ordering import _direct_key, sort_along, stable_argsort
 
 
 def _prepare(ctx, a: Any, kth: Any, axis: Any, kind: Any, order: Any, fname: str):
@@ -65,18 +71,50 @@ def _prepare(ctx, a: Any, kth: Any, axis: Any, kind: Any, order: Any, fname: str
     return x, ax
 
 
+def _select(ctx, x: Array, kth: Any) -> Array | None:
+    """The TopK partition of a 1-D ``x`` for one static ``kth`` (see the module docstring), or
+    None where it does not apply."""
+    ks = np.asarray(kth).reshape(-1)
+    if x.ndim != 1 or ks.size != 1:
+        return None
+    key = _direct_key(ctx, x)
+    if key is None:
+        return None
+    k = int(ks[0])
+    count = ctx.const(np.array([k + 1 if k >= 0 else -k], np.int64))
+    _, chosen = ctx.op("TopK", key, count, outputs=2, axis=0, largest=int(k < 0), sorted=1)
+    if k < 0:  # descending → ascending, so the kth position holds the smallest of them
+        chosen = ctx.op("Slice", chosen, ctx.const(np.array([-1], np.int64)),
+                        ctx.const(np.array([np.iinfo(np.int64).min], np.int64)),
+                        ctx.const(np.array([0], np.int64)), ctx.const(np.array([-1], np.int64)))
+    # the other positions, in index order (Compress of a Range: NonZero is ~20× slower)
+    n = ctx.op("Shape", x)
+    free = ctx.op("ScatterElements", ctx.op("Expand", ctx.const(np.array(True)), n), chosen,
+                  ctx.op("Expand", ctx.const(np.array(False)), ctx.op("Shape", chosen)), axis=0)
+    positions = ctx.op("Range", ctx.const(np.array(0, np.int64)),
+                       ctx.op("Squeeze", n, ctx.const(np.array([0], np.int64))),
+                       ctx.const(np.array(1, np.int64)))
+    rest = ctx.op("Compress", positions, free, axis=0)
+    parts = (chosen, rest) if k >= 0 else (rest, chosen)
+    return Array(ctx.op("Concat", *parts, axis=0), np.dtype(np.int64), x.shape)
+
+
 @register(np.partition)
 def partition(ctx, a, kth, axis=-1, kind="introselect", order=None):
-    """``np.partition``: the sorted values (a valid partition for every ``kth``)."""
+    """``np.partition``: a valid partition for every ``kth`` (see the module docstring)."""
     x, ax = _prepare(ctx, a, kth, axis, kind, order, "np.partition")
+    perm = _select(ctx, x, ctx.static(kth, "kth"))
+    if perm is not None:
+        return Array(ctx.op("Gather", x, perm, axis=0), x.dtype, x.shape)
     return sort_along(ctx, x, ax)[0]
 
 
 @register(np.argpartition, methods=("argpartition",))
 def argpartition(ctx, a, kth, axis=-1, kind="introselect", order=None):
-    """``np.argpartition``: the stable sorting permutation (a valid one for every ``kth``)."""
+    """``np.argpartition``: a valid partitioning permutation for every ``kth``."""
     x, ax = _prepare(ctx, a, kth, axis, kind, order, "np.argpartition")
-    return stable_argsort(ctx, x, ax)
+    perm = _select(ctx, x, ctx.static(kth, "kth"))
+    return perm if perm is not None else stable_argsort(ctx, x, ax)
 
 
 @register(name="ndarray.partition", methods=("partition",))
