@@ -18,9 +18,10 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.graph import scalar_kinds, sequences
 from pyonnx.frontend.lower import aliases, view_calls, writers
-from pyonnx.frontend.graph.iterables import DynamicIter, DynamicRange
+from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
-from pyonnx.frontend.lower.iteration import iterate, range_item
+from pyonnx.frontend.lower import list_forms
+from pyonnx.frontend.lower.iteration import range_item
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
@@ -118,27 +119,10 @@ class ExprLowering:
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> tuple:
-        return tuple(self._display_items(node.elts))
+        return tuple(list_forms.display_items(self, node.elts))
 
     def expr_List(self, node: ast.List) -> list:
-        return self._display_items(node.elts)
-
-    def _display_items(self, elts: list[ast.expr]) -> list:
-        """The items of a tuple or list display; ``*v`` splices the items of ``v`` (a tuple,
-        list, range or ``x.shape``; an array's rows when its length is static)."""
-        out: list = []
-        for e in elts:
-            if not isinstance(e, ast.Starred):
-                out.append(self.expr(e))
-                continue
-            items = iterate(self.ctx, self.expr(e.value))
-            if isinstance(items, DynamicIter):
-                raise self.ctx.error(
-                    "'*v' of a value whose length is only known at run time cannot build a "
-                    "tuple or list (its length must be known at conversion time); use "
-                    "np.concatenate for arrays", self.loc_of(e))
-            out.extend(items)
-        return out
+        return list_forms.display_items(self, node.elts)
 
     def expr_Slice(self, node: ast.Slice) -> slice:
         part = lambda e: None if e is None else self.expr(e)  # noqa: E731
@@ -163,14 +147,8 @@ class ExprLowering:
     # ------------------------------------------------------------- operators
     def binary(self, op: type, left: Any, right: Any, inplace: bool = False) -> Any:
         """``left <op> right`` with Python's meaning on static values and numpy's on arrays."""
-        folded = _none_test(self.ctx, type(op), left, right)
-        if folded is not None:
-            value = folded
-        elif isinstance(left, Seq) or isinstance(right, Seq):
-            raise self.ctx.error(
-                "arithmetic or '+' joining with a list built at run time (appended to in a "
-                "run-time loop or branch) is not supported; append the items (lst.append(v)), "
-                "or convert it first (np.array(lst), which needs it not empty)")
+        if isinstance(left, Seq) or isinstance(right, Seq):
+            raise self.ctx.error(list_forms.BINARY_REFUSAL)
         if not isinstance(left, Array) and not isinstance(right, Array):
             try:
                 return _PY_BINOPS[op](left, right)
@@ -245,14 +223,11 @@ class ExprLowering:
         evaluated once and only while the previous comparisons hold."""
         op, comparator = node.ops[i], node.comparators[i]
         right = self.expr(comparator)
-        folded = _none_test(self.ctx, type(op), left, right)
+        folded = list_forms.none_test(self.ctx, type(op), left, right)
         if folded is not None:
             value = folded
         elif isinstance(left, Seq) or isinstance(right, Seq):
-            raise self.ctx.error(
-                f"'{_ALL_CMP_TEXT[type(op)]}' with a list built at run time (appended to in a "
-                "run-time loop or branch) is not supported; test its length (len(lst), "
-                "if lst:) or compare an array (np.isin(v, x[keep]))")
+            raise self.ctx.error(list_forms.compare_refusal(type(op)))
         elif isinstance(left, Array) or isinstance(right, Array):
             if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
@@ -329,11 +304,7 @@ class ExprLowering:
             raise self.ctx.error(f"'{type(base).__name__}.{name}' on a container of arrays is not "
                                  "supported here")
         if isinstance(base, Seq):
-            raise self.ctx.error(
-                f"'list.{name}' on a list built at run time (appended to in a run-time loop or "
-                "branch) is not supported; such a list supports append, len, truth tests, "
-                "indexing, slicing, iteration and indexing an array with it"
-                + _SEQ_METHOD_HINT.get(name, ""))
+            raise self.ctx.error(list_forms.method_refusal(name))
         try:
             return getattr(base, name)
         except AttributeError as e:
@@ -429,41 +400,7 @@ def _selects_element(index: Any, ndim: int) -> bool:
 _OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
             ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
             ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
-def _none_test(ctx, op: type, left: Any, right: Any) -> Any:
-    """``v is None``, ``v is not None``, ``v == None``, ``v != None`` where ``v`` is a run-time
-    value (an array, a numpy scalar, a Python-number argument, a run-time list), folded from
-    its kind: such a value is never None. numpy compares arrays elementwise (a bool array of
-    the array's shape, np.True_ for a 0-d array); a numpy scalar, a Python number and a list
-    give Python's bool. None when not such a test.
-    """
-    if (left is None) == (right is None):
-        return None
-    v = right if left is None else left
-    if not isinstance(v, (Array, Seq)):
-        return None
-    if op in (ast.Is, ast.IsNot):
-        return op is ast.IsNot
-    if op not in (ast.Eq, ast.NotEq):
-        return None
-    if isinstance(v, Seq) or v.weak or (v.ndim == 0 and not scalar_kinds.is_array0d(ctx, v)):
-        # a list, a Python number, a numpy scalar: Python's bool (np.int64(3) != None is True)
-        return op is ast.NotEq
-    return lookup(np.full_like).fn(ctx, v, op is ast.NotEq, dtype=np.bool_)
-
-
 _CMP_TEXT = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
-_ALL_CMP_TEXT = {**_CMP_TEXT, ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=",
-                 ast.Gt: ">", ast.GtE: ">="}
 _WRITING_METHODS = {"put", "itemset", "resize", "setfield", "partition", "setflags"}
-_SEQ_METHOD_HINT = {
-    "pop": " (read lst[-1] and keep a shorter slice: lst = lst[:-1])",
-    "sort": " (sort the array the items come from: np.sort(x[keep]))",
-    "extend": " (append the items one by one)",
-    "insert": " (append, or build an array with np.insert)",
-    "index": " (compare an array instead: np.flatnonzero(np.array(lst) == v))",
-    "count": " (compare an array instead: np.count_nonzero(np.array(lst) == v))",
-    "reverse": " (lst = lst[::-1])",
-    "copy": " (lst[:])",
-}
 _LEAVES_NUMPY = {"tobytes", "tolist", "tofile", "dump", "dumps", "tostring", "ctypes", "data",
                  "__array_interface__"}
