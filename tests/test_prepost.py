@@ -86,6 +86,12 @@ def test_nms_returning_rows(n):
     same_item_types(compiled(boxes, scores), k.nms_rows(boxes, scores))
 
 
+@pytest.mark.parametrize("n", SIZES)
+def test_kept_list_as_int_array(n):
+    boxes, scores = boxes_and_scores(n, seed=17)
+    check(k.nms_as_array, boxes, scores)  # with a dtype, an empty list is exact: shape (0,)
+
+
 @pytest.mark.parametrize("n", [0, 1, 3, 40])
 def test_detect_returns_none_or_top_detections(n):
     boxes, scores = boxes_and_scores(n, seed=13)

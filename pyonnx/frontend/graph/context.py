@@ -280,6 +280,8 @@ class Lowering:
             return self.cast(value, dtype) if dtype is not None else value
         if isinstance(value, Seq):  # np.array(lst) of a list built at run time
             from pyonnx.frontend.graph import sequences
+            if dtype is not None and not value.shape:  # exact when empty too: shape (0,)
+                return self.cast(sequences.stacked(self, value, "np.array(lst)"), dtype)
             arr = sequences.to_array(self, value)
             return self.cast(arr, dtype) if dtype is not None else arr
         if isinstance(value, (list, tuple)) and not is_static(value):

@@ -12,7 +12,8 @@ A list of arrays holds one dtype: appending a value of another dtype is an error
 keep both; an ONNX sequence cannot), except a Python number, which takes the list's dtype.
 An empty run-time list given to ``np.array``/``np.stack``/``np.concatenate`` fails at run time
 (numpy raises for ``stack``/``concatenate``; for ``np.array`` numpy returns an empty float64
-array, which a model with one output type cannot mirror, so it refuses instead).
+array, which a model with one output type cannot mirror, so it refuses instead), except
+``np.array(lst, dtype)`` of a list of numbers, which is exact (shape (0,) when empty).
 """
 
 from __future__ import annotations
