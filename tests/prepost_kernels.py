@@ -351,3 +351,39 @@ def nms_as_array(boxes, scores, thresh=0.5):
     """NMS ending the way many do: the kept indices as an int array (empty when no boxes)."""
     keep = nms(boxes, scores, thresh)
     return np.array(keep, dtype=np.int64), np.asarray(keep, dtype=np.int32)
+
+
+def ctc_greedy(logits, blank=0):
+    """CTC greedy decoding: collapse repeats, drop blanks (a list of numpy ints)."""
+    best = logits.argmax(-1)
+    out = []
+    prev = -1
+    for t in range(best.shape[0]):
+        c = best[t]
+        if c != prev and c != blank:
+            out.append(c)
+        prev = c
+    return out
+
+
+def yolo_postprocess(pred, conf=0.25, iou=0.45):
+    """Confidence filter, class scores, NMS; rows [x1, y1, x2, y2, score, class]."""
+    x = pred[pred[:, 4] > conf]
+    if x.shape[0] == 0:
+        return np.zeros((0, 6), dtype=np.float32)
+    xy, wh = x[:, :2], x[:, 2:4]
+    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1)
+    scores = x[:, 4] * x[:, 5:].max(1)
+    cls = x[:, 5:].argmax(1)
+    keep = nms(boxes, scores, iou)
+    return np.concatenate([boxes[keep], scores[keep, None],
+                           cls[keep, None].astype(np.float32)], axis=1)
+
+
+def per_image(preds, conf=0.3):
+    """One filtered array per image: a list of arrays of run-time lengths."""
+    output = []
+    for i in range(preds.shape[0]):
+        p = preds[i]
+        output.append(p[p[:, 4] > conf])
+    return output

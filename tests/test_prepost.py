@@ -99,6 +99,18 @@ def test_detect_returns_none_or_top_detections(n):
     check(k.detect, boxes, scores * 0.1)  # nothing passes the score threshold: None
 
 
+@pytest.mark.parametrize("n", SIZES)
+def test_decoders_in_common_styles(n):
+    rng = np.random.default_rng(n)
+    logits = rng.normal(size=(n, 5))
+    compiled = check(k.ctc_greedy, logits)
+    same_item_types(compiled(logits), k.ctc_greedy(logits))
+    pred = np.concatenate([rng.uniform(0, 100, (n, 2)), rng.uniform(5, 30, (n, 2)),
+                           rng.random((n, 4))], axis=1).astype(np.float32)
+    check(k.yolo_postprocess, pred)
+    check(k.per_image, rng.random((2, n, 5)))
+
+
 def test_list_of_python_ints_from_range():
     def positives(x):
         keep = []

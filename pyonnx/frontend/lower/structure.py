@@ -172,7 +172,8 @@ def _join_list(a: Plan, b: Plan) -> SeqPlan:
             q = number_leaf(q.value)
         if not isinstance(q, Leaf):
             raise JoinError(_describe(a), _describe(b), "a list whose length is only known at "
-                            "run time must hold arrays or numbers")
+                            "run time must hold arrays or numbers: append an array of the "
+                            "fields (np.array([x, y])) or keep one list per field")
         elems.append(q)
         kinds.add(q.weak)
     if not elems:
