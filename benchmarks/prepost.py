@@ -4,9 +4,10 @@ Run: ``python benchmarks/prepost.py [--quick]`` (or ``benchmarks/run.py --only p
 uses whichever ``pyonnx`` is importable (``PYTHONPATH``), so the same file measures two checkouts
 ("before"/"after") alike.
 
-Two tables: 14 pre/post-processing functions (box converters with column writes, scale-coords,
+Two tables: 20 pre/post-processing functions (box converters with column writes, scale-coords,
 clip-boxes, letterbox, anchors, IoU matrix, softmax + top-k, heatmap decode, pre-emphasis,
-framing, color map, EWMA, normalization) at realistic sizes, with the ratio compiled/numpy per
+framing, color map, EWMA, normalization; NMS in four forms, top-k by argpartition, np.append)
+at realistic sizes, with the ratio compiled/numpy per
 function and the median; then single slice writes, a crop and per-call costs. Each timing is the
 minimum over ``repeats`` rounds of a fixed number of calls (not sized from a first call, which
 would under-count compiled functions), numpy and pyonnx alternating round by round.
@@ -187,6 +188,81 @@ def scale(x, s):
     return x * s
 
 
+# ---------------------------------------------------------------- NMS (run-time lists)
+def nms(boxes, scores, thresh):
+    x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    areas = (x2 - x1 + 1) * (y2 - y1 + 1)
+    order = scores.argsort()[::-1]
+    keep = []
+    while order.size > 0:
+        i = order[0]
+        keep.append(i)
+        xx1 = np.maximum(x1[i], x1[order[1:]])
+        yy1 = np.maximum(y1[i], y1[order[1:]])
+        xx2 = np.minimum(x2[i], x2[order[1:]])
+        yy2 = np.minimum(y2[i], y2[order[1:]])
+        w = np.maximum(0.0, xx2 - xx1 + 1)
+        h = np.maximum(0.0, yy2 - yy1 + 1)
+        inter = w * h
+        ovr = inter / (areas[i] + areas[order[1:]] - inter)
+        inds = np.where(ovr <= thresh)[0]
+        order = order[inds + 1]
+    return keep
+
+
+def nms_top_k(boxes, scores, thresh, top_k):
+    keep = nms(boxes, scores, thresh)
+    if not keep:
+        return boxes[:0], scores[:0]
+    keep = keep[:top_k]
+    return boxes[keep], scores[keep]
+
+
+def nms_delete(dets, thresh):
+    x1, y1, x2, y2 = dets[:, 0], dets[:, 1], dets[:, 2], dets[:, 3]
+    area = (x2 - x1) * (y2 - y1)
+    idxs = np.argsort(dets[:, 4], kind="stable")
+    pick = []
+    while len(idxs) > 0:
+        last = len(idxs) - 1
+        i = idxs[last]
+        pick.append(i)
+        w = np.maximum(0, np.minimum(x2[i], x2[idxs[:last]]) - np.maximum(x1[i], x1[idxs[:last]]))
+        h = np.maximum(0, np.minimum(y2[i], y2[idxs[:last]]) - np.maximum(y1[i], y1[idxs[:last]]))
+        overlap = (w * h) / area[idxs[:last]]
+        idxs = np.delete(idxs, np.concatenate(([last], np.where(overlap > thresh)[0])))
+    return dets[pick]
+
+
+def nms_per_class(boxes, scores, labels, thresh):
+    keep = []
+    for c in range(3):
+        idx = np.where(labels == c)[0]
+        order = idx[np.argsort(-scores[idx], kind="stable")]
+        while order.size > 0:
+            i = order[0]
+            keep.append(i)
+            rest = order[1:]
+            xx1 = np.maximum(boxes[i, 0], boxes[rest, 0])
+            yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+            xx2 = np.minimum(boxes[i, 2], boxes[rest, 2])
+            yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+            inter = np.maximum(xx2 - xx1, 0) * np.maximum(yy2 - yy1, 0)
+            a = (boxes[i, 2] - boxes[i, 0]) * (boxes[i, 3] - boxes[i, 1])
+            b = (boxes[rest, 2] - boxes[rest, 0]) * (boxes[rest, 3] - boxes[rest, 1])
+            order = rest[inter / (a + b - inter) <= thresh]
+    return boxes[keep]
+
+
+def topk_argpartition(scores, k):
+    idx = np.argpartition(scores, -k)[-k:]
+    return idx[np.argsort(-scores[idx], kind="stable")]
+
+
+def pre_emphasis_append(signal, coeff):
+    return np.append(signal[0], signal[1:] - coeff * signal[:-1])
+
+
 # ------------------------------------------------------------------- harness
 def cases():
     rng = np.random.default_rng(0)
@@ -215,6 +291,28 @@ def cases():
         ("normalize 224x224x3", normalize,
          (rng.integers(0, 255, (224, 224, 3), dtype=np.uint8),
           np.array([0.485, 0.456, 0.406], f32), np.array([0.229, 0.224, 0.225], f32)), 100),
+        *nms_cases(rng),
+    ]
+
+
+def nms_cases(rng):
+    """NMS as people write it, on 1000 detections that survive a score threshold (about 100
+    kept at IoU 0.5: the loop runs once per kept box), top-k and np.append."""
+    xy = rng.random((1000, 2)) * 600
+    boxes = np.concatenate([xy, xy + 20 + rng.random((1000, 2)) * 80], axis=1).astype(np.float32)
+    scores = rng.permutation(1000).astype(np.float32) / 1000  # distinct: argsort order defined
+    labels = rng.integers(0, 3, 1000)
+    dets = np.concatenate([boxes, scores[:, None]], axis=1)
+    return [
+        ("NMS classic 1000 boxes", nms, (boxes, scores, 0.5), 5),
+        ("NMS + top-k 1000 boxes", nms_top_k, (boxes, scores, 0.5, 100), 5),
+        ("NMS np.delete 1000 boxes", nms_delete, (dets, 0.5), 5),
+        ("NMS per class 1000 boxes", nms_per_class, (boxes, scores, labels, 0.5), 5),
+        # distinct scores: the order of ties inside numpy's partition is introselect's own
+        ("top-k argpartition 1e5", topk_argpartition,
+         (rng.permutation(100_000).astype(np.float32) / 100_000, 100), 20),
+        ("pre-emphasis np.append 48000", pre_emphasis_append,
+         (rng.normal(size=48000).astype(np.float32), np.float32(0.97)), 200),
     ]
 
 
@@ -241,8 +339,9 @@ def construct_cases():
 
 
 def _same(got, want) -> bool:
-    if isinstance(want, tuple):
-        return isinstance(got, tuple) and all(_same(g, w) for g, w in zip(got, want))
+    if isinstance(want, (tuple, list)):
+        return type(got) is type(want) and len(got) == len(want) and all(
+            _same(g, w) for g, w in zip(got, want))
     got, want = np.asarray(got), np.asarray(want)
     if got.shape != want.shape or got.dtype != want.dtype:
         return False

@@ -16,6 +16,7 @@ symbolic, so one model serves every size.
 
 from __future__ import annotations
 
+import copy
 import functools
 import gc
 import inspect
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.call_path import _SCALAR_TYPES, _Compiled
+from pyonnx.call_path import _SCALAR_TYPES, _Compiled, _hashable
 from pyonnx.errors import ConversionError
 from pyonnx.specs import TensorSpec, spec
 
@@ -146,6 +147,13 @@ class CompiledFunction:
         start = time.perf_counter()
         model_bytes, structure, scalars = self._build(params)
         elapsed = time.perf_counter() - start
+        for p, a in zip(params, args):
+            if p.kind == "static" and isinstance(a, list) and not _same_list(p.value, a):
+                raise ConversionError(
+                    f"{self.fn.__qualname__} changes its list argument '{p.name}' (append, "
+                    "item assignment): numpy code would change the caller's list on every "
+                    f"call, a compiled model cannot; copy it first ({p.name} = list("
+                    f"{p.name})) or pass a tuple")
         self.conversions += 1
         if self.conversions in _STORM_THRESHOLDS:
             logger.warning(
@@ -196,10 +204,11 @@ class CompiledFunction:
                                     spec=spec(arr.dtype.newbyteorder("="), dims)))
             elif type(a) in _SCALAR_TYPES:
                 params.append(Param(name, "scalar", spec=spec(_SCALAR_DTYPES[type(a)], ())))
-            elif isinstance(a, (list,)) and _is_numeric_list(a):
-                raise ConversionError(
-                    f"argument '{name}' is a list; pass a numpy array (np.asarray(...)) so its "
-                    "values can change without a new conversion, or a tuple to make it static")
+            elif isinstance(a, list):
+                # A list (ratios=[0.5, 1, 2]) is a static value like a tuple: its value joins
+                # the signature. The conversion sees a copy, so a function that changes its
+                # list is found out (_convert) instead of changing the caller's list once.
+                params.append(Param(name, "static", value=copy.deepcopy(a)))
             else:
                 params.append(Param(name, "static", value=a))
         return params
@@ -284,8 +293,12 @@ def _at_user_level(error: ConversionError) -> ConversionError:
     return error.with_traceback(None)
 
 
-def _is_numeric_list(a: list) -> bool:
-    return bool(a) and all(isinstance(v, (int, float, bool)) for v in a)
+def _same_list(a: Any, b: Any) -> bool:
+    """True when the list ``a`` (the copy a conversion saw) still equals ``b`` (the caller's)."""
+    try:
+        return _hashable(a) == _hashable(b)
+    except ConversionError:
+        return False
 
 
 _gc_lock = threading.Lock()

@@ -185,6 +185,11 @@ class _Compiled:
             if python_scalar:
                 return f"{o}[{k}].item()"
             return f"{o}[{k}][()]" if self.scalars[k] else f"{o}[{k}]"
+        if kind == "seq":  # a list built at run time: onnxruntime gives a list of arrays
+            k, items = tree[1], tree[2]
+            if items == "python":
+                return f"[_pyonnx_e.item() for _pyonnx_e in {o}[{k}]]"
+            return f"[_pyonnx_e[()] for _pyonnx_e in {o}[{k}]]" if items == "numpy" else f"{o}[{k}]"
         if kind == "const":
             name = f"_pyonnx_c{len(env)}"
             env[name] = tree[1]

@@ -191,6 +191,10 @@ def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
     if kind == "leaf":
         out = outs[tree[1]]
         return out.item() if tree[2] else out[()] if scalars[tree[1]] else out
+    if kind == "seq":  # a list built at run time (an ONNX sequence output)
+        items = [np.asarray(e) for e in outs[tree[1]]]
+        return ([e.item() for e in items] if tree[2] == "python"
+                else [e[()] for e in items] if tree[2] == "numpy" else items)
     if kind == "const":
         return tree[1]
     items = [_rebuild(c, outs, scalars) for c in tree[1]]

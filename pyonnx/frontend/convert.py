@@ -21,7 +21,7 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend import numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
-from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.specs import TensorSpec
@@ -80,6 +80,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     for p in params:
         if p.kind == "static":
             bound[p.name] = p.value
+            if isinstance(p.value, list):
+                ctx.argument_lists[id(p.value)] = p.name
             continue
         if p.kind == "alias":  # one Array object: aliases.py then sees one memory
             bound[p.name] = bound[p.value]
@@ -97,14 +99,16 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
         if p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
-    result = FunctionLowering(ctx, fn).run(bound)
+    lowering = FunctionLowering(ctx, fn)
+    result = lowering.run(bound)
     ctx.loc = None
     written = _written_arguments(ctx, [p.name for p in params])
     if result is None and written:
         outputs, structure, zero_d_arrays = [], "none", []
     else:
-        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result)
-    scalars = tuple(a.ndim == 0 and not array0d for a, array0d in zip(outputs, zero_d_arrays))
+        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, lowering.return_loc)
+    scalars = tuple(isinstance(a, Array) and a.ndim == 0 and not array0d
+                    for a, array0d in zip(outputs, zero_d_arrays))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
     structure = OutputStructure(structure, tuple(name for name, _ in written),
@@ -143,7 +147,9 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
-    number, which numpy returns as it is), or ``("tuple" | "list", children)``.
+    number, which numpy returns as it is), ``("seq", i, items)`` (leaf ``i`` is a list built
+    at run time, an ONNX sequence output; ``items``: "python" for Python numbers, "numpy" for
+    numpy scalars, "arrays" for arrays, as numpy code's list holds them), or ``("tuple" | "list", children)``.
     """
     leaves: list = []
 
@@ -153,6 +159,9 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
         if v is None or type(v) in (int, float, bool):
             return ("const", v)
         leaves.append(v)
+        if isinstance(v, Seq):
+            items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")
+            return ("seq", len(leaves) - 1, items)
         # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
         return ("leaf", len(leaves) - 1, isinstance(v, Array) and v.weak)
 
@@ -211,9 +220,15 @@ def _expr_name(e) -> str | None:
     return None
 
 
-def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, list[bool]]:
+def _outputs(ctx: Lowering, fn, tree, result: Any,
+             loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
     shape, items = _result_tree(result)
+    if "'mixed'" in repr(shape):
+        raise ConversionError(
+            f"{fn.__qualname__} returns a list built at run time that holds Python numbers on "
+            "some paths and numpy scalars on others; numpy code would return a mixed list, a "
+            "model cannot: append one kind (int(v) or float(v) for Python numbers)", loc)
     structure: str = "tuple" if isinstance(result, tuple) else "single"
     if not (shape == ("leaf", 0, False) or shape[0] == "tuple" and shape[1] and all(
             c[0] == "leaf" and not c[2] for c in shape[1])):
@@ -230,10 +245,20 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
         if is_static(item):
             if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
-                                      "arrays and numbers can be model outputs")
+                                      "arrays, numbers, None and lists or tuples of them can "
+                                      "be model outputs", loc)
             item = ctx.asarray(item)
+        if isinstance(item, Seq):  # a list built at run time: a sequence output
+            value = item.value
+            if value.producer() is None or any(value is a.value for a in arrays):
+                value = ctx.op("Identity", value)
+            arrays.append(Seq(value, item.dtype, item.shape))
+            zero_d_arrays.append(False)
+            continue
         if not isinstance(item, Array):
-            raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
+            raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}; only "
+                                  "arrays, numbers, None and lists or tuples of them can be "
+                                  "model outputs", loc)
         zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)
@@ -252,6 +277,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
             base += "_"
         taken.add(base)
         a.value.name = base
+        if isinstance(a, Seq):
+            a.value.type = ir.SequenceType(ir.TensorType(dtypes.to_ir(a.dtype)))
+            continue
         a.value.type = ir.TensorType(dtypes.to_ir(a.dtype))
         a.value.shape = ir.Shape([d if d is not None else None for d in a.shape])
     return arrays, structure, zero_d_arrays

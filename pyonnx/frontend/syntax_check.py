@@ -64,6 +64,17 @@ class _Checker(ast.NodeVisitor):
             self._refuse(node, message)
         super().generic_visit(node)
 
+    def _display(self, node: ast.Tuple | ast.List) -> None:
+        """``(*shape, 1)``, ``[*a, *b]``: a starred item of a tuple or list display (not an
+        assignment target) splices an iterable known at conversion time (lower/expr.py)."""
+        if not isinstance(node.ctx, ast.Load):
+            self.generic_visit(node)
+            return
+        for e in node.elts:
+            self.visit(e.value if isinstance(e, ast.Starred) else e)
+
+    visit_Tuple = visit_List = _display
+
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec", "compile"):
             self._refuse(node, f"'{node.func.id}' is not supported: pyonnx converts source it can "

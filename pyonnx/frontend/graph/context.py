@@ -99,6 +99,9 @@ class Lowering:
         # Per Loop body being lowered (innermost last): the buffers it carries, and the ids of
         # the Arrays its state inputs bind (memory that persists across iterations).
         self.loop_buffers: list[tuple[set[Any], set[int]]] = []
+        # id of each list passed as an argument → its parameter name: numpy code that appends
+        # to it changes the caller's list on every call, which a model cannot do.
+        self.argument_lists: dict[int, str] = {}
 
     # ------------------------------------------------------------------ nodes
     @property
@@ -275,6 +278,12 @@ class Lowering:
         """
         if isinstance(value, Array):
             return self.cast(value, dtype) if dtype is not None else value
+        if isinstance(value, Seq):  # np.array(lst) of a list built at run time
+            from pyonnx.frontend.graph import sequences
+            if dtype is not None and not value.shape:  # exact when empty too: shape (0,)
+                return self.cast(sequences.stacked(self, value, "np.array(lst)"), dtype)
+            arr = sequences.to_array(self, value)
+            return self.cast(arr, dtype) if dtype is not None else arr
         if isinstance(value, (list, tuple)) and not is_static(value):
             return self.lookup(np.array).fn(self, value, dtype=dtype)
         if isinstance(value, bool | int | float) and not isinstance(value, np.generic):

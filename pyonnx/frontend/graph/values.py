@@ -82,14 +82,18 @@ class Seq:
         value: the sequence-typed ``onnx_ir.Value``.
         dtype: the elements' dtype.
         shape: the elements' static shape (None = differs or run-time).
+        weak: True when every item is a Python number (numpy code's list holds ints/floats),
+            False when none is (numpy scalars or arrays), None when the paths mix the two.
     """
 
-    __slots__ = ("value", "dtype", "shape")
+    __slots__ = ("value", "dtype", "shape", "weak")
 
-    def __init__(self, value: Any, dtype: np.dtype, shape: tuple[Dim, ...]):
+    def __init__(self, value: Any, dtype: np.dtype, shape: tuple[Dim, ...],
+                 weak: bool | None = False):
         self.value = value
         self.dtype = np.dtype(dtype)
         self.shape = tuple(shape)
+        self.weak = weak
 
     def __repr__(self) -> str:
         return f"Seq({self.dtype}, {self.shape})"

@@ -35,12 +35,17 @@ def append(lowering, target: Any, value: Any) -> Any:
         out = ctx.op("SequenceInsert", target, v)
         out.type = target.value.type
         shape = tuple(p if p == q else None for p, q in zip(target.shape, v.shape))
-        return Seq(out, target.dtype, shape)
+        return Seq(out, target.dtype, shape, target.weak if target.weak == v.weak else None)
     if not isinstance(target, list):
         kind = "numpy.ndarray" if isinstance(target, Array) else type(target).__name__
         raise ctx.error(f"'{kind}' object has no attribute 'append'"
                         + ("; use np.append(x, v) or collect values in a list"
                            if isinstance(target, Array) else ""))
+    name = ctx.argument_lists.get(id(target))
+    if name is not None:
+        raise ctx.error(f"appending to the list argument '{name}' changes the caller's list on "
+                        "every call in numpy, which a compiled model cannot do; copy it first "
+                        f"({name} = list({name})) or build a new list")
     if not lowering.dynamic_depth:
         target.append(value)  # Python's meaning, aliases included
         return target

@@ -19,7 +19,7 @@ import numpy as np
 
 from pyonnx.frontend.lower import view_calls, writers
 from pyonnx.frontend.lower.iteration import lazy_call
-from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
 
 __all__ = ["call"]
@@ -35,6 +35,20 @@ _CONTAINER_BUILTINS = {builtins.tuple, builtins.list, builtins.enumerate, builti
                        builtins.reversed}
 
 _ITERATION_BUILTINS = {builtins.enumerate, builtins.zip, builtins.reversed}
+
+# Python builtins whose result on a list built at run time has a type or value numpy code
+# gets only from the list's contents (sum([]) is the int 0, max([]) raises): what to write.
+_SEQ_BUILTINS = {
+    builtins.sum: "np.sum(x[keep]) on the array the items come from, or a running total",
+    builtins.max: "np.max(x[keep]) on the array the items come from",
+    builtins.min: "np.min(x[keep]) on the array the items come from",
+    builtins.sorted: "np.sort(x[keep]) on the array the items come from",
+    builtins.list: "the list itself (lst) or a slice of it (lst[:])",
+    builtins.tuple: "the list itself",
+    builtins.set: "np.unique(x[keep]) on the array the items come from",
+    builtins.any: "len(lst) > 0 and np.any(x[keep])",
+    builtins.all: "np.all(x[keep])",
+}
 
 _IO_HINT = {
     builtins.print: "print() cannot run inside an ONNX model; return the value and print it "
@@ -55,6 +69,10 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
         return view_calls.after_call(ctx, func.name, [func.array, *args], result)
+    if _hashable(func) and func in _SEQ_BUILTINS and any(isinstance(a, Seq) for a in args):
+        raise ctx.error(f"{func.__name__}() of a list built at run time (appended to in a "
+                        "run-time loop or branch) is not supported; write "
+                        f"{_SEQ_BUILTINS[func]}")
     writer = writers.function_writer(func)
     if writer is not None:  # np.copyto, np.add.at, ...: numpy writes into an argument
         try:

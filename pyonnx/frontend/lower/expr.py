@@ -18,7 +18,10 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.graph import scalar_kinds, sequences
 from pyonnx.frontend.lower import aliases, view_calls, writers
+from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
+from pyonnx.frontend.lower import list_forms
+from pyonnx.frontend.lower.iteration import range_item
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
@@ -54,6 +57,8 @@ def static_truth(ctx, value: Any) -> bool | None:
         NeedStatic: the condition depends on a Python-scalar argument (which then becomes static).
         ConversionError: numpy refuses the truth value (an array of more than one element).
     """
+    if isinstance(value, Seq):  # a list built at run time: its length decides
+        return None
     if isinstance(value, Array):
         if value.static_size not in (None, 1):
             raise ctx.error("the truth value of an array with more than one element is ambiguous "
@@ -114,10 +119,10 @@ class ExprLowering:
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> tuple:
-        return tuple(self.expr(e) for e in node.elts)
+        return tuple(list_forms.display_items(self, node.elts))
 
     def expr_List(self, node: ast.List) -> list:
-        return [self.expr(e) for e in node.elts]
+        return list_forms.display_items(self, node.elts)
 
     def expr_Slice(self, node: ast.Slice) -> slice:
         part = lambda e: None if e is None else self.expr(e)  # noqa: E731
@@ -142,6 +147,8 @@ class ExprLowering:
     # ------------------------------------------------------------- operators
     def binary(self, op: type, left: Any, right: Any, inplace: bool = False) -> Any:
         """``left <op> right`` with Python's meaning on static values and numpy's on arrays."""
+        if isinstance(left, Seq) or isinstance(right, Seq):
+            raise self.ctx.error(list_forms.BINARY_REFUSAL)
         if not isinstance(left, Array) and not isinstance(right, Array):
             try:
                 return _PY_BINOPS[op](left, right)
@@ -189,6 +196,8 @@ class ExprLowering:
             truth = static_truth(self.ctx, operand)
             if truth is not None:
                 return not truth
+            if isinstance(operand, Seq):
+                operand = sequences.truth(self.ctx, operand)
             b = self.ctx.cast(operand, np.bool_)
             if b.ndim:
                 b = Array(self.ctx.op("Reshape", b, self.ctx.const(np.array([], np.int64))),
@@ -214,7 +223,12 @@ class ExprLowering:
         evaluated once and only while the previous comparisons hold."""
         op, comparator = node.ops[i], node.comparators[i]
         right = self.expr(comparator)
-        if isinstance(left, Array) or isinstance(right, Array):
+        folded = list_forms.none_test(self.ctx, type(op), left, right)
+        if folded is not None:
+            value = folded
+        elif isinstance(left, Seq) or isinstance(right, Seq):
+            raise self.ctx.error(list_forms.compare_refusal(type(op)))
+        elif isinstance(left, Array) or isinstance(right, Array):
             if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
                     f"'{_CMP_TEXT[type(op)]}' needs values known at conversion time; "
@@ -290,10 +304,7 @@ class ExprLowering:
             raise self.ctx.error(f"'{type(base).__name__}.{name}' on a container of arrays is not "
                                  "supported here")
         if isinstance(base, Seq):
-            raise self.ctx.error(
-                f"'list.{name}' on a list built at run time (appended to in a run-time loop or "
-                "branch) is not supported; such a list supports append, len, indexing and "
-                "iteration (lst[-1] instead of lst.pop())")
+            raise self.ctx.error(list_forms.method_refusal(name))
         try:
             return getattr(base, name)
         except AttributeError as e:
@@ -305,12 +316,15 @@ class ExprLowering:
         index = self.expr(node.slice)
         if isinstance(base, Array):
             from pyonnx.frontend.graph.indexing import getitem
+            index = sequences.lists_as_arrays(self.ctx, index)
             result = getitem(self.ctx, base, index)
             if _basic(index) and not _selects_element(index, base.ndim):  # numpy: a view
                 return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))
             return result
         if isinstance(base, Seq):
             return sequences.item(self.ctx, base, index)
+        if isinstance(index, Array) and isinstance(base, (range, DynamicRange)):
+            return range_item(self.ctx, base, index)
         if isinstance(index, Array):
             if isinstance(base, (tuple, list)) and index.ndim == 0:
                 try:

@@ -67,6 +67,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
         self.stack = stack + (fn.__code__,)
         self.dynamic_depth = 0
         self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
+        self.return_loc: SourceLoc | None = None  # where run() saw the value returned
 
     def loc_of(self, node: ast.AST) -> SourceLoc:
         # Cached on the node: canonical trees are kept per function, so later conversions
@@ -97,6 +98,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
         try:
             self.block(self.tree.body)
         except ReturnSignal as r:
+            self.return_loc = r.loc
             return r.value
         finally:
             self.ctx.frames.pop()
@@ -131,10 +133,12 @@ class FunctionLowering(ExprLowering, StmtLowering):
         except TypeError as e:
             raise self.ctx.error(f"{fn.__qualname__}(): {e}") from None
         bound.apply_defaults()
-        callee = FunctionLowering(self.ctx, fn, self.stack)
-        callee.dynamic_depth = self.dynamic_depth
         prev = self.ctx.loc
         try:
+            # (reading the callee's source is inside: its syntax check refuses at the caller's
+            # line when the callee is library code)
+            callee = FunctionLowering(self.ctx, fn, self.stack)
+            callee.dynamic_depth = self.dynamic_depth
             return callee.run(dict(bound.arguments))
         except ConversionError as e:
             if _in_library(fn.__code__.co_filename) and prev is not None \

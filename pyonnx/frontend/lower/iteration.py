@@ -214,3 +214,20 @@ def _lazy(ctx, lazy: LazyIterable) -> list | DynamicIter:
             stride = d.value if stride is None else ctx.op("Mul", stride, d)
         return tuple(reversed(out))
     return DynamicIter(count, nd_item)
+
+
+def range_item(ctx, r: Any, index: Array) -> Array:
+    """``range(...)[i]`` with a run-time integer ``i`` (``r`` a range or a DynamicRange): a
+    Python int (weak int64); negative ``i`` counts from the end, and an ``i`` out of range fails
+    the run, as Python raises IndexError."""
+    if index.ndim or index.dtype.kind not in "iu":
+        raise ctx.error("range indices must be integers or slices, not arrays (Python raises "
+                        "TypeError)")
+    d = _range(ctx, r.start, r.stop, r.step)
+    k = _int64(ctx, index)
+    zero = ctx.const(np.array(0, np.int64))
+    k = ctx.op("Where", ctx.op("Less", k, zero), ctx.op("Add", k, d.count), k)
+    bad = Array(ctx.op("Or", ctx.op("Less", k, zero), ctx.op("GreaterOrEqual", k, d.count)),
+                np.dtype(np.bool_), ())
+    k = runtime_check(ctx, bad, Array(k, _I64, ()), "range_object_index_out_of_range")
+    return d.item(ctx, k)

@@ -31,6 +31,7 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.frontend.graph import sequences
 from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["setitem", "add_at", "DOMAIN"]
@@ -47,6 +48,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
     """
     from pyonnx.frontend.graph.indexing import plan
 
+    index = sequences.lists_as_arrays(ctx, index)  # x[keep] = v with a run-time list
     if x.weak:
         raise ctx.error("a Python number does not support item assignment (Python raises "
                         "TypeError); use an array")

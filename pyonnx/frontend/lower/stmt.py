@@ -34,8 +34,9 @@ MAX_UNROLL = 1000
 class ReturnSignal(Exception):
     """``return value`` reached on a conversion-time path."""
 
-    def __init__(self, value: Any):
+    def __init__(self, value: Any, loc: Any = None):
         self.value = value
+        self.loc = loc  # the return statement's SourceLoc (errors about the returned value)
 
 
 def _current(ctx, item: Any) -> Any:
@@ -184,7 +185,8 @@ class StmtLowering:
         pass
 
     def stmt_Return(self, node: ast.Return) -> None:
-        raise ReturnSignal(None if node.value is None else self.expr(node.value))
+        raise ReturnSignal(None if node.value is None else self.expr(node.value),
+                           self.loc_of(node.value or node))
 
     def stmt_If(self, node: ast.If) -> None:
         test = self.expr(node.test)

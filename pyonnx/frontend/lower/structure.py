@@ -71,6 +71,7 @@ class SeqPlan:
 
     dtype: np.dtype
     shape: tuple[int | None, ...]
+    weak: bool | None = False  # as Seq.weak: Python numbers, numpy values, or mixed (None)
 
 
 Plan = Leaf | Static | Tree | SeqPlan
@@ -112,7 +113,7 @@ def plan_of(value: Any) -> Plan:
     if isinstance(value, Array):
         return Leaf(value.dtype, value.shape, value.weak)
     if isinstance(value, Seq):
-        return SeqPlan(value.dtype, value.shape)
+        return SeqPlan(value.dtype, value.shape, value.weak)
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
     return Static(value)
@@ -165,19 +166,23 @@ def _join_list(a: Plan, b: Plan) -> SeqPlan:
         else:
             items.extend(_list_items(p) or [])
     elems: list[Leaf] = [Leaf(q.dtype, q.shape) for q in seqs]
+    kinds: set[bool | None] = {q.weak for q in seqs}
     for q in items:
         if isinstance(q, Static) and is_number(q.value):
             q = number_leaf(q.value)
         if not isinstance(q, Leaf):
             raise JoinError(_describe(a), _describe(b), "a list whose length is only known at "
-                            "run time must hold arrays or numbers")
+                            "run time must hold arrays or numbers: append an array of the "
+                            "fields (np.array([x, y])) or keep one list per field")
         elems.append(q)
+        kinds.add(q.weak)
     if not elems:
         raise JoinError("an empty list", "an empty list", "")
     elem = elems[0]
     for q in elems[1:]:
         elem = _join_leaves(elem, q, False)
-    return SeqPlan(elem.dtype if not elem.weak else elem.dtype, elem.shape)
+    weak = kinds.pop() if len(kinds) == 1 else None
+    return SeqPlan(elem.dtype, elem.shape, weak)
 
 
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
@@ -259,7 +264,7 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
         return [arr]
     if isinstance(plan, SeqPlan):
         from pyonnx.frontend.graph import sequences
-        return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape)]
+        return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape, plan.weak)]
     items = list(value)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
 
@@ -284,7 +289,7 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
     if isinstance(plan, Leaf):
         return Array(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, SeqPlan):
-        return Seq(next(values), plan.dtype, plan.shape)
+        return Seq(next(values), plan.dtype, plan.shape, plan.weak)
     return plan.kind(rebuild(p, values) for p in plan.children)
 
 

@@ -61,3 +61,4 @@ def getitem(ctx, x: Array, index: Any) -> Array:
         # x[...], x[:], x[()]: numpy returns a view; the value is x itself.
         return Array(x.value, x.dtype, x.shape)
     return out
+

@@ -16,7 +16,7 @@ import onnx_ir as ir
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower import aliases
-from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, join
+from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, Static, join
 from pyonnx.frontend.graph.values import Array, Seq, Undefined
 
 __all__ = ["MISSING", "condition", "typed", "subgraph_output", "outputs_of", "join_or_error",
@@ -34,7 +34,11 @@ def internal(name: str) -> bool:
 
 def condition(ctx, value: Any) -> ir.Value:
     """A run-time condition as a 0-d bool value, as numpy's ``bool(a)`` reads it (an array of
-    several elements fails at run time, as numpy raises ValueError)."""
+    several elements fails at run time, as numpy raises ValueError); a list built at run time
+    is true when not empty."""
+    if isinstance(value, Seq):
+        from pyonnx.frontend.graph import sequences
+        value = sequences.truth(ctx, value)
     arr = ctx.asarray(value)
     if arr.dtype != _BOOL:
         arr = ctx.cast(arr, _BOOL)
@@ -80,7 +84,12 @@ def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool 
                     "it, so numpy's result would depend on the trip count")
         else:
             text = f"{shown} is {e.first} on one path and {e.second} on the other ({where})"
-        raise lowering.ctx.error(f"{text}{'; ' + e.hint if e.hint else ''}") from None
+        hint = e.hint
+        if not hint and (a == Static(None)) != (b == Static(None)):
+            hint = ("a model has one type per value on every path, and which path runs is known "
+                    "only at run time: use empty arrays (np.zeros((0, 4), x.dtype)) or a "
+                    "sentinel instead of None")
+        raise lowering.ctx.error(f"{text}{'; ' + hint if hint else ''}") from None
 
 
 @contextlib.contextmanager

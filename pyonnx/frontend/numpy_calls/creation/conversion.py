@@ -59,9 +59,12 @@ def _build(ctx, obj, dtype: np.dtype | None) -> Array:
 def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
     """``np.array``: ``copy`` True always makes a new array; None returns ``obj`` itself when
     it needs no conversion (``np.asarray``); False also, and refuses when it would need one."""
-    if isinstance(obj, Seq):  # a list built at run time
-        obj = sequences.to_array(ctx, obj)
     dt = _dtype(ctx, name, dtype)
+    if isinstance(obj, Seq):  # a list built at run time
+        # With a dtype, a list of numbers is exact even when empty (np.array([], np.int64) has
+        # shape (0,)); without one numpy makes an empty list float64, which fails the run.
+        obj = sequences.stacked(ctx, obj, name) if dt is not None and not obj.shape \
+            else sequences.to_array(ctx, obj)
     ndmin = ctx.static(ndmin, "ndmin")
     copy = ctx.static(copy, "copy")
     if copy is not True:

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 # The registry imports this package by name: importing every module runs its @register.
 from pyonnx.frontend.numpy_calls.shape import (  # noqa: F401
-    axes, conversion, joining, queries, reordering, repeating, reshaping, splitting,
+    axes, conversion, editing, joining, queries, reordering, repeating, reshaping, splitting,
 )
 from pyonnx.frontend.numpy_calls.shape.common import (  # noqa: F401
     I64, DimLike, axes_of, axis_of, dim_value, flatten_range, fmt_shape, guard, ints,
