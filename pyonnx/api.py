@@ -77,6 +77,10 @@ class CompiledFunction:
         self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
         self._cache: dict[tuple, _Compiled] = {}
         self._cache_size = cache_size
+        # Guards _cache, _in_flight, static_argnames and the counters: many threads may call
+        # one compiled function (see _miss); calls of converted signatures take no lock.
+        self._lock = threading.RLock()
+        self._in_flight: dict[tuple, _Flight] = {}
         self.conversions = 0
         self._last: _Compiled | None = None
 
@@ -116,42 +120,79 @@ class CompiledFunction:
         return key(args)
 
     def _miss(self, args: Sequence[Any]) -> _Compiled:
+        """Converts ``args``' signature, once: concurrent first calls with the same signature
+        wait for the one conversion (and share its result or its ConversionError); different
+        signatures convert concurrently (each conversion has its own Lowering; what the
+        frontend shares is loaded under locks and only read afterwards)."""
         from pyonnx.frontend.graph.context import NeedStatic
 
         while True:
+            with self._lock:
+                key = self._key(args)
+                compiled = self._cache.get(key)
+                if compiled is not None:
+                    return compiled
+                flight = self._in_flight.get(key)
+                mine = flight is None
+                if mine:
+                    flight = self._in_flight[key] = _Flight(self._static_idx)
+                    static = frozenset(self.static_argnames)
+            if not mine:
+                flight.done.wait()
+                if flight.error is not None and flight.static_idx is self._static_idx:
+                    raise _at_user_level(_copy_error(flight.error)) from None
+                continue  # converted (look it up again) or the static arguments changed
             try:
-                compiled = self._convert(args)
-                break
+                compiled = self._convert(args, static)
             except ConversionError as e:
+                flight.error = e
                 raise _at_user_level(e) from None
             except NeedStatic as e:
-                new = set(e.argnames) - self.static_argnames
-                if not new:  # pragma: no cover - a frontend bug: the value was already static
-                    raise
-                logger.info("%s: argument(s) %s are needed at conversion time; their values "
-                            "become part of the signature", self.fn.__qualname__, sorted(new))
-                self.static_argnames |= new
-                self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
-                # Keys made before this change mean something else now.
-                self._cache.clear()
-        key = self._key(args)
-        if len(self._cache) >= self._cache_size:
-            self._cache.pop(next(iter(self._cache)))
-        self._cache[key] = compiled
-        self._last = compiled
-        return compiled
+                with self._lock:
+                    if not set(e.argnames) - static:  # pragma: no cover - a frontend bug
+                        raise
+                    logger.info("%s: argument(s) %s are needed at conversion time; their "
+                                "values become part of the signature", self.fn.__qualname__,
+                                sorted(e.argnames))
+                    self._set_static(self.static_argnames | set(e.argnames))
+                continue
+            else:
+                with self._lock:
+                    # Under the static arguments of now: a conversion made with fewer static
+                    # arguments serves every value of the new ones.
+                    if len(self._cache) >= self._cache_size:
+                        self._cache.pop(next(iter(self._cache)))
+                    self._cache[self._key(args)] = compiled
+                    self._last = compiled
+                return compiled
+            finally:
+                # After the result is in the cache: the waiters look it up there.
+                with self._lock:
+                    del self._in_flight[key]
+                flight.done.set()
 
-    def _convert(self, args: Sequence[Any]) -> _Compiled:
-        params = self._params_for(args, symbolic=not self.static_shapes)
+    def _set_static(self, names: set[str]) -> None:
+        """Makes ``names`` the static arguments (held ``self._lock``): keys made before this
+        change mean something else now, so the cache is emptied."""
+        if names == self.static_argnames:
+            return
+        self.static_argnames = set(names)
+        self._static_idx = frozenset(self._params.index(n) for n in names)
+        self._cache.clear()
+
+    def _convert(self, args: Sequence[Any], static: frozenset[str]) -> _Compiled:
+        params = self._params_for(args, symbolic=not self.static_shapes, static=static)
         start = time.perf_counter()
         model_bytes, structure, scalars = self._build(params)
         elapsed = time.perf_counter() - start
-        self.conversions += 1
-        if self.conversions in _STORM_THRESHOLDS:
+        with self._lock:
+            self.conversions += 1
+            conversions = self.conversions
+        if conversions in _STORM_THRESHOLDS:
             logger.warning(
                 "%s has been converted %d times (one per new input signature); static "
                 "arguments %s take many values. Pass values that change as arrays, not Python "
-                "numbers, to reuse one model.", self.fn.__qualname__, self.conversions,
+                "numbers, to reuse one model.", self.fn.__qualname__, conversions,
                 sorted(self.static_argnames) or "none")
         session = _SESSIONS.get(model_bytes, self.providers_to_try)
         feed_plan = []
@@ -170,12 +211,15 @@ class CompiledFunction:
         Subclasses (``pyonnx.transforms``: grad, vjp, jacobian) pass IR transforms here."""
         return _build_model(self.fn, params, self.opset)
 
-    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
+    def _params_for(self, args: Sequence[Any], symbolic: bool,
+                    static: frozenset[str] | None = None) -> list:
         from pyonnx.frontend.convert import Param
 
+        if static is None:
+            static = frozenset(self.static_argnames)
         params = []
         for i, (name, a) in enumerate(zip(self._params, args)):
-            if name in self.static_argnames:
+            if name in static:
                 params.append(Param(name, "static", value=a))
             elif isinstance(a, TensorSpec):
                 params.append(Param(name, "tensor", spec=a))
@@ -240,9 +284,8 @@ class CompiledFunction:
             except ConversionError as e:
                 raise _at_user_level(e) from None
             except NeedStatic as e:
-                self.static_argnames |= set(e.argnames)
-                self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
-                self._cache.clear()
+                with self._lock:
+                    self._set_static(self.static_argnames | set(e.argnames))
 
     def __repr__(self) -> str:
         return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
@@ -253,10 +296,11 @@ class CompiledFunction:
         one is seen through the other); one variant per alias pattern."""
         pattern = tuple(next(j for j in range(i + 1) if args[j] is a)
                         for i, a in enumerate(args))
-        variants = self.__dict__.setdefault("_alias_variants", {})
-        variant = variants.get(pattern)
-        if variant is None:
-            variant = variants[pattern] = _AliasVariant(self, pattern)
+        with self._lock:
+            variants = self.__dict__.setdefault("_alias_variants", {})
+            variant = variants.get(pattern)
+            if variant is None:
+                variant = variants[pattern] = _AliasVariant(self, pattern)
         return variant(*args)
 
 
@@ -282,6 +326,32 @@ def _at_user_level(error: ConversionError) -> ConversionError:
     if os.environ.get("PYONNX_FULL_TRACEBACK"):
         return error
     return error.with_traceback(None)
+
+
+class _Flight:
+    """One signature being converted: the other callers of that signature wait on ``done``.
+
+    Attributes:
+        static_idx: the static arguments the conversion was keyed with (an error is shared
+            with the waiters only while they still hold).
+        error: the ConversionError it raised, or None.
+    """
+
+    __slots__ = ("done", "error", "static_idx")
+
+    def __init__(self, static_idx: frozenset[int]):
+        self.done = threading.Event()
+        self.error: ConversionError | None = None
+        self.static_idx = static_idx
+
+
+def _copy_error(error: ConversionError) -> ConversionError:
+    """A copy of ``error`` for another thread to raise (one exception object raised in two
+    threads at once would mix their tracebacks)."""
+    copy = type(error).__new__(type(error))
+    copy.__dict__.update(error.__dict__)
+    copy.args = error.args
+    return copy
 
 
 def _is_numeric_list(a: list) -> bool:
