@@ -290,6 +290,18 @@ class CompiledFunction:
     def __repr__(self) -> str:
         return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
 
+    def __reduce__(self):
+        """Pickles by reference when importable, else by value (see :mod:`pyonnx.pickling`)."""
+        from pyonnx.pickling import reduce_compiled
+
+        return reduce_compiled(self)
+
+    def _pickle_options(self) -> dict[str, Any]:
+        """The keyword arguments that rebuild this function's options (pickling by value)."""
+        return dict(providers=self._providers_arg, static_argnames=tuple(sorted(
+            self.static_argnames)), opset=self.opset, cache_size=self._cache_size,
+            static_shapes=self.static_shapes)
+
     def _alias_call(self, args: tuple) -> Any:
         """Runs ``args`` in which some array arguments are the same object (``f(r, r)``) with
         a model variant where those parameters are one value (numpy's meaning: a write through
