@@ -32,7 +32,7 @@ import numpy as np
 
 from pyonnx.call_path import _SCALAR_TYPES, _Compiled
 from pyonnx.errors import ConversionError
-from pyonnx.specs import TensorSpec, spec
+from pyonnx.specs import Param, TensorSpec, spec
 
 __all__ = ["compile", "CompiledFunction", "spec", "DEFAULT_OPSET"]
 
@@ -56,7 +56,7 @@ class CompiledFunction:
 
     def __init__(self, fn: Callable[..., Any], *, providers: Sequence[str] | str | None = None,
                  static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
-                 cache_size: int = 64, static_shapes: bool = False):
+                 cache_size: int = 64, static_shapes: bool = False, cache: bool = False):
         if not isinstance(fn, types.FunctionType):
             raise TypeError(f"pyonnx.compile needs a Python function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
@@ -81,7 +81,9 @@ class CompiledFunction:
         # one compiled function (see _miss); calls of converted signatures take no lock.
         self._lock = threading.RLock()
         self._in_flight: dict[tuple, _Flight] = {}
+        self.cache = bool(cache)
         self.conversions = 0
+        self.disk_hits = 0
         self._last: _Compiled | None = None
 
     # ------------------------------------------------------------------ calls
@@ -124,8 +126,6 @@ class CompiledFunction:
         wait for the one conversion (and share its result or its ConversionError); different
         signatures convert concurrently (each conversion has its own Lowering; what the
         frontend shares is loaded under locks and only read afterwards)."""
-        from pyonnx.frontend.graph.context import NeedStatic
-
         while True:
             with self._lock:
                 key = self._key(args)
@@ -147,7 +147,9 @@ class CompiledFunction:
             except ConversionError as e:
                 flight.error = e
                 raise _at_user_level(e) from None
-            except NeedStatic as e:
+            except Exception as e:
+                if not isinstance(e, _need_static()):
+                    raise
                 with self._lock:
                     if not set(e.argnames) - static:  # pragma: no cover - a frontend bug
                         raise
@@ -182,9 +184,23 @@ class CompiledFunction:
 
     def _convert(self, args: Sequence[Any], static: frozenset[str]) -> _Compiled:
         params = self._params_for(args, symbolic=not self.static_shapes, static=static)
+        entry = None
+        if self.cache:
+            from pyonnx import cache
+
+            entry = cache.entry_for(self, params)
+            stored = entry.load() if entry is not None else None
+            if stored is not None:
+                compiled = self._ready(args, params, *stored)
+                if compiled is not None:
+                    with self._lock:
+                        self.disk_hits += 1
+                    return compiled
         start = time.perf_counter()
         model_bytes, structure, scalars = self._build(params)
         elapsed = time.perf_counter() - start
+        if entry is not None:
+            entry.store(model_bytes, structure, scalars, elapsed)
         with self._lock:
             self.conversions += 1
             conversions = self.conversions
@@ -194,7 +210,21 @@ class CompiledFunction:
                 "arguments %s take many values. Pass values that change as arrays, not Python "
                 "numbers, to reuse one model.", self.fn.__qualname__, conversions,
                 sorted(self.static_argnames) or "none")
-        session = _SESSIONS.get(model_bytes, self.providers_to_try)
+        return self._ready(args, params, model_bytes, structure, scalars, elapsed, trusted=True)
+
+    def _ready(self, args: Sequence[Any], params: list, model_bytes: bytes, structure: str,
+               scalars: tuple[bool, ...], elapsed: float, trusted: bool = False):
+        """The :class:`_Compiled` of a model: its session, feed plan and call. A model from the
+        disk cache (not ``trusted``) that onnxruntime cannot load, or whose inputs are not the
+        signature's, gives None (converted again) instead of an error."""
+        try:
+            session = _SESSIONS.get(model_bytes, self.providers_to_try)
+        except Exception:
+            if trusted:
+                raise
+            logger.warning("pyonnx cache: onnxruntime cannot load the cached model of %s; "
+                           "converting again", self.fn.__qualname__)
+            return None
         feed_plan = []
         for i, p in enumerate(params):
             if p.kind in ("static", "alias"):
@@ -202,6 +232,8 @@ class CompiledFunction:
             dtype = p.spec.dtype if (p.kind == "scalar" or not isinstance(args[i], np.ndarray)) \
                 else None
             feed_plan.append((p.name, i, dtype))
+        if not trusted and [n for n, _, _ in feed_plan] != list(session.input_names):
+            return None
         compiled = _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
         compiled.owner = self
         return compiled
@@ -213,8 +245,6 @@ class CompiledFunction:
 
     def _params_for(self, args: Sequence[Any], symbolic: bool,
                     static: frozenset[str] | None = None) -> list:
-        from pyonnx.frontend.convert import Param
-
         if static is None:
             static = frozenset(self.static_argnames)
         params = []
@@ -357,6 +387,14 @@ class _Flight:
         self.static_idx = static_idx
 
 
+def _need_static() -> type:
+    """The frontend's NeedStatic, imported only once an exception is raised (so that a call
+    served by the disk cache never imports the converter)."""
+    from pyonnx.frontend.graph.context import NeedStatic
+
+    return NeedStatic
+
+
 def _copy_error(error: ConversionError) -> ConversionError:
     """A copy of ``error`` for another thread to raise (one exception object raised in two
     threads at once would mix their tracebacks)."""
@@ -434,7 +472,7 @@ _SESSIONS = _LazySessions()
 
 def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | str | None = None,
             static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
-            cache_size: int = 64, static_shapes: bool = False) -> Any:
+            cache_size: int = 64, static_shapes: bool = False, cache: bool = False) -> Any:
     """Compiles a numpy-style Python function to ONNX, run by onnxruntime.
 
     Use as ``@pyonnx.compile`` or ``@pyonnx.compile(providers=["CUDA", "CPU"])``.
@@ -450,6 +488,8 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
         static_shapes: convert one model per input shape, as ``jax.jit`` does, instead of one
             model for every size: shape arithmetic and run-time shape checks fold away (fewer
             nodes per call), at the cost of a conversion per new shape.
+        cache: keep each signature's converted model on disk (``PYONNX_CACHE_DIR``, default
+            ``~/.cache/pyonnx``) for later processes; see :mod:`pyonnx.cache` for the key.
 
     Returns:
         A :class:`CompiledFunction` (or a decorator making one).
@@ -457,9 +497,8 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
     Raises:
         ConversionError: at the first call with a signature whose conversion fails.
     """
+    options = dict(providers=providers, static_argnames=static_argnames, opset=opset,
+                   cache_size=cache_size, static_shapes=static_shapes, cache=cache)
     if fn is None:
-        return lambda f: CompiledFunction(f, providers=providers, static_argnames=static_argnames,
-                                          opset=opset, cache_size=cache_size,
-                                          static_shapes=static_shapes)
-    return CompiledFunction(fn, providers=providers, static_argnames=static_argnames, opset=opset,
-                            cache_size=cache_size, static_shapes=static_shapes)
+        return lambda f: CompiledFunction(f, **options)
+    return CompiledFunction(fn, **options)

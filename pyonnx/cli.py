@@ -114,6 +114,30 @@ def show(target: str, inputs: tuple[str, ...], statics: tuple[str, ...],
     click.echo(onnx.printer.to_text(model))
 
 
+@main.group()
+def cache() -> None:
+    """The disk cache of converted models (compile(cache=True); folder: PYONNX_CACHE_DIR,
+    default ~/.cache/pyonnx)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Print the cache folder, its entries and their size."""
+    from pyonnx import cache as disk
+
+    i = disk.info()
+    click.echo(f"{i['path']}: {i['entries']} entries, {_size(i['bytes'])}")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Delete every cached model."""
+    from pyonnx import cache as disk
+
+    n = disk.clear()
+    click.echo(f"removed {n} entries from {disk.cache_dir()}")
+
+
 # ---------------------------------------------------------------------------- helpers
 def _model_for(target: str, inputs: tuple[str, ...], statics: tuple[str, ...],
                opset: int | None):
