@@ -32,6 +32,7 @@ import numpy as np
 
 from pyonnx.call_path import _SCALAR_TYPES, _Compiled
 from pyonnx.errors import ConversionError
+from pyonnx.observe import Recorder
 from pyonnx.specs import Param, TensorSpec, spec
 
 __all__ = ["compile", "CompiledFunction", "spec", "DEFAULT_OPSET"]
@@ -40,8 +41,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_OPSET = 21
 _SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
-# Log a warning when a function has been converted this many times (a recompile storm).
-_STORM_THRESHOLDS = (16, 64, 256, 1024)
 
 
 class CompiledFunction:
@@ -82,8 +81,7 @@ class CompiledFunction:
         self._lock = threading.RLock()
         self._in_flight: dict[tuple, _Flight] = {}
         self.cache = bool(cache)
-        self.conversions = 0
-        self.disk_hits = 0
+        self._recorder = Recorder()
         self._last: _Compiled | None = None
 
     # ------------------------------------------------------------------ calls
@@ -193,23 +191,14 @@ class CompiledFunction:
             if stored is not None:
                 compiled = self._ready(args, params, *stored)
                 if compiled is not None:
-                    with self._lock:
-                        self.disk_hits += 1
+                    self._recorder.converted(self.fn.__qualname__, params, 0.0, "disk cache")
                     return compiled
         start = time.perf_counter()
         model_bytes, structure, scalars = self._build(params)
         elapsed = time.perf_counter() - start
         if entry is not None:
             entry.store(model_bytes, structure, scalars, elapsed)
-        with self._lock:
-            self.conversions += 1
-            conversions = self.conversions
-        if conversions in _STORM_THRESHOLDS:
-            logger.warning(
-                "%s has been converted %d times (one per new input signature); static "
-                "arguments %s take many values. Pass values that change as arrays, not Python "
-                "numbers, to reuse one model.", self.fn.__qualname__, conversions,
-                sorted(self.static_argnames) or "none")
+        self._recorder.converted(self.fn.__qualname__, params, elapsed, "converted")
         return self._ready(args, params, model_bytes, structure, scalars, elapsed, trusted=True)
 
     def _ready(self, args: Sequence[Any], params: list, model_bytes: bytes, structure: str,
@@ -279,6 +268,22 @@ class CompiledFunction:
         return params
 
     # ------------------------------------------------------------ inspection
+    @property
+    def conversions(self) -> int:
+        """Signatures converted so far (disk-cache hits not included)."""
+        return self._recorder.conversions
+
+    @property
+    def disk_hits(self) -> int:
+        """Signatures read from the disk cache instead of converted."""
+        return self._recorder.disk_hits
+
+    def stats(self) -> dict[str, Any]:
+        """Conversion counters: ``signatures`` (in memory now), ``conversions``,
+        ``disk_cache_hits``, ``misses`` (first calls of a signature: conversions + disk hits)
+        and ``seconds_converting``. ``PYONNX_LOG_COMPILES=1`` logs each conversion."""
+        return self._recorder.stats(len(self._cache))
+
     @property
     def providers(self) -> tuple[str, ...]:
         """The providers running the last compiled signature (or those that would be tried)."""
