@@ -307,18 +307,22 @@ class CompiledFunction:
         """
         import onnx
 
+        return onnx.load_from_string(self._build_for(args, kwargs)[1])
+
+    def _build_for(self, args: tuple, kwargs: dict) -> tuple[list, bytes, str, tuple[bool, ...]]:
+        """(params, model bytes, structure, scalars) for example arguments or specs (not
+        cached; Python scalars needed at conversion time become static as in a call)."""
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
-        from pyonnx.frontend.graph.context import NeedStatic
-
         while True:
             try:
                 params = self._params_for(args, symbolic=not self.static_shapes)
-                model_bytes, _, _ = self._build(params)
-                return onnx.load_from_string(model_bytes)
+                return (params, *self._build(params))
             except ConversionError as e:
                 raise _at_user_level(e) from None
-            except NeedStatic as e:
+            except Exception as e:
+                if not isinstance(e, _need_static()):
+                    raise
                 with self._lock:
                     self._set_static(self.static_argnames | set(e.argnames))
 
