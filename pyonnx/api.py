@@ -309,6 +309,29 @@ class CompiledFunction:
 
         return onnx.load_from_string(self._build_for(args, kwargs)[1])
 
+    def show(self, *args: Any, **kwargs: Any):
+        """The model as a listing grouped by source line (:class:`pyonnx.show.Listing`: text
+        when printed, HTML in Jupyter, ``.dot()`` for graphviz), for example arguments or
+        specs, or without arguments for the signature called last."""
+        import onnx
+
+        from pyonnx.show import Listing
+
+        if args or kwargs or self._last is None:
+            model = onnx.load_from_string(self._build_for(args, kwargs)[1])
+        else:
+            model = onnx.load_from_string(self._last.model)
+        return Listing(model, self.fn.__qualname__)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the listing of the signature called last (or, before any call, the
+        function's name)."""
+        import html
+
+        if self._last is None:
+            return f"<pre>{html.escape(repr(self))} (not called yet: no model)</pre>"
+        return self.show().html()
+
     def _build_for(self, args: tuple, kwargs: dict) -> tuple[list, bytes, str, tuple[bool, ...]]:
         """(params, model bytes, structure, scalars) for example arguments or specs (not
         cached; Python scalars needed at conversion time become static as in a call)."""
