@@ -386,10 +386,9 @@ class _AliasVariant(CompiledFunction):
                          opset=owner.opset, static_shapes=owner.static_shapes)
         self._pattern = pattern
 
-    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
-        from pyonnx.frontend.convert import Param
-
-        params = super()._params_for(args, symbolic)
+    def _params_for(self, args: Sequence[Any], symbolic: bool,
+                    static: frozenset[str] | None = None) -> list:
+        params = super()._params_for(args, symbolic, static)
         return [Param(p.name, "alias", value=self._params[j]) if j != i and p.kind == "tensor"
                 else p for i, (p, j) in enumerate(zip(params, self._pattern))]
 
