@@ -146,7 +146,10 @@ class CompiledFunction:
                 flight.error = e
                 raise _at_user_level(e) from None
             except Exception as e:
-                if not isinstance(e, _need_static()):
+                from pyonnx.cache import NeedsStatic  # light; the converter's is not
+
+                # The disk cache's record first: checking it imports no converter.
+                if not isinstance(e, NeedsStatic) and not isinstance(e, _need_static()):
                     raise
                 with self._lock:
                     if not set(e.argnames) - static:  # pragma: no cover - a frontend bug
@@ -187,14 +190,19 @@ class CompiledFunction:
             from pyonnx import cache
 
             entry = cache.entry_for(self, params)
-            stored = entry.load() if entry is not None else None
+            stored = entry.load() if entry is not None else None  # may raise NeedsStatic
             if stored is not None:
                 compiled = self._ready(args, params, *stored)
                 if compiled is not None:
                     self._recorder.converted(self.fn.__qualname__, params, 0.0, "disk cache")
                     return compiled
         start = time.perf_counter()
-        model_bytes, structure, scalars = self._build(params)
+        try:
+            model_bytes, structure, scalars = self._build(params)
+        except Exception as e:
+            if entry is not None and isinstance(e, _need_static()):
+                entry.store_needs_static(e.argnames)  # the next process skips this attempt
+            raise
         elapsed = time.perf_counter() - start
         if entry is not None:
             entry.store(model_bytes, structure, scalars, elapsed)

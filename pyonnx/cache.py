@@ -34,6 +34,7 @@ import struct
 import sys
 import threading
 import types
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -53,6 +54,15 @@ _LIBRARIES = frozenset({"numpy", "math", "cmath", "builtins", "operator", "pyonn
 
 class Uncacheable(Exception):
     """The conversion may read something the key cannot capture by value."""
+
+
+class NeedsStatic(Exception):
+    """A cached answer: this signature's conversion needs the values of ``argnames`` (it
+    raised the frontend's NeedStatic), so they become static without converting first."""
+
+    def __init__(self, argnames: list[str]):
+        super().__init__(argnames)
+        self.argnames = tuple(argnames)
 
 
 def cache_dir() -> str:
@@ -231,7 +241,11 @@ class Entry:
 
     def load(self) -> tuple[bytes, Any, tuple[bool, ...], float] | None:
         """(model bytes, structure, scalars, conversion seconds), or None when the file is
-        missing, stale (another key) or corrupt."""
+        missing, stale (another key) or corrupt.
+
+        Raises:
+            NeedsStatic: the entry records that the conversion needs static arguments.
+        """
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read()
@@ -248,17 +262,32 @@ class Entry:
             if meta.get("key") != self.key.hex():
                 logger.debug("pyonnx cache: %s is stale; converting again", self.path)
                 return None
-            structure, scalars = call_meta.from_json(meta["call"])
-            return bytes(body[meta_len:]), structure, scalars, float(meta.get("seconds", 0.0))
+            if "needs_static" in meta:
+                names = meta["needs_static"]
+                if not (isinstance(names, list) and names and
+                        all(isinstance(n, str) for n in names)):
+                    raise ValueError("bad needs_static record")
+                needs = NeedsStatic(names)
+            else:
+                structure, scalars = call_meta.from_json(meta["call"])
+                return bytes(body[meta_len:]), structure, scalars, float(meta.get("seconds", 0.0))
         except Exception as e:  # corrupt in any way: never trusted
             logger.warning("pyonnx cache: ignoring the corrupt entry %s (%s); it is rewritten",
                            self.path, e)
             return None
+        raise needs
 
     def store(self, model: bytes, structure: Any, scalars: tuple[bool, ...],
               seconds: float) -> None:
-        meta = json.dumps({"key": self.key.hex(), "call": call_meta.to_json(structure, scalars),
-                           "seconds": seconds}).encode()
+        self._write({"key": self.key.hex(), "call": call_meta.to_json(structure, scalars),
+                     "seconds": seconds}, model)
+
+    def store_needs_static(self, argnames: Sequence[str]) -> None:
+        """Records that this signature's conversion needs ``argnames`` to be static."""
+        self._write({"key": self.key.hex(), "needs_static": sorted(argnames)}, b"")
+
+    def _write(self, meta_dict: dict[str, Any], model: bytes) -> None:
+        meta = json.dumps(meta_dict).encode()
         body = meta + model
         data = _MAGIC + struct.pack("<Q", len(meta)) + hashlib.sha256(body).digest() + body
         import tempfile  # only when writing: not on the path of a cached model

@@ -144,6 +144,24 @@ def test_key_covers_static_values_options_and_transforms(tmp_path, cache_dir):
     assert len(keys) == 6
 
 
+def total(x, axis):
+    return np.sum(x, axis=axis) * 2.0
+
+
+def test_arguments_that_must_be_static_are_recorded(cache_dir):
+    """The first conversion finds 'axis' must be static: the entry of the non-static signature
+    says so, so a new process goes straight to the static signature's entry."""
+    x = np.arange(6.0).reshape(3, 2)
+    f = pyonnx.compile(total, cache=True)
+    np.testing.assert_array_equal(f(x, 1), total(x, 1))
+    assert f.static_argnames == {"axis"} and len(entries(cache_dir)) == 2
+    g = pyonnx.compile(total, cache=True)
+    np.testing.assert_array_equal(g(x, 1), total(x, 1))
+    assert (g.conversions, g.disk_hits, g.static_argnames) == (0, 1, {"axis"})
+    np.testing.assert_array_equal(g(x, 0), total(x, 0))  # another static value: converted
+    assert (g.conversions, g.disk_hits) == (1, 1)
+
+
 def test_concurrent_writers_leave_a_whole_entry(tmp_path, cache_dir):
     m = load_kernel(tmp_path)
     x = np.arange(6.0).reshape(3, 2)
