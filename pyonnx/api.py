@@ -17,7 +17,6 @@ symbolic, so one model serves every size.
 from __future__ import annotations
 
 import functools
-import gc
 import inspect
 import logging
 import os
@@ -30,7 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.build import _SESSIONS, _build_model  # noqa: F401  (re-exported)
 from pyonnx.call_path import _SCALAR_TYPES, _Compiled
+from pyonnx.flight import _copy_error, _Flight
 from pyonnx.errors import ConversionError
 from pyonnx.observe import Recorder
 from pyonnx.specs import Param, TensorSpec, spec
@@ -409,23 +410,6 @@ def _at_user_level(error: ConversionError) -> ConversionError:
     return error.with_traceback(None)
 
 
-class _Flight:
-    """One signature being converted: the other callers of that signature wait on ``done``.
-
-    Attributes:
-        static_idx: the static arguments the conversion was keyed with (an error is shared
-            with the waiters only while they still hold).
-        error: the ConversionError it raised, or None.
-    """
-
-    __slots__ = ("done", "error", "static_idx")
-
-    def __init__(self, static_idx: frozenset[int]):
-        self.done = threading.Event()
-        self.error: ConversionError | None = None
-        self.static_idx = static_idx
-
-
 def _need_static() -> type:
     """The frontend's NeedStatic, imported only once an exception is raised (so that a call
     served by the disk cache never imports the converter)."""
@@ -434,79 +418,8 @@ def _need_static() -> type:
     return NeedStatic
 
 
-def _copy_error(error: ConversionError) -> ConversionError:
-    """A copy of ``error`` for another thread to raise (one exception object raised in two
-    threads at once would mix their tracebacks)."""
-    copy = type(error).__new__(type(error))
-    copy.__dict__.update(error.__dict__)
-    copy.args = error.args
-    return copy
-
-
 def _is_numeric_list(a: list) -> bool:
     return bool(a) and all(isinstance(v, (int, float, bool)) for v in a)
-
-
-_gc_lock = threading.Lock()
-_gc_pauses = 0            # conversions running with the collector paused (threads nest)
-_gc_resume = False        # whether the first of them found the collector enabled
-
-
-def _build_model(fn, params, opset: int,
-                 transforms: Sequence[Callable] = ()) -> tuple[bytes, str, tuple[bool, ...]]:
-    """:func:`_build_model_now` with the cyclic garbage collector paused.
-
-    A conversion allocates thousands of onnx-ir objects in reference cycles (nodes <-> values)
-    that are all garbage once the bytes exist. Collections during the conversion find them
-    alive, promote them, and collect them again later in older generations (a full collection
-    every ~200 conversions): 0.5 ms a conversion of a 15-line function, a fifth of its time.
-    Paused, the next young collection after it frees them in one pass. (The collector is
-    resumed after the model's last reference is gone: resuming inside would collect it alive.)
-    """
-    global _gc_pauses, _gc_resume
-    with _gc_lock:
-        if _gc_pauses == 0:
-            _gc_resume = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        return _build_model_now(fn, params, opset, transforms)
-    finally:
-        with _gc_lock:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_resume:
-                gc.enable()
-
-
-def _build_model_now(fn, params, opset: int,
-                     transforms: Sequence[Callable] = ()) -> tuple[bytes, str, tuple[bool, ...]]:
-    """Frontend → (transforms, e.g. differentiation) → passes → serialized bytes."""
-    from pyonnx.frontend.convert import convert
-    from pyonnx.passes.pipeline import optimize, to_bytes
-
-    converted = convert(fn, params, opset)
-    for transform in transforms:  # Converted -> Converted (pyonnx.transforms)
-        converted = transform(converted)
-    model = optimize(converted.model)
-    return to_bytes(model), converted.structure, converted.output_is_scalar
-
-
-class _LazySessions:
-    """The process-wide session cache, created on first use so ``import pyonnx`` does not
-    import onnxruntime."""
-
-    def __init__(self):
-        self._cache = None
-
-    def get(self, model: bytes, providers, options=()):
-        if self._cache is None:
-            from pyonnx.runtime import SessionCache
-
-            self._cache = SessionCache()
-        return self._cache.get(model, providers, options)
-
-
-_SESSIONS = _LazySessions()
 
 
 def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | str | None = None,

@@ -25,3 +25,35 @@ def test_concurrent_first_calls_16_threads_50_trials():
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "failed 0 of 50" in out.stdout, out.stdout + out.stderr
+
+
+def refused(x):
+    return x.tolist()
+
+
+def test_concurrent_first_calls_share_a_conversion_error():
+    import threading
+
+    import numpy as np
+
+    import pyonnx
+
+    f = pyonnx.compile(refused)
+    barrier = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def work():
+        barrier.wait()
+        try:
+            f(np.ones(3))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(errors) == 8 and all(isinstance(e, pyonnx.ConversionError) for e in errors)
+    assert {e.lineno for e in errors} == {refused.__code__.co_firstlineno + 1}
+    assert len({id(e) for e in errors}) == 8  # each thread raises its own copy
