@@ -12,7 +12,8 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    session creation, and the first call end to end. ``benchmarks/conversion.py`` has the
    stage-by-stage breakdown.
 4. ``import``: ``import pyonnx`` in a fresh interpreter, and whether it imported onnx_ir or
-   onnxscript (it should not: the converter loads on first use).
+   onnxscript (it should not: the converter loads on first use). ``cold``: a new process's
+   import and first call without and with the disk cache (``compile(cache=True)``).
 5. ``loops``: the per-iteration cost of a compiled ``for`` and ``while`` loop (an ONNX
    ``Loop``, vectorization off) against the same Python loop (``benchmarks/loops.py``), then
    element loops (maps, a reduction, a prefix sum, stencils, a masked map, a running max, a
@@ -364,6 +365,59 @@ def import_time(cfg: Config) -> None:
         status = ("IMPORTED (regression: it should load on first conversion)"
                   if name in loaded else "not imported")
         print(f"  {name}: {status}")
+
+
+_COLD_PROBE = r"""
+import sys, time
+t0 = time.perf_counter()
+import numpy as np
+t1 = time.perf_counter()
+import pyonnx
+t2 = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+from feature_scaling import scale_features
+f = pyonnx.compile(scale_features.fn if hasattr(scale_features, "fn") else scale_features,
+                   cache=sys.argv[2] == "1")
+x = np.random.rand(100, 4).astype(np.float32)
+t3 = time.perf_counter()
+f(x, np.arange(100))
+t4 = time.perf_counter()
+print((t2 - t1) * 1e3, (t4 - t3) * 1e3, (t1 - t0) * 1e3, f.disk_hits,
+      "onnx_ir" in sys.modules, "onnx" in sys.modules)
+"""
+
+
+@section("cold")
+def cold_start(cfg: Config) -> None:
+    """A new process: ``import pyonnx`` and the first call of examples/feature_scaling.py's
+    function, without the disk cache, then with it (the first run fills it; medians of the
+    runs that hit it)."""
+    import tempfile
+
+    repeat = 1 if cfg.quick else 5
+    examples = os.path.join(os.path.dirname(HERE), "examples")
+    with tempfile.TemporaryDirectory() as cache_dir:
+        env = dict(os.environ, PYONNX_CACHE_DIR=cache_dir,
+                   PYTHONPATH=os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        rows = {}
+        for label, use in (("no disk cache", "0"), ("disk cache, first run", "1"),
+                           ("disk cache, warm", "1")):
+            runs = []
+            for _ in range(1 if label == "disk cache, first run" else repeat):
+                out = subprocess.run([sys.executable, "-c", _COLD_PROBE, examples, use],
+                                     capture_output=True, text=True, check=True, env=env)
+                runs.append(out.stdout.split())
+            rows[label] = runs
+    print(f"{'':24} {'numpy':>8} {'import pyonnx':>14} {'first call':>11} {'total':>8}  "
+          "onnx-ir/onnx imported")
+    for label, runs in rows.items():
+        imp = statistics.median(float(r[0]) for r in runs)
+        call = statistics.median(float(r[1]) for r in runs)
+        npy = statistics.median(float(r[2]) for r in runs)
+        print(f"{label:24} {npy:6.0f}ms {imp:12.0f}ms {call:9.0f}ms {imp + call:6.0f}ms  "
+              f"{runs[-1][4]}/{runs[-1][5]} (hits: {runs[-1][3]})")
+    print("  (total: import pyonnx + first call, after numpy; the issue's target with a warm "
+          "cache: <= 150 ms)")
 
 
 # ------------------------------------------------------------------- 5. loops

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pyonnx.api import CompiledFunction, compile, spec
 from pyonnx.errors import ConversionError, ExecutionError, PyonnxError, RuntimeFallbackError
 from pyonnx.loc import SourceLoc
+from pyonnx.saved import SavedFunction, load, save
 from pyonnx.transforms import grad, jacobian, value_and_grad, vjp
 from pyonnx.version import __version__ as __version__  # re-exported
 
@@ -18,10 +19,13 @@ __all__ = [
     "ExecutionError",
     "PyonnxError",
     "RuntimeFallbackError",
+    "SavedFunction",
     "SourceLoc",
     "compile",
     "grad",
     "jacobian",
+    "load",
+    "save",
     "spec",
     "value_and_grad",
     "vjp",

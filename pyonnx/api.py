@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import gc
 import inspect
 import logging
 import os
@@ -31,9 +30,12 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.build import _SESSIONS, _build_model  # noqa: F401  (re-exported)
 from pyonnx.call_path import _SCALAR_TYPES, _Compiled, _hashable
+from pyonnx.flight import _copy_error, _Flight
 from pyonnx.errors import ConversionError
-from pyonnx.specs import TensorSpec, spec
+from pyonnx.observe import Recorder
+from pyonnx.specs import Param, TensorSpec, spec
 
 __all__ = ["compile", "CompiledFunction", "spec", "DEFAULT_OPSET"]
 
@@ -41,8 +43,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_OPSET = 21
 _SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
-# Log a warning when a function has been converted this many times (a recompile storm).
-_STORM_THRESHOLDS = (16, 64, 256, 1024)
 
 
 class CompiledFunction:
@@ -57,7 +57,7 @@ class CompiledFunction:
 
     def __init__(self, fn: Callable[..., Any], *, providers: Sequence[str] | str | None = None,
                  static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
-                 cache_size: int = 64, static_shapes: bool = False):
+                 cache_size: int = 64, static_shapes: bool = False, cache: bool = False):
         if not isinstance(fn, types.FunctionType):
             raise TypeError(f"pyonnx.compile needs a Python function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
@@ -78,7 +78,12 @@ class CompiledFunction:
         self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
         self._cache: dict[tuple, _Compiled] = {}
         self._cache_size = cache_size
-        self.conversions = 0
+        # Guards _cache, _in_flight, static_argnames and the counters: many threads may call
+        # one compiled function (see _miss); calls of converted signatures take no lock.
+        self._lock = threading.RLock()
+        self._in_flight: dict[tuple, _Flight] = {}
+        self.cache = bool(cache)
+        self._recorder = Recorder()
         self._last: _Compiled | None = None
 
     # ------------------------------------------------------------------ calls
@@ -117,35 +122,89 @@ class CompiledFunction:
         return key(args)
 
     def _miss(self, args: Sequence[Any]) -> _Compiled:
-        from pyonnx.frontend.graph.context import NeedStatic
-
+        """Converts ``args``' signature, once: concurrent first calls with the same signature
+        wait for the one conversion (and share its result or its ConversionError); different
+        signatures convert concurrently (each conversion has its own Lowering; what the
+        frontend shares is loaded under locks and only read afterwards)."""
         while True:
+            with self._lock:
+                key = self._key(args)
+                compiled = self._cache.get(key)
+                if compiled is not None:
+                    return compiled
+                flight = self._in_flight.get(key)
+                mine = flight is None
+                if mine:
+                    flight = self._in_flight[key] = _Flight(self._static_idx)
+                    static = frozenset(self.static_argnames)
+            if not mine:
+                flight.done.wait()
+                if flight.error is not None and flight.static_idx is self._static_idx:
+                    raise _at_user_level(_copy_error(flight.error)) from None
+                continue  # converted (look it up again) or the static arguments changed
             try:
-                compiled = self._convert(args)
-                break
+                compiled = self._convert(args, static)
             except ConversionError as e:
+                flight.error = e
                 raise _at_user_level(e) from None
-            except NeedStatic as e:
-                new = set(e.argnames) - self.static_argnames
-                if not new:  # pragma: no cover - a frontend bug: the value was already static
-                    raise
-                logger.info("%s: argument(s) %s are needed at conversion time; their values "
-                            "become part of the signature", self.fn.__qualname__, sorted(new))
-                self.static_argnames |= new
-                self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
-                # Keys made before this change mean something else now.
-                self._cache.clear()
-        key = self._key(args)
-        if len(self._cache) >= self._cache_size:
-            self._cache.pop(next(iter(self._cache)))
-        self._cache[key] = compiled
-        self._last = compiled
-        return compiled
+            except Exception as e:
+                from pyonnx.cache import NeedsStatic  # light; the converter's is not
 
-    def _convert(self, args: Sequence[Any]) -> _Compiled:
-        params = self._params_for(args, symbolic=not self.static_shapes)
+                # The disk cache's record first: checking it imports no converter.
+                if not isinstance(e, NeedsStatic) and not isinstance(e, _need_static()):
+                    raise
+                with self._lock:
+                    if not set(e.argnames) - static:  # pragma: no cover - a frontend bug
+                        raise
+                    logger.info("%s: argument(s) %s are needed at conversion time; their "
+                                "values become part of the signature", self.fn.__qualname__,
+                                sorted(e.argnames))
+                    self._set_static(self.static_argnames | set(e.argnames))
+                continue
+            else:
+                with self._lock:
+                    # Under the static arguments of now: a conversion made with fewer static
+                    # arguments serves every value of the new ones.
+                    if len(self._cache) >= self._cache_size:
+                        self._cache.pop(next(iter(self._cache)))
+                    self._cache[self._key(args)] = compiled
+                    self._last = compiled
+                return compiled
+            finally:
+                # After the result is in the cache: the waiters look it up there.
+                with self._lock:
+                    del self._in_flight[key]
+                flight.done.set()
+
+    def _set_static(self, names: set[str]) -> None:
+        """Makes ``names`` the static arguments (held ``self._lock``): keys made before this
+        change mean something else now, so the cache is emptied."""
+        if names == self.static_argnames:
+            return
+        self.static_argnames = set(names)
+        self._static_idx = frozenset(self._params.index(n) for n in names)
+        self._cache.clear()
+
+    def _convert(self, args: Sequence[Any], static: frozenset[str]) -> _Compiled:
+        params = self._params_for(args, symbolic=not self.static_shapes, static=static)
+        entry = None
+        if self.cache:
+            from pyonnx import cache
+
+            entry = cache.entry_for(self, params)
+            stored = entry.load() if entry is not None else None  # may raise NeedsStatic
+            if stored is not None:
+                compiled = self._ready(args, params, *stored)
+                if compiled is not None:
+                    self._recorder.converted(self.fn.__qualname__, params, 0.0, "disk cache")
+                    return compiled
         start = time.perf_counter()
-        model_bytes, structure, scalars = self._build(params)
+        try:
+            model_bytes, structure, scalars = self._build(params)
+        except Exception as e:
+            if entry is not None and isinstance(e, _need_static()):
+                entry.store_needs_static(e.argnames)  # the next process skips this attempt
+            raise
         elapsed = time.perf_counter() - start
         for p, a in zip(params, args):
             if p.kind == "static" and isinstance(a, list) and not _same_list(p.value, a):
@@ -154,14 +213,24 @@ class CompiledFunction:
                     "item assignment): numpy code would change the caller's list on every "
                     f"call, a compiled model cannot; copy it first ({p.name} = list("
                     f"{p.name})) or pass a tuple")
-        self.conversions += 1
-        if self.conversions in _STORM_THRESHOLDS:
-            logger.warning(
-                "%s has been converted %d times (one per new input signature); static "
-                "arguments %s take many values. Pass values that change as arrays, not Python "
-                "numbers, to reuse one model.", self.fn.__qualname__, self.conversions,
-                sorted(self.static_argnames) or "none")
-        session = _SESSIONS.get(model_bytes, self.providers_to_try)
+        if entry is not None:
+            entry.store(model_bytes, structure, scalars, elapsed)
+        self._recorder.converted(self.fn.__qualname__, params, elapsed, "converted")
+        return self._ready(args, params, model_bytes, structure, scalars, elapsed, trusted=True)
+
+    def _ready(self, args: Sequence[Any], params: list, model_bytes: bytes, structure: str,
+               scalars: tuple[bool, ...], elapsed: float, trusted: bool = False):
+        """The :class:`_Compiled` of a model: its session, feed plan and call. A model from the
+        disk cache (not ``trusted``) that onnxruntime cannot load, or whose inputs are not the
+        signature's, gives None (converted again) instead of an error."""
+        try:
+            session = _SESSIONS.get(model_bytes, self.providers_to_try)
+        except Exception:
+            if trusted:
+                raise
+            logger.warning("pyonnx cache: onnxruntime cannot load the cached model of %s; "
+                           "converting again", self.fn.__qualname__)
+            return None
         feed_plan = []
         for i, p in enumerate(params):
             if p.kind in ("static", "alias"):
@@ -169,6 +238,8 @@ class CompiledFunction:
             dtype = p.spec.dtype if (p.kind == "scalar" or not isinstance(args[i], np.ndarray)) \
                 else None
             feed_plan.append((p.name, i, dtype))
+        if not trusted and [n for n, _, _ in feed_plan] != list(session.input_names):
+            return None
         compiled = _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
         compiled.owner = self
         return compiled
@@ -178,12 +249,13 @@ class CompiledFunction:
         Subclasses (``pyonnx.transforms``: grad, vjp, jacobian) pass IR transforms here."""
         return _build_model(self.fn, params, self.opset)
 
-    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
-        from pyonnx.frontend.convert import Param
-
+    def _params_for(self, args: Sequence[Any], symbolic: bool,
+                    static: frozenset[str] | None = None) -> list:
+        if static is None:
+            static = frozenset(self.static_argnames)
         params = []
         for i, (name, a) in enumerate(zip(self._params, args)):
-            if name in self.static_argnames:
+            if name in static:
                 params.append(Param(name, "static", value=a))
             elif isinstance(a, TensorSpec):
                 params.append(Param(name, "tensor", spec=a))
@@ -215,6 +287,22 @@ class CompiledFunction:
 
     # ------------------------------------------------------------ inspection
     @property
+    def conversions(self) -> int:
+        """Signatures converted so far (disk-cache hits not included)."""
+        return self._recorder.conversions
+
+    @property
+    def disk_hits(self) -> int:
+        """Signatures read from the disk cache instead of converted."""
+        return self._recorder.disk_hits
+
+    def stats(self) -> dict[str, Any]:
+        """Conversion counters: ``signatures`` (in memory now), ``conversions``,
+        ``disk_cache_hits``, ``misses`` (first calls of a signature: conversions + disk hits)
+        and ``seconds_converting``. ``PYONNX_LOG_COMPILES=1`` logs each conversion."""
+        return self._recorder.stats(len(self._cache))
+
+    @property
     def providers(self) -> tuple[str, ...]:
         """The providers running the last compiled signature (or those that would be tried)."""
         if self._last is not None:
@@ -237,24 +325,62 @@ class CompiledFunction:
         """
         import onnx
 
+        return onnx.load_from_string(self._build_for(args, kwargs)[1])
+
+    def show(self, *args: Any, **kwargs: Any):
+        """The model as a listing grouped by source line (:class:`pyonnx.show.Listing`: text
+        when printed, HTML in Jupyter, ``.dot()`` for graphviz), for example arguments or
+        specs, or without arguments for the signature called last."""
+        import onnx
+
+        from pyonnx.show import Listing
+
+        if args or kwargs or self._last is None:
+            model = onnx.load_from_string(self._build_for(args, kwargs)[1])
+        else:
+            model = onnx.load_from_string(self._last.model)
+        return Listing(model, self.fn.__qualname__)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the listing of the signature called last (or, before any call, the
+        function's name)."""
+        import html
+
+        if self._last is None:
+            return f"<pre>{html.escape(repr(self))} (not called yet: no model)</pre>"
+        return self.show().html()
+
+    def _build_for(self, args: tuple, kwargs: dict) -> tuple[list, bytes, str, tuple[bool, ...]]:
+        """(params, model bytes, structure, scalars) for example arguments or specs (not
+        cached; Python scalars needed at conversion time become static as in a call)."""
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
-        from pyonnx.frontend.graph.context import NeedStatic
-
         while True:
             try:
                 params = self._params_for(args, symbolic=not self.static_shapes)
-                model_bytes, _, _ = self._build(params)
-                return onnx.load_from_string(model_bytes)
+                return (params, *self._build(params))
             except ConversionError as e:
                 raise _at_user_level(e) from None
-            except NeedStatic as e:
-                self.static_argnames |= set(e.argnames)
-                self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
-                self._cache.clear()
+            except Exception as e:
+                if not isinstance(e, _need_static()):
+                    raise
+                with self._lock:
+                    self._set_static(self.static_argnames | set(e.argnames))
 
     def __repr__(self) -> str:
         return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
+
+    def __reduce__(self):
+        """Pickles by reference when importable, else by value (see :mod:`pyonnx.pickling`)."""
+        from pyonnx.pickling import reduce_compiled
+
+        return reduce_compiled(self)
+
+    def _pickle_options(self) -> dict[str, Any]:
+        """The keyword arguments that rebuild this function's options (pickling by value)."""
+        return dict(providers=self._providers_arg, static_argnames=tuple(sorted(
+            self.static_argnames)), opset=self.opset, cache_size=self._cache_size,
+            static_shapes=self.static_shapes)
 
     def _alias_call(self, args: tuple) -> Any:
         """Runs ``args`` in which some array arguments are the same object (``f(r, r)``) with
@@ -262,10 +388,11 @@ class CompiledFunction:
         one is seen through the other); one variant per alias pattern."""
         pattern = tuple(next(j for j in range(i + 1) if args[j] is a)
                         for i, a in enumerate(args))
-        variants = self.__dict__.setdefault("_alias_variants", {})
-        variant = variants.get(pattern)
-        if variant is None:
-            variant = variants[pattern] = _AliasVariant(self, pattern)
+        with self._lock:
+            variants = self.__dict__.setdefault("_alias_variants", {})
+            variant = variants.get(pattern)
+            if variant is None:
+                variant = variants[pattern] = _AliasVariant(self, pattern)
         return variant(*args)
 
 
@@ -277,10 +404,9 @@ class _AliasVariant(CompiledFunction):
                          opset=owner.opset, static_shapes=owner.static_shapes)
         self._pattern = pattern
 
-    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
-        from pyonnx.frontend.convert import Param
-
-        params = super()._params_for(args, symbolic)
+    def _params_for(self, args: Sequence[Any], symbolic: bool,
+                    static: frozenset[str] | None = None) -> list:
+        params = super()._params_for(args, symbolic, static)
         return [Param(p.name, "alias", value=self._params[j]) if j != i and p.kind == "tensor"
                 else p for i, (p, j) in enumerate(zip(params, self._pattern))]
 
@@ -301,71 +427,21 @@ def _same_list(a: Any, b: Any) -> bool:
         return False
 
 
-_gc_lock = threading.Lock()
-_gc_pauses = 0            # conversions running with the collector paused (threads nest)
-_gc_resume = False        # whether the first of them found the collector enabled
+def _need_static() -> type:
+    """The frontend's NeedStatic, imported only once an exception is raised (so that a call
+    served by the disk cache never imports the converter)."""
+    from pyonnx.frontend.graph.context import NeedStatic
+
+    return NeedStatic
 
 
-def _build_model(fn, params, opset: int,
-                 transforms: Sequence[Callable] = ()) -> tuple[bytes, str, tuple[bool, ...]]:
-    """:func:`_build_model_now` with the cyclic garbage collector paused.
-
-    A conversion allocates thousands of onnx-ir objects in reference cycles (nodes <-> values)
-    that are all garbage once the bytes exist. Collections during the conversion find them
-    alive, promote them, and collect them again later in older generations (a full collection
-    every ~200 conversions): 0.5 ms a conversion of a 15-line function, a fifth of its time.
-    Paused, the next young collection after it frees them in one pass. (The collector is
-    resumed after the model's last reference is gone: resuming inside would collect it alive.)
-    """
-    global _gc_pauses, _gc_resume
-    with _gc_lock:
-        if _gc_pauses == 0:
-            _gc_resume = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        return _build_model_now(fn, params, opset, transforms)
-    finally:
-        with _gc_lock:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_resume:
-                gc.enable()
-
-
-def _build_model_now(fn, params, opset: int,
-                     transforms: Sequence[Callable] = ()) -> tuple[bytes, str, tuple[bool, ...]]:
-    """Frontend → (transforms, e.g. differentiation) → passes → serialized bytes."""
-    from pyonnx.frontend.convert import convert
-    from pyonnx.passes.pipeline import optimize, to_bytes
-
-    converted = convert(fn, params, opset)
-    for transform in transforms:  # Converted -> Converted (pyonnx.transforms)
-        converted = transform(converted)
-    model = optimize(converted.model)
-    return to_bytes(model), converted.structure, converted.output_is_scalar
-
-
-class _LazySessions:
-    """The process-wide session cache, created on first use so ``import pyonnx`` does not
-    import onnxruntime."""
-
-    def __init__(self):
-        self._cache = None
-
-    def get(self, model: bytes, providers, options=()):
-        if self._cache is None:
-            from pyonnx.runtime import SessionCache
-
-            self._cache = SessionCache()
-        return self._cache.get(model, providers, options)
-
-
-_SESSIONS = _LazySessions()
+def _is_numeric_list(a: list) -> bool:
+    return bool(a) and all(isinstance(v, (int, float, bool)) for v in a)
 
 
 def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | str | None = None,
             static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
-            cache_size: int = 64, static_shapes: bool = False) -> Any:
+            cache_size: int = 64, static_shapes: bool = False, cache: bool = False) -> Any:
     """Compiles a numpy-style Python function to ONNX, run by onnxruntime.
 
     Use as ``@pyonnx.compile`` or ``@pyonnx.compile(providers=["CUDA", "CPU"])``.
@@ -381,6 +457,8 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
         static_shapes: convert one model per input shape, as ``jax.jit`` does, instead of one
             model for every size: shape arithmetic and run-time shape checks fold away (fewer
             nodes per call), at the cost of a conversion per new shape.
+        cache: keep each signature's converted model on disk (``PYONNX_CACHE_DIR``, default
+            ``~/.cache/pyonnx``) for later processes; see :mod:`pyonnx.cache` for the key.
 
     Returns:
         A :class:`CompiledFunction` (or a decorator making one).
@@ -388,9 +466,8 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
     Raises:
         ConversionError: at the first call with a signature whose conversion fails.
     """
+    options = dict(providers=providers, static_argnames=static_argnames, opset=opset,
+                   cache_size=cache_size, static_shapes=static_shapes, cache=cache)
     if fn is None:
-        return lambda f: CompiledFunction(f, providers=providers, static_argnames=static_argnames,
-                                          opset=opset, cache_size=cache_size,
-                                          static_shapes=static_shapes)
-    return CompiledFunction(fn, providers=providers, static_argnames=static_argnames, opset=opset,
-                            cache_size=cache_size, static_shapes=static_shapes)
+        return lambda f: CompiledFunction(f, **options)
+    return CompiledFunction(fn, **options)

@@ -41,6 +41,8 @@ _EPILOG_SHOW = """\b
 Examples:
   pyonnx show model.onnx
   pyonnx show kernels.py:softmax --input x=float32[N,10]
+  pyonnx show kernels.py:softmax --input x=float32[N,10] --format text
+  pyonnx show model.onnx --format dot | dot -Tsvg > model.svg
 """
 
 
@@ -91,9 +93,13 @@ def convert(target: str, inputs: tuple[str, ...], statics: tuple[str, ...], opse
 @main.command(epilog=_EPILOG_SHOW)
 @click.argument("target", metavar="TARGET")
 @_target_options
+@click.option("--format", "fmt", type=click.Choice(["onnx", "text", "html", "dot"]),
+              default="onnx", show_default=True,
+              help="onnx: ONNX text; text/html: nodes grouped by Python source line; dot: "
+                   "graphviz")
 def show(target: str, inputs: tuple[str, ...], statics: tuple[str, ...],
-         opset: int | None) -> None:
-    """Print a model in ONNX text form.
+         opset: int | None, fmt: str) -> None:
+    """Print a model in ONNX text form, or grouped by source line (--format).
 
     TARGET is a .onnx file, or module.py:function converted as by `pyonnx convert`.
     """
@@ -111,7 +117,37 @@ def show(target: str, inputs: tuple[str, ...], statics: tuple[str, ...],
             raise click.ClickException(f"cannot read {target} as an ONNX model: {e}") from None
     else:
         model = _model_for(target, inputs, statics, opset)
-    click.echo(onnx.printer.to_text(model))
+    if fmt == "onnx":
+        click.echo(onnx.printer.to_text(model))
+        return
+    from pyonnx.show import Listing
+
+    listing = Listing(model, model.graph.name)
+    click.echo({"text": listing.text, "html": listing.html, "dot": listing.dot}[fmt]())
+
+
+@main.group()
+def cache() -> None:
+    """The disk cache of converted models (compile(cache=True); folder: PYONNX_CACHE_DIR,
+    default ~/.cache/pyonnx)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Print the cache folder, its entries and their size."""
+    from pyonnx import cache as disk
+
+    i = disk.info()
+    click.echo(f"{i['path']}: {i['entries']} entries, {_size(i['bytes'])}")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Delete every cached model."""
+    from pyonnx import cache as disk
+
+    n = disk.clear()
+    click.echo(f"removed {n} entries from {disk.cache_dir()}")
 
 
 # ---------------------------------------------------------------------------- helpers

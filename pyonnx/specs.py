@@ -10,9 +10,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from typing import Any
+
 import numpy as np
 
-__all__ = ["TensorSpec", "spec", "parse_spec"]
+__all__ = ["TensorSpec", "Param", "spec", "parse_spec"]
 
 Dim = int | str | None
 
@@ -31,6 +33,26 @@ class TensorSpec:
     def __str__(self) -> str:
         dims = ",".join("?" if d is None else str(d) for d in self.shape)
         return f"{self.dtype.name}[{dims}]"
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """How one parameter enters the model.
+
+    Attributes:
+        name: the parameter name.
+        kind: "tensor" (a model input described by ``spec``), "scalar" (a Python int/float/bool
+            passed as a weak 0-d input of ``spec.dtype``), "static" (``value`` is used at
+            conversion time and is not an input) or "alias" (the very array object of the
+            earlier parameter named ``value``: numpy's f(r, r); not an input).
+        spec: the tensor spec for "tensor" and "scalar".
+        value: the static value for "static", the parameter's name for "alias".
+    """
+
+    name: str
+    kind: str
+    spec: TensorSpec | None = None
+    value: Any = None
 
 
 def spec(dtype, shape=()) -> TensorSpec:

@@ -24,31 +24,11 @@ from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
-from pyonnx.specs import TensorSpec
+from pyonnx.specs import Param  # noqa: F401  (re-exported: defined with the specs, light to import)
 
 __all__ = ["Param", "Converted", "OutputStructure", "convert", "IR_VERSION"]
 
 IR_VERSION = 10
-
-
-@dataclasses.dataclass(frozen=True)
-class Param:
-    """How one parameter enters the model.
-
-    Attributes:
-        name: the parameter name.
-        kind: "tensor" (a model input described by ``spec``), "scalar" (a Python int/float/bool
-            passed as a weak 0-d input of ``spec.dtype``), "static" (``value`` is used at
-            conversion time and is not an input) or "alias" (the very array object of the
-            earlier parameter named ``value``: numpy's f(r, r); not an input).
-        spec: the tensor spec for "tensor" and "scalar".
-        value: the static value for "static", the parameter's name for "alias".
-    """
-
-    name: str
-    kind: str
-    spec: TensorSpec | None = None
-    value: Any = None
 
 
 @dataclasses.dataclass

@@ -24,14 +24,15 @@ import logging
 import re
 import threading
 from collections.abc import Sequence
-from typing import Any
-
-import onnx
+from typing import TYPE_CHECKING, Any
 
 from pyonnx.errors import ExecutionError, RuntimeFallbackError
 from pyonnx.loc import SourceLoc
 from pyonnx.runtime import threads
 from pyonnx.runtime.providers import CPU
+
+if TYPE_CHECKING:
+    import onnx
 
 __all__ = ["Session", "SessionCache"]
 
@@ -95,8 +96,9 @@ class Session:
                  options: Sequence[tuple[str, Any]] = ()):
         import onnxruntime as ort
 
+        # onnx is imported only to explain an error (not on the path of a cached model).
         self._bytes = model if isinstance(model, bytes) else model.SerializeToString()
-        self._proto: onnx.ModelProto | None = model if isinstance(model, onnx.ModelProto) else None
+        self._proto: onnx.ModelProto | None = None if isinstance(model, bytes) else model
         self.options = tuple(options)
         _session_options(self.options)  # a bad option is the caller's error, not a provider's
         self._lock = threading.Lock()
@@ -203,6 +205,8 @@ class Session:
 
     # ---------------------------------------------------------- explaining
     def _model(self) -> onnx.ModelProto:
+        import onnx
+
         if self._proto is None:
             self._proto = onnx.load_from_string(self._bytes)
         return self._proto
@@ -225,6 +229,8 @@ class Session:
                 if node is not None else f"onnxruntime failed to {doing}")
         message = f"{what}: {_short_message(text)}"
         if loc is None:
+            import onnx
+
             # Without a source line, the model text is the best pointer (as onnxscript's
             # evaluator does); long models are cut.
             lines = onnx.printer.to_text(self._model()).splitlines()
@@ -269,6 +275,8 @@ def _short_message(text: str) -> str:
 
 
 def _all_nodes(graph: onnx.GraphProto):
+    import onnx
+
     for node in graph.node:
         yield node
         for attr in node.attribute:

@@ -18,7 +18,8 @@ def _options(f: Any) -> tuple[Callable[..., Any], tuple[_Step, ...], dict[str, A
     """(python function, steps so far, compile options) of a function or compiled function."""
     if isinstance(f, CompiledFunction):
         options = dict(providers=f._providers_arg, static_argnames=tuple(f.static_argnames),
-                       opset=f.opset, cache_size=f._cache_size, static_shapes=f.static_shapes)
+                       opset=f.opset, cache_size=f._cache_size, static_shapes=f.static_shapes,
+                       cache=f.cache)
         return f.fn, getattr(f, "steps", ()), options
     if callable(f):
         return f, (), dict(opset=DEFAULT_OPSET)

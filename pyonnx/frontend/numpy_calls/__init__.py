@@ -8,6 +8,7 @@ the package module back (no import cycle; ``tests/test_architecture.py`` reads `
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,14 +20,21 @@ __all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "register
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
             "attributes", "misc", "indexing_calls", "type_queries")
 _loaded = False
+_load_lock = threading.Lock()
 
 
 def _load() -> None:
+    """Imports the families once. ``_loaded`` is set only after the last one registered, under
+    a lock: concurrent first conversions (threads) otherwise saw ``_loaded`` already True and
+    looked names up in a half-filled table ("'.mean' is not supported")."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for m in _MODULES:
-            importlib.import_module(f"{__name__}.{m}")
+    if _loaded:
+        return
+    with _load_lock:
+        if not _loaded:
+            for m in _MODULES:
+                importlib.import_module(f"{__name__}.{m}")
+            _loaded = True
 
 
 def lookup(target: Any) -> CallEntry | None:
