@@ -296,6 +296,12 @@ for _name, _dx, _dy in (("add", "any", "any"), ("subtract", "any", "any"),
                                       _dx, _dy)
 TABLE["numpy.divmod.outer"] = E("np.divmod.outer({x}, {y})[1] * {x}[:, :, None]", "frac", "gt1")
 TABLE["numpy.add.outer"] = E("np.add.outer({x}, {y}) * {x}[:, :, None]", "any", "any")
+TABLE["numpy.append"] = E("np.append({x}, {y}) * np.append({y}, {x})", "any", "any")
+TABLE["numpy.delete"] = E("np.delete({x}, 1, axis=1) ** 2")
+TABLE["numpy.insert"] = E("np.insert({x}, 1, {y}[:3], axis=1) ** 2", "any", "any")
+TABLE["numpy.partition"] = E("np.partition({x}, 2, axis=1) * {y}", "spread", "any")
+TABLE["numpy.maximum.accumulate"] = E("np.maximum.accumulate({x}, axis=1) * {y}", "spread", "any")
+TABLE["numpy.minimum.accumulate"] = E("np.minimum.accumulate({x}, axis=1) * {y}", "spread", "any")
 
 _INT = "integer or boolean result"
 _CONST = "no float input: a constant"
@@ -310,8 +316,12 @@ NOT_DIFFERENTIABLE: dict[str, str] = {
         "numpy.isfinite", "numpy.isin", "numpy.isinf", "numpy.isnan", "numpy.isneginf",
         "numpy.isposinf", "numpy.lexsort", "numpy.logical_not", "numpy.ndim",
         "numpy.nonzero", "numpy.searchsorted", "numpy.shape", "numpy.signbit", "numpy.size",
-        "numpy.invert", "numpy.bitwise_count")},
+        "numpy.invert", "numpy.bitwise_count", "numpy.argpartition", "ndarray.argpartition")},
+    **{n: "a dtype query answered at conversion time" for n in (
+        "numpy.can_cast", "numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.issubdtype",
+        "numpy.promote_types", "numpy.result_type")},
     "ndarray.sort": "refused (sorts in place; the message says to write np.sort, in the table)",
+    "ndarray.partition": "refused (partitions in place; the message says to write np.partition)",
     "math.erf": "static Python floats only (refused on array values)",
     **{f"numpy.{n}{o}": _INT for n in (
         "bitwise_and", "bitwise_or", "bitwise_xor", "equal", "not_equal", "greater",

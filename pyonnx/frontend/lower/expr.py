@@ -320,6 +320,11 @@ class ExprLowering:
             result = getitem(self.ctx, base, index)
             if _basic(index) and not _selects_element(index, base.ndim):  # numpy: a view
                 return aliases.register_view(self.ctx, result, base, aliases.GetItem(index))
+            if result.value is base.value:
+                # a[()] of a 0-d array: numpy's scalar copy, a value of its own (the array's
+                # value is marked a 0-d array and may be written later)
+                result = Array(self.ctx.op("Identity", base.value), base.dtype, base.shape,
+                               base.weak)
             return result
         if isinstance(base, Seq):
             return sequences.item(self.ctx, base, index)

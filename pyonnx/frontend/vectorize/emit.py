@@ -122,13 +122,19 @@ def _write_by_concatenation(lw, node, st, y, parts: list[ast.Slice]) -> None:
     lower_stmts(lw, node, [assign(st.target, joined)])
 
 
+def _scalar(e: ast.expr) -> ast.expr:
+    """``e[()]``: np.where of 0-d operands is a 0-d array; the loop it replaces rebinds its
+    accumulator to a numpy scalar (or keeps its start value), so the result is a scalar."""
+    return ast.Subscript(value=e, slice=ast.Tuple(elts=[], ctx=ast.Load()), ctx=ast.Load())
+
+
 def _temp(lw, node, space, st) -> None:
     lower_stmts(lw, node, [assign(st.target, st.value.node)])
 
 
 def _flag(lw, node, space, st) -> None:
-    lower_stmts(lw, node, [assign(st.target, call("where", call("any", st.mask), st.value,
-                                                  name(st.target)))])
+    lower_stmts(lw, node, [assign(st.target, _scalar(call("where", call("any", st.mask),
+                                                          st.value, name(st.target))))])
 
 
 def _reduce(lw, node, space, st) -> None:
@@ -169,7 +175,8 @@ def _reduce(lw, node, space, st) -> None:
         W = call("where", sel, e_cast, ast.Constant(ident))
         r_name = bind(lw, node, call(fn, W, initial=ast.Constant(ident)), "r")[0]
         keep = ast.Compare(left=name(r_name), ops=[cmp], comparators=[name(acc)])
-        lower_stmts(lw, node, [assign(acc, call("where", keep, name(r_name), name(acc)))])
+        lower_stmts(lw, node, [assign(acc, _scalar(call("where", keep, name(r_name),
+                                                        name(acc))))])
         return
     E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
     r = call(fn, E, initial=ast.Constant(ident))
@@ -196,8 +203,8 @@ def _argext(lw, node, space, st) -> None:
     p = bind(lw, node, call("argmax" if kind == "max" else "argmin", name(padded)), "p")[0]
     found = bind(lw, node, call("any", name(sel_name)), "f")[0]
     at = ast.Subscript(value=name(padded), slice=name(p), ctx=ast.Load())
-    stmts = [assign(best, call("where", name(found), at, name(best)))]
+    stmts = [assign(best, _scalar(call("where", name(found), at, name(best))))]
     if k_name is not None:
         index = expr(f"start + p * {var.step}", start=var.start, p=p)
-        stmts.append(assign(k_name, call("where", name(found), index, name(k_name))))
+        stmts.append(assign(k_name, _scalar(call("where", name(found), index, name(k_name)))))
     lower_stmts(lw, node, stmts)

@@ -281,9 +281,11 @@ def _accumulator_ok(space: Space, acc: str, s: ast.Assign) -> None:
         raise Bail("accumulator undefined before the loop")
     if isinstance(value, np.ndarray) or (isinstance(value, Array) and value.ndim > 0):
         raise Bail("array accumulator")  # in place through views: keep the Loop
-    if getattr(s.value, "pyonnx_inplace", None) is True and isinstance(value, Array) \
-            and not value.weak:
-        raise Bail("in-place update of a 0-d array")
+    if getattr(s.value, "pyonnx_inplace", None) is True and (
+            isinstance(value, Array) and not value.weak or isinstance(value, np.generic)):
+        # a 0-d array is written in place; a numpy scalar is rebound to the promoted result,
+        # whose dtype may then depend on the trip count: the Loop lowering decides (or refuses)
+        raise Bail("in-place update of a 0-d array or numpy scalar")
 
 
 def _np_where(m: ast.expr, a: ast.expr, b: ast.expr) -> ast.expr:
