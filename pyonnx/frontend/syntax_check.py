@@ -32,8 +32,6 @@ _REFUSED: dict[type, str] = {
     ast.Global: "'global' is not supported; pass the value in as an argument and return the "
                 "new value",
     ast.Nonlocal: "'nonlocal' is not supported; return the new value instead",
-    ast.Lambda: "lambda expressions are not supported; define a helper with 'def' at module "
-                "level and call it",
     ast.Import: "imports inside a compiled function are not supported; import at module level",
     ast.ImportFrom: "imports inside a compiled function are not supported; import at module "
                     "level",
@@ -46,8 +44,7 @@ _REFUSED: dict[type, str] = {
     ast.NamedExpr: "the walrus operator ':=' is not supported; assign on its own line",
     ast.Starred: "starred expressions ('*args') are not supported here; pass the items "
                  "explicitly",
-    ast.FunctionDef: "nested function definitions are not supported; define the helper at "
-                     "module level",
+    ast.AsyncFunctionDef: "async functions are not supported; use 'def'",
 }
 
 
@@ -63,6 +60,13 @@ class _Checker(ast.NodeVisitor):
         if message is not None:
             self._refuse(node, message)
         super().generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.decorator_list:
+            self._refuse(node.decorator_list[0],
+                         "decorators on a nested function are not supported; call the "
+                         "decorated behaviour explicitly or define the helper at module level")
+        self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec", "compile"):

@@ -18,7 +18,7 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import aliases, appends
+from pyonnx.frontend.lower import aliases, appends, local_functions
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -36,6 +36,14 @@ def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSou
     check_syntax(src)
     tree = annotate_liveness(canonicalize(src.tree))
     return src, tree, assigned_names(tree)
+
+
+def _local_tree(tree: ast.FunctionDef) -> ast.FunctionDef:
+    """A nested function's canonical tree with liveness (annotated once)."""
+    if not tree.__dict__.get("_pyonnx_liveness"):
+        annotate_liveness(tree)
+        tree._pyonnx_liveness = True  # type: ignore[attr-defined]
+    return tree
 
 
 def prepare(fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
@@ -60,11 +68,13 @@ class FunctionLowering(ExprLowering, StmtLowering):
         stack: code objects of the functions being inlined (for recursion detection).
     """
 
-    def __init__(self, ctx, fn: types.FunctionType, stack: tuple[types.CodeType, ...] = ()):
+    def __init__(self, ctx, fn: types.FunctionType | None, stack: tuple[Any, ...] = (),
+                 local: tuple[FunctionSource, ast.FunctionDef, frozenset[str]] | None = None):
         self.ctx = ctx
-        self.src, self.tree, local_names = prepare(fn)
+        # ``local``: a nested function's (enclosing source, canonical tree, locals) instead of fn
+        self.src, self.tree, local_names = prepare(fn) if local is None else local
         self.env = Env(self.src, local_names)
-        self.stack = stack + (fn.__code__,)
+        self.stack = stack + ((fn.__code__,) if local is None else (self.tree,))
         self.dynamic_depth = 0
         self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
 
@@ -112,6 +122,10 @@ class FunctionLowering(ExprLowering, StmtLowering):
             index = self.expr(index_node)
             aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
             return self.expr(node.pyonnx_root)
+        if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
+            return local_functions.define(self, node)
+        if node.__dict__.get("pyonnx_closure"):
+            return local_functions.with_current_values(self, node)
         if node.__dict__.get("pyonnx_append"):
             # lst.append(v), rewritten to lst = lst.append(v) (canonicalize/list_append.py)
             return appends.append(self, self.expr(node.func.value), self.expr(node.args[0]))
@@ -119,6 +133,36 @@ class FunctionLowering(ExprLowering, StmtLowering):
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}
         return call(self, func, args, kwargs)
+
+    def inline_local(self, fn: local_functions.LocalFunction, args: list[Any],
+                     kwargs: dict[str, Any]) -> Any:
+        """Inlines a call to a nested function or lambda; its enclosing values are bound as
+        locals of its body (Python's closure cells, read now)."""
+        name = fn.tree.name
+        if fn.tree in self.stack:
+            raise self.ctx.error(
+                f"recursive call to {name}: an ONNX graph cannot recurse; rewrite it as a loop")
+        stale = fn.stale_names()
+        if stale:
+            raise self.ctx.error(
+                f"{name} reads '{stale[0]}', which was rebound after {name} was referenced; "
+                f"Python would read the new value: call {name}(...) by its own name after the "
+                "assignment")
+        try:
+            bound = fn.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.ctx.error(f"{name}(): {e}") from None
+        bound.apply_defaults()
+        tree = _local_tree(fn.tree)
+        callee = FunctionLowering(self.ctx, None, self.stack, local=(
+            fn.frame.src, tree, assigned_names(tree)))
+        callee.dynamic_depth = self.dynamic_depth
+        values = {**fn.captured, **bound.arguments}
+        prev = self.ctx.loc
+        try:
+            return callee.run({n: v for n, v in values.items()})
+        finally:
+            self.ctx.loc = prev
 
     def inline(self, fn: types.FunctionType, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """Inlines a call to the user function ``fn`` (Python's argument binding)."""

@@ -1,0 +1,110 @@
+"""Functions using everyday Python constructs (issue 15): lambdas, nested functions, closures,
+comprehensions, imports in the body, no-op contexts, ``*args``/``**kwargs``."""
+
+import numpy as np
+
+
+# ------------------------------------------------------------------ lambdas and nested defs
+def lambda_named(x, y):
+    sq = lambda v: v * v  # noqa: E731
+    add = lambda a, b=2.0: a + b  # noqa: E731
+    return sq(x) + add(y) + add(x, b=y)
+
+
+def lambda_inline_sorted(x):
+    keys = sorted([3, 1, 2], key=lambda i: -i)
+    return x[keys[0]] + x[keys[2]]
+
+
+def closure_in_runtime_loop(x, n):
+    w = 3.0
+
+    def scale(v, k=2):
+        return v * w * k
+    acc = x * 0
+    for i in range(n):
+        acc = acc + scale(x)
+        w = w + 1.0
+    return acc, scale(x, 1)
+
+
+def nested_closure(x):
+    def inner(v):
+        def deeper(u):
+            return u + x
+        return deeper(v) * 2
+    return inner(x[0])
+
+
+def closure_writes_enclosing_array(x):
+    out = np.zeros_like(x)
+
+    def put(i, v):
+        out[i] = v
+    put(0, x[1])
+    put(1, x[0])
+    return out
+
+
+def def_in_branch(x):
+    if x.ndim == 1:
+        def f(v):
+            return v + 1
+    else:
+        def f(v):
+            return v - 1
+    return f(x)
+
+
+def def_called_in_runtime_branch(x):
+    g = lambda v: v * 2  # noqa: E731
+    if x.sum() > 0:
+        y = g(x)
+    else:
+        y = g(-x)
+    return y
+
+
+def def_in_static_loop(x):
+    fs = []
+    for k in range(3):
+        fs.append(lambda v, k=k: v + k)
+    return fs[0](x) + fs[1](x) * fs[2](x)
+
+
+def helper_with_varargs(x, y):
+    def total(*vs, scale=1.0, **named):
+        s = vs[0]
+        for v in vs[1:]:
+            s = s + v
+        return s * scale + named["bias"]
+    return total(x, y, x, scale=2.0, bias=1.0)
+
+
+def lambda_default_reads_enclosing(x):
+    c = x.mean()
+    f = lambda v, m=c: v - m  # noqa: E731
+    c = c * 0
+    return f(x) + c
+
+
+def stale_closure(x):
+    w = 1.0
+    g = lambda v: v * w  # noqa: E731
+    h = [g][0]
+    w = 2.0
+    return h(x)
+
+
+def nested_recursion(x):
+    def fact(n):
+        return 1 if n <= 1 else n * fact(n - 1)
+    return x * fact(3)
+
+
+def def_in_runtime_branch(x):
+    if x.sum() > 0:
+        f = lambda v: v + 1  # noqa: E731
+    else:
+        f = lambda v: v - 1  # noqa: E731
+    return f(x)

@@ -1,0 +1,69 @@
+"""Everyday Python constructs of issue 15, differential against plain Python/numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests import python_constructs_kernels as k
+from tests.oracle import check
+
+X = np.array([1.5, -2.25, 3.0, 0.5])
+
+
+def test_lambda_named_with_defaults():
+    check(k.lambda_named, X, X[::-1].copy())
+
+
+def test_lambda_inline_key():
+    check(k.lambda_inline_sorted, X)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_closure_reads_loop_carried_value(n):
+    check(k.closure_in_runtime_loop, X, n)
+
+
+def test_nested_closures():
+    check(k.nested_closure, X)
+
+
+def test_closure_writes_enclosing_array():
+    check(k.closure_writes_enclosing_array, X)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_def_in_runtime_branch(sign):
+    check(k.def_in_branch, X * sign)
+    check(k.def_called_in_runtime_branch, X * sign)
+
+
+def test_lambdas_made_in_a_loop_keep_their_defaults():
+    check(k.def_in_static_loop, X)
+
+
+def test_nested_varargs_and_kwargs():
+    check(k.helper_with_varargs, X, X * 2)
+
+
+def test_default_evaluated_at_definition():
+    check(k.lambda_default_reads_enclosing, X)
+
+
+def test_stale_closure_refused():
+    with pytest.raises(pyonnx.ConversionError, match="rebound after") as info:
+        pyonnx.compile(k.stale_closure)(X)
+    assert info.value.lineno == k.stale_closure.__code__.co_firstlineno + 5
+
+
+def test_nested_recursion_refused():
+    with pytest.raises(pyonnx.ConversionError, match="recursive call to fact") as info:
+        pyonnx.compile(k.nested_recursion)(X)
+    assert info.value.lineno == k.nested_recursion.__code__.co_firstlineno + 2
+
+
+def test_function_chosen_at_run_time_refused():
+    with pytest.raises(pyonnx.ConversionError, match="put the 'if' inside it") as info:
+        pyonnx.compile(k.def_in_runtime_branch)(X)
+    assert info.value.lineno == k.def_in_runtime_branch.__code__.co_firstlineno + 1
