@@ -108,3 +108,57 @@ def def_in_runtime_branch(x):
     else:
         f = lambda v: v - 1  # noqa: E731
     return f(x)
+
+
+# ------------------------------------------------------------------ imports and contexts
+def imports_in_body(x):
+    import numpy as npx
+    from math import sqrt, pi as PI
+    import numpy.linalg
+    return npx.sqrt(x * x) * sqrt(4.0) + PI + numpy.linalg.norm(x)
+
+
+def import_in_helper_and_loop(x, n):
+    def h(v):
+        from numpy import exp
+        return exp(v)
+    acc = x * 0
+    for i in range(n):
+        import math
+        acc = acc + h(x) * math.e
+    return acc
+
+
+def errstate_block(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(x)
+        z = x / (x - x)
+    return y, z
+
+
+def warnings_block(x, n):
+    import warnings
+    acc = x * 0
+    for i in range(n):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            acc = acc + np.sqrt(x)
+    return acc
+
+
+def import_other_module(x):
+    import os
+    return x
+
+
+def with_open(x):
+    with open("f"):
+        pass
+    return x
+
+
+def with_as_record(x):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        y = x + 1
+    return y

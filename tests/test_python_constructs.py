@@ -67,3 +67,34 @@ def test_function_chosen_at_run_time_refused():
     with pytest.raises(pyonnx.ConversionError, match="put the 'if' inside it") as info:
         pyonnx.compile(k.def_in_runtime_branch)(X)
     assert info.value.lineno == k.def_in_runtime_branch.__code__.co_firstlineno + 1
+
+
+def test_imports_in_body():
+    check(k.imports_in_body, X)
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_imports_in_helper_and_loop(n):
+    check(k.import_in_helper_and_loop, X, n)
+
+
+def test_errstate_block():
+    check(k.errstate_block, X)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_catch_warnings_in_loop(n):
+    check(k.warnings_block, np.abs(X), n)
+
+
+@pytest.mark.parametrize("fn, offset, words", [
+    (k.import_other_module, 1, ["'os'", "pass it in"]),
+    (k.with_open, 1, ["np.errstate", "files"]),
+    (k.with_as_record, 2, ["as w", "drop the 'as'"]),
+])
+def test_refused_imports_and_contexts(fn, offset, words):
+    with pytest.raises(pyonnx.ConversionError) as info:
+        pyonnx.compile(fn)(X)
+    assert info.value.lineno == fn.__code__.co_firstlineno + offset, str(info.value)
+    for w in words:
+        assert w in info.value.message

@@ -17,8 +17,6 @@ __all__ = ["check_syntax"]
 
 # node type → message; the message says what to write instead where there is something.
 _REFUSED: dict[type, str] = {
-    ast.With: "'with' statements are not supported; a compiled function cannot open files or "
-              "contexts: do the I/O outside it and pass arrays in",
     ast.AsyncWith: "'async with' is not supported",
     ast.Try: "'try' statements are not supported; an ONNX model cannot catch errors: check the "
              "condition with an 'if' instead",
@@ -32,9 +30,6 @@ _REFUSED: dict[type, str] = {
     ast.Global: "'global' is not supported; pass the value in as an argument and return the "
                 "new value",
     ast.Nonlocal: "'nonlocal' is not supported; return the new value instead",
-    ast.Import: "imports inside a compiled function are not supported; import at module level",
-    ast.ImportFrom: "imports inside a compiled function are not supported; import at module "
-                    "level",
     ast.Match: "'match' statements are not supported; use if/elif",
     ast.Delete: "'del' is not supported; rebind the name instead",
     ast.AsyncFor: "'async for' is not supported",

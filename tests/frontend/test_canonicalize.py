@@ -13,7 +13,7 @@ import pytest
 
 from pyonnx.frontend import canonicalize as canon
 from pyonnx.frontend.canonicalize import (augassign, break_continue, early_return, list_append,
-                                          local_functions, setitem)
+                                          imports_contexts, local_functions, setitem)
 from tests import canonical_kernels as k
 
 
@@ -85,5 +85,5 @@ def test_a_single_final_return_is_left_alone():
 
 
 def test_pipeline_order_lists_every_pass():
-    assert canon.PASSES == (local_functions, augassign, setitem, list_append, break_continue,
+    assert canon.PASSES == (local_functions, imports_contexts, augassign, setitem, list_append, break_continue,
                             early_return)

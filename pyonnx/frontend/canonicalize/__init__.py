@@ -9,15 +9,16 @@ from __future__ import annotations
 import ast
 
 from pyonnx.frontend.canonicalize import (augassign, break_continue, early_return, list_append,
-                                          local_functions, setitem)
+                                          imports_contexts, local_functions, setitem)
 
 __all__ = ["canonicalize", "PASSES"]
 
 # Order: nested functions and lambdas are lifted first, so every later pass sees one function
-# body at a time (each nested body is canonicalized on its own); augmented assignment first, so later passes see plain assignments only; break/continue
+# body at a time (each nested body is canonicalized on its own); imports and 'with' blocks become
+# plain statements before any pass looks at blocks; augmented assignment first, so later passes see plain assignments only; break/continue
 # before early return, whose loop tests combine with the break flags (as AutoGraph orders them).
 # x[i] = v becomes a rebinding of x after augassign made x[i] += v a plain assignment.
-PASSES = (local_functions, augassign, setitem, list_append, break_continue, early_return)
+PASSES = (local_functions, imports_contexts, augassign, setitem, list_append, break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.lower import view_calls, writers
+from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
@@ -83,6 +84,10 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if isinstance(func, np.dtype):
         raise ctx.error(f"a dtype object is not callable; use np.{func.name}(x) or "
                         f"x.astype(np.{func.name})")
+    if _hashable(func) and func in NOOP_CALLS:  # warnings.simplefilter(...): no model value
+        if not is_static(args) or not is_static(list(kwargs.values())):
+            raise ctx.error(f"{func.__name__}() takes conversion-time values here")
+        return None
     if func in _IO_HINT if _hashable(func) else False:
         raise ctx.error(_IO_HINT[func])
     if func is np.ndindex or (_hashable(func) and func in _ITERATION_BUILTINS):

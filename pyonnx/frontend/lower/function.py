@@ -18,7 +18,7 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import aliases, appends, local_functions
+from pyonnx.frontend.lower import aliases, appends, imports_contexts, local_functions
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -124,6 +124,10 @@ class FunctionLowering(ExprLowering, StmtLowering):
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
             return local_functions.define(self, node)
+        if node.__dict__.get("pyonnx_import"):  # import in the body (canonicalize/imports_contexts)
+            return imports_contexts.import_value(self, node)
+        if "pyonnx_context" in node.__dict__:  # with np.errstate(...): a no-op context
+            return imports_contexts.enter_contexts(self, node)
         if node.__dict__.get("pyonnx_closure"):
             return local_functions.with_current_values(self, node)
         if node.__dict__.get("pyonnx_append"):
