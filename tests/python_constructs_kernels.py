@@ -162,3 +162,69 @@ def with_as_record(x):
     with warnings.catch_warnings(record=True) as w:
         y = x + 1
     return y
+
+
+# ------------------------------------------------------------------ comprehensions
+def comp_static(x, arrays, weights):
+    rows = [x[i] for i in range(3)]
+    scaled = [a * w for a, w in zip(arrays, weights)]
+    return np.stack(rows), sum(scaled), tuple(v * 2 for v in rows)
+
+
+def comp_runtime(x, n):
+    sq = [x[i] ** 2 for i in range(n)]
+    pos = [x[i] for i in range(n) if x[i] > 0]
+    return len(sq), len(pos)
+
+
+def comp_runtime_array(x, n):
+    return np.array([x[i] ** 2 for i in range(n)]), np.stack([x * i for i in range(n)])
+
+
+def comp_runtime_stack(x):
+    return np.stack([r * 2 for r in x if r.sum() > 0])
+
+
+def gen_reductions(x, n):
+    s = sum(x[i] * x[i] for i in range(n))
+    s2 = sum((x[i] for i in range(n) if x[i] > 0), 1.0)
+    a = any(x[i] > 2 for i in range(n))
+    b = all(x[i] > -3 for i in range(n))
+    return s, s2, a, b
+
+
+def gen_static_reductions(x):
+    s = sum(x[i] for i in range(3))
+    m = max(x[i] for i in range(3))
+    lo = min(abs(x[i]) for i in range(3))
+    a = any(x[i] > 2 for i in range(3))
+    return s, m, lo, a, len([i for i in range(5) if i % 2])
+
+
+def comp_does_not_leak(x):
+    i = 10
+    ys = [x[i] for i in range(2)]
+    zs = [x[j] * 2 for j in range(x.shape[0])]
+    return ys[1] + i, len(zs)
+
+
+def dict_comp(x, y):
+    d = {name: v * 2 for name, v in zip(("a", "b"), (x, y))}
+    return d["a"] + d["b"]
+
+
+def comp_in_loop_and_branch(x, n):
+    acc = 0.0
+    for k in range(n):
+        if x[k % x.shape[0]] > 0:
+            acc = acc + sum(x[j] for j in range(k))
+    return acc
+
+
+def nested_comp(x):
+    return np.array([[x[i] * x[j] for j in range(3)] for i in range(2)])
+
+
+def dict_comp_runtime(x, n):
+    d = {i: x[i] for i in range(n)}
+    return x

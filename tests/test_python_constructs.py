@@ -98,3 +98,39 @@ def test_refused_imports_and_contexts(fn, offset, words):
     assert info.value.lineno == fn.__code__.co_firstlineno + offset, str(info.value)
     for w in words:
         assert w in info.value.message
+
+
+def test_comprehensions_over_static_iterables():
+    check(k.comp_static, X, (X, X * 2), (0.5, 2.0))
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_comprehensions_over_run_time_iterables(n):
+    check(k.comp_runtime, X, n)
+    if n:  # (np.array of an empty run-time list fails at run time: see the README)
+        check(k.comp_runtime_array, X, n)
+    check(k.gen_reductions, X, n)
+    check(k.comp_in_loop_and_branch, X, n)
+
+
+def test_comprehension_filter_over_rows():
+    check(k.comp_runtime_stack, np.array([[1.0, 2.0], [-3.0, 1.0], [0.5, 0.5]]))
+
+
+def test_generator_reductions_unrolled():
+    check(k.gen_static_reductions, X)
+
+
+def test_comprehension_variable_does_not_leak():
+    check(k.comp_does_not_leak, X)
+
+
+def test_dict_comprehension_and_nested():
+    check(k.dict_comp, X, X + 1)
+    check(k.nested_comp, X)
+
+
+def test_dict_comprehension_over_run_time_refused():
+    with pytest.raises(pyonnx.ConversionError, match="dict comprehension") as info:
+        pyonnx.compile(k.dict_comp_runtime)(X, 3)
+    assert info.value.lineno == k.dict_comp_runtime.__code__.co_firstlineno + 1

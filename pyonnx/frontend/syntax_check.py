@@ -33,9 +33,8 @@ _REFUSED: dict[type, str] = {
     ast.Match: "'match' statements are not supported; use if/elif",
     ast.Delete: "'del' is not supported; rebind the name instead",
     ast.AsyncFor: "'async for' is not supported",
-    ast.SetComp: "set comprehensions are not supported",
-    ast.DictComp: "dict comprehensions are not supported",
-    ast.GeneratorExp: "generator expressions are not supported; use a list comprehension",
+    ast.SetComp: "set comprehensions are not supported: a set's order and contents depend on "
+                 "hashing; use a list comprehension or np.unique",
     ast.NamedExpr: "the walrus operator ':=' is not supported; assign on its own line",
     ast.Starred: "starred expressions ('*args') are not supported here; pass the items "
                  "explicitly",

@@ -99,6 +99,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 return list(np.ndindex(*args, **kwargs))
             except Exception as e:
                 raise ctx.error(f"np.ndindex: {type(e).__name__}: {e}") from None
+    if func in (builtins.any, builtins.all) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], (list, tuple)) and not is_static(args[0]):
+        return _any_all(lowering, func is builtins.any, args[0])
     if _hashable(func) and func in _PURE_BUILTINS:
         if func is builtins.isinstance and args and isinstance(args[0], Array):
             return _isinstance_array(args[0], args[1])
@@ -116,6 +119,18 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
         return lowering.inline(func.__func__, [func.__self__, *args], kwargs)
     raise ctx.error(_unsupported_call_message(func))
+
+
+def _any_all(lowering, is_any: bool, items: list | tuple) -> Any:
+    """``any(items)``/``all(items)`` of a list holding array values: the truth values combined
+    (each item's truth as Python's bool() takes it: 0-d or one element only)."""
+    import ast
+
+    acc: Any = not is_any
+    for v in items:
+        truth = call(lowering, builtins.bool, [v], {})
+        acc = lowering.binary(ast.BitOr if is_any else ast.BitAnd, acc, truth)
+    return acc
 
 
 def _hashable(x: Any) -> bool:

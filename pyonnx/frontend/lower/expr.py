@@ -17,7 +17,7 @@ import numpy as np
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.graph import scalar_kinds, sequences
-from pyonnx.frontend.lower import aliases, view_calls, writers
+from pyonnx.frontend.lower import aliases, comprehensions, view_calls, writers
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -100,6 +100,10 @@ class ExprLowering:
             raise e.with_loc(ctx.loc) from None
         finally:
             ctx.loc = prev
+
+    def static_truth(self, value: Any) -> bool | None:
+        """:func:`static_truth` in this lowering's context."""
+        return static_truth(self.ctx, value)
 
     # ---------------------------------------------------------------- leaves
     def expr_Constant(self, node: ast.Constant) -> Any:
@@ -331,32 +335,13 @@ class ExprLowering:
             raise self.ctx.error(f"{type(e).__name__}: {e}") from None
 
     # ---------------------------------------------------------- comprehensions
-    def expr_ListComp(self, node: ast.ListComp) -> list:
-        out: list = []
-        saved = dict(self.env.locals)
-        try:
-            self._comprehension(node.generators, 0, node.elt, out)
-        finally:
-            # Comprehension variables do not leak, as in Python 3.
-            self.env.locals = saved
-        return out
+    def expr_ListComp(self, node: ast.ListComp) -> Any:
+        return comprehensions.comprehension(self, node)[1]
 
-    def _comprehension(self, gens: list[ast.comprehension], i: int, elt: ast.expr, out: list) -> None:
-        if i == len(gens):
-            out.append(self.expr(elt))
-            return
-        gen = gens[i]
-        for item in self.static_iter(self.expr(gen.iter), gen.iter):
-            self.assign(gen.target, item)
-            if all(self._comp_cond(c) for c in gen.ifs):
-                self._comprehension(gens, i + 1, elt, out)
-
-    def _comp_cond(self, test: ast.expr) -> bool:
-        truth = static_truth(self.ctx, self.expr(test))
-        if truth is None:
-            raise self.ctx.error("a comprehension filter on array values is not supported; "
-                                 "use a boolean mask")
-        return truth
+    # A generator expression is consumed where it stands (sum(...), np.array(...), tuple(...)):
+    # its items as a list have the same meaning.
+    expr_GeneratorExp = expr_ListComp
+    expr_DictComp = expr_ListComp
 
 
 def _basic(index: Any) -> bool:

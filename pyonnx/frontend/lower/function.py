@@ -18,7 +18,8 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import aliases, appends, imports_contexts, local_functions
+from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
+                                   local_functions)
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -36,6 +37,14 @@ def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSou
     check_syntax(src)
     tree = annotate_liveness(canonicalize(src.tree))
     return src, tree, assigned_names(tree)
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
 
 
 def _local_tree(tree: ast.FunctionDef) -> ast.FunctionDef:
@@ -133,7 +142,18 @@ class FunctionLowering(ExprLowering, StmtLowering):
         if node.__dict__.get("pyonnx_append"):
             # lst.append(v), rewritten to lst = lst.append(v) (canonicalize/list_append.py)
             return appends.append(self, self.expr(node.func.value), self.expr(node.args[0]))
+        if node.__dict__.get("pyonnx_truth"):  # bool(e) of a comprehension's loop form
+            return call(self, bool, [self.expr(node.args[0])], {})
         func = self.expr(node.func)
+        if len(node.args) in (1, 2) and isinstance(node.args[0], (ast.ListComp, ast.GeneratorExp)) \
+                and not node.keywords and _hashable(func) and func in comprehensions.REDUCTIONS:
+            # sum/any/all over a comprehension: at run time, an accumulating loop
+            start = self.expr(node.args[1]) if len(node.args) == 2 else 0
+            reduced, value = comprehensions.comprehension(
+                self, node.args[0], comprehensions.REDUCTIONS[func], start)
+            if reduced:
+                return value
+            return call(self, func, [value, *([start] if len(node.args) == 2 else [])], {})
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}
         return call(self, func, args, kwargs)

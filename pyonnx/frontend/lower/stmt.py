@@ -193,15 +193,6 @@ class StmtLowering:
             return
         self.block(node.body if truth else node.orelse)
 
-    def static_iter(self, iterable: Any, node: ast.expr) -> list[Any]:
-        """The items of an iterable known at conversion time (comprehensions)."""
-        items = iterate(self.ctx, iterable)
-        if isinstance(items, DynamicIter):
-            raise self.ctx.error(
-                "a comprehension over values only known at run time is not supported; write a "
-                "for loop that appends to a list", self.loc_of(node))
-        return items
-
     def stmt_For(self, node: ast.For) -> None:
         ctx = self.ctx
         prev = ctx.loc
