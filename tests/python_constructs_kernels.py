@@ -228,3 +228,55 @@ def nested_comp(x):
 def dict_comp_runtime(x, n):
     d = {i: x[i] for i in range(n)}
     return x
+
+
+# ------------------------------------------------------------------ loops known to run
+def power_iteration(A):
+    v = np.ones(A.shape[0])
+    for it in range(500):
+        w = A @ v
+        lam = np.linalg.norm(w)
+        v_new = w / lam
+        if np.abs(v_new - v).max() < 1e-10:
+            break
+        v = v_new
+    return lam, v, it
+
+
+def bound_in_long_static_loop(x):
+    for i in range(100):
+        y = x * i
+    return y, i
+
+
+def conditionally_bound_in_static_loop(x):
+    for i in range(100):
+        if x[i % 3] > 0:
+            last = i
+    return last
+
+
+def bound_in_run_time_loop(x, n):
+    for i in range(n):
+        y = x * i
+    return y
+
+
+def while_true_returns(x, limit):
+    k = 0
+    while True:
+        k += 1
+        if x.sum() * k > limit:
+            return x * k
+        if k > 100:
+            return x
+
+
+def while_true_break_then_use(x):
+    k = 0
+    while True:
+        y = x * k
+        k += 1
+        if y.sum() > 20:
+            break
+    return y, k

@@ -134,3 +134,31 @@ def test_dict_comprehension_over_run_time_refused():
     with pytest.raises(pyonnx.ConversionError, match="dict comprehension") as info:
         pyonnx.compile(k.dict_comp_runtime)(X, 3)
     assert info.value.lineno == k.dict_comp_runtime.__code__.co_firstlineno + 1
+
+
+def test_power_iteration_defines_names_after_the_loop():
+    check(k.power_iteration, np.array([[2.0, 1.0], [1.0, 3.0]]))
+    check(k.power_iteration, np.array([[1.0, 0.0], [0.0, 1.0]]))
+
+
+def test_long_static_loop_defines_names():
+    check(k.bound_in_long_static_loop, X)
+
+
+@pytest.mark.parametrize("fn, args, offset", [
+    (k.conditionally_bound_in_static_loop, (X,), 4),
+    (k.bound_in_run_time_loop, (X, 3), 3),
+])
+def test_possibly_unbound_after_loop_still_refused(fn, args, offset):
+    with pytest.raises(pyonnx.ConversionError, match="unbound") as info:
+        pyonnx.compile(fn)(*args)
+    assert info.value.lineno == fn.__code__.co_firstlineno + offset, str(info.value)
+
+
+@pytest.mark.parametrize("limit", [0.0, 5.0, 20.0, 1e9])
+def test_while_true_left_by_return(limit):
+    check(k.while_true_returns, X, limit)
+
+
+def test_while_true_break_then_use():
+    check(k.while_true_break_then_use, np.abs(X))
