@@ -280,3 +280,40 @@ def while_true_break_then_use(x):
         if y.sum() > 20:
             break
     return y, k
+
+
+# ------------------------------------------------------------------ *args and **kwargs
+def varargs_sum(x, *rest, scale=1.0):
+    total = x
+    for r in rest:
+        total = total + r
+    return total * scale, len(rest)
+
+
+def kwargs_options(x, **opts):
+    y = x * opts.get("alpha", 1.0)
+    if "beta" in opts:
+        y = y + opts["beta"]
+    return y
+
+
+def unused_kwargs(x, **kwargs):
+    return x + 1
+
+
+def _weighted(a, b, c=0.0, *, w=1.0):
+    return (a + b + c) * w
+
+
+def helper_star_calls(x, y):
+    arrays = (x, y)
+    opts = {"w": 2.0}
+    rows = np.stack([x, y])
+    return _weighted(*arrays, **opts), _weighted(*rows), _weighted(x, *[y], **{"c": 1.0})
+
+
+def star_of_run_time_list(x, n):
+    items = []
+    for i in range(n):
+        items.append(x[i])
+    return _weighted(*items)

@@ -110,7 +110,7 @@ def uses_match(x):
     return x
 
 
-def uses_star_args(x, *rest):  # <- varargs
+def uses_star_args(x, *rest):
     return x
 
 

@@ -162,3 +162,33 @@ def test_while_true_left_by_return(limit):
 
 def test_while_true_break_then_use():
     check(k.while_true_break_then_use, np.abs(X))
+
+
+def test_varargs_in_signature():
+    f = pyonnx.compile(k.varargs_sum)
+    # (reference=False: the oracle's second runtime feeds the named parameters only)
+    for extra in [(), (X,), (X, X * 2, X * 3)]:
+        check(f, X, *extra, reference=False)
+        check(f, X, *extra, scale=2.0, reference=False)
+    assert len(f._layouts) == 3
+
+
+def test_kwargs_in_signature():
+    f = pyonnx.compile(k.kwargs_options)
+    check(f, X, reference=False)
+    check(f, X, alpha=2.0, reference=False)
+    check(f, X, beta=X, alpha=np.float32(3.0), reference=False)
+    check(k.unused_kwargs, X, reference=False)
+    check(k.unused_kwargs, X, tag=X, reference=False)
+    model = f.to_onnx(X, beta=X)
+    assert [i.name for i in model.graph.input] == ["x", "opts_beta"]
+
+
+def test_star_and_double_star_in_helper_calls():
+    check(k.helper_star_calls, X, X + 1)
+
+
+def test_star_of_run_time_list_refused():
+    with pytest.raises(pyonnx.ConversionError, match="known at conversion time") as info:
+        pyonnx.compile(k.star_of_run_time_list)(X, 2)
+    assert info.value.lineno == k.star_of_run_time_list.__code__.co_firstlineno + 4

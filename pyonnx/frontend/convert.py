@@ -43,12 +43,15 @@ class Param:
             earlier parameter named ``value``: numpy's f(r, r); not an input).
         spec: the tensor spec for "tensor" and "scalar".
         value: the static value for "static", the parameter's name for "alias".
+        group: for an item of ``*args``/``**kwargs`` (pyonnx.variadic), the ``*``/``**``
+            parameter and its position or keyword.
     """
 
     name: str
     kind: str
     spec: TensorSpec | None = None
     value: Any = None
+    group: tuple[str, Any] | None = None  # ("args", 0) / ("kwargs", "alpha"): *args/**kwargs
 
 
 @dataclasses.dataclass
@@ -64,6 +67,18 @@ class Converted:
     model: ir.Model
     structure: str
     output_is_scalar: tuple[bool, ...]
+
+
+def _regroup(fn: types.FunctionType, params: list[Param], bound: dict[str, Any]) -> None:
+    """Binds ``*args`` to the tuple and ``**kwargs`` to the dict of their flat parameters."""
+    P = inspect.Parameter
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind is P.VAR_POSITIONAL:
+            bound[p.name] = tuple(bound.pop(q.name) for q in params
+                                  if q.group is not None and q.group[0] == p.name)
+        elif p.kind is P.VAR_KEYWORD:
+            bound[p.name] = {q.group[1]: bound.pop(q.name) for q in params
+                             if q.group is not None and q.group[0] == p.name}
 
 
 def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converted:
@@ -97,6 +112,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
         if p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
+    _regroup(fn, params, bound)
     result = FunctionLowering(ctx, fn).run(bound)
     ctx.loc = None
     written = _written_arguments(ctx, [p.name for p in params])
@@ -227,6 +243,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
+        if isinstance(item, dict):
+            raise ConversionError(f"{fn.__qualname__} returns a dict (item {i}); returning a dict "
+                                  "is not supported yet: return a tuple of its values")
         if is_static(item):
             if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "

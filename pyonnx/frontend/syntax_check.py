@@ -66,29 +66,19 @@ class _Checker(ast.NodeVisitor):
         if isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec", "compile"):
             self._refuse(node, f"'{node.func.id}' is not supported: pyonnx converts source it can "
                                "read; write the code out")
+        # f(*items) and f(**options) are unpacked at conversion time (lower/function.py)
+        self.visit(node.func)
         for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                self._refuse(arg, "'*args' in a call is not supported; pass the items explicitly")
+            self.visit(arg.value if isinstance(arg, ast.Starred) else arg)
         for kw in node.keywords:
-            if kw.arg is None:
-                self._refuse(kw.value, "'**kwargs' in a call is not supported; pass keywords "
-                                       "explicitly")
-        self.generic_visit(node)
+            self.visit(kw.value)
 
 
 def check_syntax(src: FunctionSource) -> None:
     """Raises ConversionError at the first unsupported construct of ``src``'s body.
 
-    The function's own signature is checked too: ``*args``/``**kwargs`` and keyword-only
-    arguments without defaults cannot become model inputs.
+    (``*args``/``**kwargs`` in the signature are bound per call: pyonnx.variadic.)
     """
-    args = src.tree.args
-    if args.vararg is not None:
-        raise ConversionError("'*args' parameters are not supported; name each argument",
-                              loc_of(src, args.vararg))
-    if args.kwarg is not None:
-        raise ConversionError("'**kwargs' parameters are not supported; name each argument",
-                              loc_of(src, args.kwarg))
     checker = _Checker(src)
     for stmt in src.tree.body:
         checker.visit(stmt)

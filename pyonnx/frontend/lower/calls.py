@@ -35,6 +35,10 @@ _PURE_BUILTINS = {builtins.tuple, builtins.list, builtins.isinstance, builtins.e
 _CONTAINER_BUILTINS = {builtins.tuple, builtins.list, builtins.enumerate, builtins.zip,
                        builtins.reversed}
 
+# Methods that only read a dict, tuple or str known at conversion time.
+_PURE_METHODS = {"get", "keys", "values", "items", "index", "count", "copy", "startswith",
+                 "endswith", "lower", "upper", "format", "join", "split", "strip"}
+
 _ITERATION_BUILTINS = {builtins.enumerate, builtins.zip, builtins.reversed}
 
 _IO_HINT = {
@@ -111,6 +115,13 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{type(e).__name__}: {e}") from None
         raise ctx.error(f"{func.__name__}() of array values is not supported")
+    if isinstance(func, types.BuiltinMethodType) and type(func.__self__) in (dict, tuple, str) \
+            and func.__name__ in _PURE_METHODS and is_static(args) and is_static(list(kwargs.values())):
+        # opts.get("alpha", 1.0), names.index("b"): reads of a conversion-time container
+        try:
+            return func(*args, **kwargs)
+        except Exception as e:
+            raise ctx.error(f"{type(e).__name__}: {e}") from None
     hook = getattr(func, "__pyonnx_call__", None)  # pyonnx's own callables (pyonnx.transforms)
     if hook is not None:
         return hook(lowering, args, kwargs)

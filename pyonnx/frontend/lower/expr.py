@@ -123,6 +123,27 @@ class ExprLowering:
     def expr_List(self, node: ast.List) -> list:
         return [self.expr(e) for e in node.elts]
 
+    def expr_Dict(self, node: ast.Dict) -> dict:
+        """A dict with keys known at conversion time (options, named results)."""
+        out: dict = {}
+        for k, v in zip(node.keys, node.values):
+            value = self.expr(v)
+            if k is None:  # {**other, ...}
+                if not isinstance(value, dict):
+                    raise self.ctx.error("'**' in a dict needs a dict", self.loc_of(v))
+                out.update(value)
+                continue
+            key = self.expr(k)
+            if not is_static(key):
+                raise self.ctx.error("dict keys must be known at conversion time (strings, "
+                                     "ints); use an array for values looked up at run time",
+                                     self.loc_of(k))
+            try:
+                out[key] = value
+            except TypeError as e:
+                raise self.ctx.error(f"TypeError: {e}", self.loc_of(k)) from None
+        return out
+
     def expr_Slice(self, node: ast.Slice) -> slice:
         part = lambda e: None if e is None else self.expr(e)  # noqa: E731
         return slice(part(node.lower), part(node.upper), part(node.step))

@@ -20,7 +20,9 @@ from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
                                    local_functions)
+from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.calls import call
+from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
 from pyonnx.frontend.lower.stmt import ReturnSignal, StmtLowering
@@ -154,9 +156,42 @@ class FunctionLowering(ExprLowering, StmtLowering):
             if reduced:
                 return value
             return call(self, func, [value, *([start] if len(node.args) == 2 else [])], {})
-        args = [self.expr(a) for a in node.args]
-        kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}
+        args: list[Any] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):  # f(*items): the items, known at conversion time
+                args.extend(self._unpacked(a))
+            else:
+                args.append(self.expr(a))
+        kwargs: dict[str, Any] = {}
+        for kw in node.keywords:
+            value = self.expr(kw.value)
+            if kw.arg is not None:
+                kwargs[kw.arg] = value
+                continue
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                raise self.ctx.error("'**' needs a dict with string keys known at conversion "
+                                     "time", self.loc_of(kw.value))
+            for k, v in value.items():
+                if k in kwargs:
+                    raise self.ctx.error(f"got multiple values for keyword argument '{k}'",
+                                         self.loc_of(kw.value))
+                kwargs[k] = v
         return call(self, func, args, kwargs)
+
+    def _unpacked(self, node: ast.Starred) -> list[Any]:
+        value = self.expr(node.value)
+        prev = self.ctx.loc
+        self.ctx.loc = self.loc_of(node)
+        try:
+            items = iterate(self.ctx, value)
+        finally:
+            self.ctx.loc = prev
+        if isinstance(items, DynamicIter):
+            raise self.ctx.error(
+                f"'*{ast.unparse(node.value)}' needs a number of items known at conversion time "
+                "(a tuple, a static list, an array with a fixed first dimension); pass the "
+                "sequence itself", self.loc_of(node))
+        return list(items)
 
     def inline_local(self, fn: local_functions.LocalFunction, args: list[Any],
                      kwargs: dict[str, Any]) -> Any:
