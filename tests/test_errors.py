@@ -26,7 +26,7 @@ def marked(name: str) -> tuple[int, int, str]:
 CASES = [
     # (function, marker, expected column: "stmt" = first char of the line, or a substring
     #  whose position on that line is the column, and words the message must contain)
-    (k.uses_with, "with", 'open("f")', ["with", "files"]),
+    (k.uses_with, "with", "stmt", ["with", "files"]),
     (k.uses_try, "try", "stmt", ["try"]),
     (k.uses_yield, "yield", "yield", ["yield"]),
     (k.uses_class, "class", "stmt", ["class"]),

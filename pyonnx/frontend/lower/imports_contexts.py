@@ -62,7 +62,7 @@ def enter_contexts(lowering, node: ast.Call) -> None:
                 "'with' is supported for np.errstate(...) and warnings.catch_warnings() only "
                 "(they change no value: an ONNX model raises no floating-point warnings); a "
                 "compiled function cannot open files or other contexts: do that outside it and "
-                "pass arrays in", lowering.loc_of(expr))
+                "pass arrays in", lowering.loc_of(node))
         if target is not None:
             raise lowering.ctx.error(
                 f"'with ... as {ast.unparse(target)}' is not supported: a model records no "
