@@ -317,3 +317,84 @@ def star_of_run_time_list(x, n):
     for i in range(n):
         items.append(x[i])
     return _weighted(*items)
+
+
+# ------------------------------------------------------------------ everyday Python
+def swap_rows_tuple(A):
+    A = A.copy()
+    A[0], A[1] = A[1], A[0]  # rows are views: numpy copies row 1 into both
+    return A
+
+
+def swap_elements_tuple(a):
+    a = a * 1
+    a[0], a[2] = a[2], a[0]  # elements are copies: a real swap
+    return a
+
+
+def swap_names(a, b):
+    a, b = b, a
+    return a - b
+
+
+def loop_over_edges(x, edges):
+    s = 0.0
+    for a, b in edges:
+        s = s + x[a] * x[b]
+    return s
+
+
+def unpack_row(p, i):
+    xi, yi = p[i]
+    return xi * yi
+
+
+def enumerate_zip_unpack(x, y):
+    s = 0.0
+    for i, (a, b) in enumerate(zip(x, y)):
+        s = s + i * a * b
+    return s
+
+
+def del_name(x):
+    y = x * 2
+    z = y + 1
+    del y
+    return z
+
+
+def del_then_read(x):
+    y = x * 2
+    del y
+    return y
+
+
+def type_checks(x, k):
+    out = x
+    if isinstance(k, int) and type(x) is np.ndarray:
+        out = x * k
+    s = x.sum()
+    if type(s) is np.float64 and not isinstance(s, np.ndarray):
+        out = out + s
+    return out
+
+
+def stdlib_helpers(x):
+    import functools
+    import itertools
+    import operator
+    pairs = [x[i] * x[j] for i, j in itertools.combinations(range(3), 2)]
+    grid = sum(x[i] - x[j] for i, j in itertools.product(range(2), repeat=2))
+    total = functools.reduce(operator.add, pairs)
+    prod = functools.reduce(lambda a, b: a * b, [x[0], x[1], x[2]], 1.0)
+    sq = list(map(lambda v: v * v, [x[0], x[1]]))
+    keep = list(filter(lambda i: i % 2 == 0, range(4)))
+    acc = list(itertools.accumulate([x[0], x[1], x[2]]))
+    lo, hi = min(3, 1, 2), max(abs(-2), round(2.6))
+    q, r = divmod(17, 5)
+    return (total, prod, sq[1], x[keep[1]], acc[2], grid, operator.mul(x, 2.0),
+            lo + hi + q + r + sum(sorted([3, 1])))
+
+
+def map_over_run_time(x, n):
+    return list(map(lambda i: x[i], range(n)))

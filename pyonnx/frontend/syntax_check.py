@@ -31,7 +31,6 @@ _REFUSED: dict[type, str] = {
                 "new value",
     ast.Nonlocal: "'nonlocal' is not supported; return the new value instead",
     ast.Match: "'match' statements are not supported; use if/elif",
-    ast.Delete: "'del' is not supported; rebind the name instead",
     ast.AsyncFor: "'async for' is not supported",
     ast.SetComp: "set comprehensions are not supported: a set's order and contents depend on "
                  "hashing; use a list comprehension or np.unique",
@@ -54,6 +53,13 @@ class _Checker(ast.NodeVisitor):
         if message is not None:
             self._refuse(node, message)
         super().generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for t in node.targets:
+            if not isinstance(t, ast.Name):
+                self._refuse(t, f"'del {ast.unparse(t)}' is not supported: numpy arrays cannot "
+                                "delete elements (use np.delete and rebind) and a compiled "
+                                "function's containers are fixed; 'del name' is supported")
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         if node.decorator_list:

@@ -19,7 +19,9 @@ import numpy as np
 
 from pyonnx.frontend.lower import view_calls, writers
 from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
+from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
+from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
 
@@ -103,12 +105,15 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 return list(np.ndindex(*args, **kwargs))
             except Exception as e:
                 raise ctx.error(f"np.ndindex: {type(e).__name__}: {e}") from None
+    stdlib = STDLIB.get(func) if _hashable(func) else None
+    if stdlib is not None and not (func is builtins.type and is_static(args)):
+        return stdlib(lowering, args, kwargs)
     if func in (builtins.any, builtins.all) and len(args) == 1 and not kwargs and \
             isinstance(args[0], (list, tuple)) and not is_static(args[0]):
         return _any_all(lowering, func is builtins.any, args[0])
     if _hashable(func) and func in _PURE_BUILTINS:
         if func is builtins.isinstance and args and isinstance(args[0], Array):
-            return _isinstance_array(args[0], args[1])
+            return _isinstance_array(ctx, args[0], args[1])
         if is_static(args) or func in _CONTAINER_BUILTINS:
             try:
                 return func(*args, **kwargs)
@@ -178,8 +183,13 @@ def _scalar_type_call(ctx, scalar_type: type, args: list[Any], kwargs: dict[str,
     return ctx.cast(Array(out.value, out.dtype, out.shape), np.dtype(scalar_type))
 
 
-def _isinstance_array(array: Array, classinfo: Any) -> bool:
+def _isinstance_array(ctx, array: Array, classinfo: Any) -> bool:
     classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    if not array.weak and array.ndim == 0 and scalar_kinds.scalar_kind(ctx, array) == "scalar":
+        # a numpy scalar (np.float64(...)): not an ndarray; an instance of its scalar type
+        # (and of float/int for np.float64/np.int64, as numpy's types subclass them)
+        t = type_of(ctx, array)
+        return any(isinstance(c, type) and issubclass(t, c) for c in classes)
     for c in classes:
         if c is np.ndarray or c is object:
             return True

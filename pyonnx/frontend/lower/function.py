@@ -21,6 +21,7 @@ from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
                                    local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
+from pyonnx.frontend.graph.values import Undefined
 from pyonnx.frontend.lower.calls import call
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
@@ -139,6 +140,9 @@ class FunctionLowering(ExprLowering, StmtLowering):
             return imports_contexts.import_value(self, node)
         if "pyonnx_context" in node.__dict__:  # with np.errstate(...): a no-op context
             return imports_contexts.enter_contexts(self, node)
+        if node.__dict__.get("pyonnx_deleted"):  # del name (canonicalize/unpack_del)
+            return Undefined(f"name '{node.pyonnx_deleted}' was deleted ('del') at line "
+                             f"{node.lineno} (Python raises NameError here)")
         if node.__dict__.get("pyonnx_closure"):
             return local_functions.with_current_values(self, node)
         if node.__dict__.get("pyonnx_append"):
@@ -176,6 +180,10 @@ class FunctionLowering(ExprLowering, StmtLowering):
                     raise self.ctx.error(f"got multiple values for keyword argument '{k}'",
                                          self.loc_of(kw.value))
                 kwargs[k] = v
+        return call(self, func, args, kwargs)
+
+    def call_value(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """``func(*args, **kwargs)`` on evaluated values (helpers that call back: reduce, map)."""
         return call(self, func, args, kwargs)
 
     def _unpacked(self, node: ast.Starred) -> list[Any]:

@@ -161,9 +161,7 @@ class StmtLowering:
             if value.ndim == 0:
                 raise self.ctx.error("cannot unpack a 0-d array", self.loc_of(target))
             if value.shape[0] is None:
-                raise self.ctx.error(
-                    f"unpacking an array into {n} names needs its first dimension known at "
-                    "conversion time; index it instead (a, b = x[0], x[1])", self.loc_of(target))
+                return self._unpack_checked(target, value, n)
             if value.shape[0] != n:
                 raise self.ctx.error(f"cannot unpack an array of length {value.shape[0]} into "
                                      f"{n} names", self.loc_of(target))
@@ -177,6 +175,25 @@ class StmtLowering:
             raise self.ctx.error(f"cannot unpack {len(items)} values into {n} names",
                                  self.loc_of(target))
         return items
+
+    def _unpack_checked(self, target: ast.expr, value: Array, n: int) -> list[Any]:
+        """``a, b = row`` with a run-time length: the items, each made to fail at run time
+        unless the length is ``n`` (numpy's ValueError)."""
+        from pyonnx.frontend.graph.checks import runtime_check
+        from pyonnx.frontend.graph.indexing import getitem
+
+        ctx = self.ctx
+        if value.dtype.kind not in "iuf":
+            raise ctx.error(
+                f"unpacking a {value.dtype} array into {n} names needs its first dimension "
+                "known at conversion time; index it instead (a, b = x[0], x[1])",
+                self.loc_of(target))
+        length = ctx.asarray(ctx.dim(value, 0))
+        bad = Array(ctx.op("Not", ctx.op("Equal", ctx.cast(length, np.dtype(np.int64)),
+                                         ctx.const(np.array(n, np.int64)))),
+                    np.dtype(np.bool_), ())
+        return [runtime_check(ctx, bad, getitem(ctx, value, i), "unpack_length")
+                for i in range(n)]
 
     # --------------------------------------------------------- control flow
     def stmt_Pass(self, node: ast.Pass) -> None:
