@@ -398,3 +398,40 @@ def stdlib_helpers(x):
 
 def map_over_run_time(x, n):
     return list(map(lambda i: x[i], range(n)))
+
+
+# ------------------------------------------------------------------ writes through helpers
+def _bump(out, k):
+    for j in range(k):
+        out[j % 3] += 1.0
+
+
+def helper_writes_caller_local_in_loop(x, n):
+    out = np.zeros_like(x)  # the same name as the helper's parameter
+    _bump(out, n)
+    _bump(out, 2)
+    return out
+
+
+def closure_writes_in_loop(x, n):
+    out = np.zeros_like(x)
+
+    def bump(k):
+        for j in range(k):
+            out[j % 3] += 1.0
+    bump(n)
+    bump(2)
+    return out
+
+
+def lambda_rebound_in_loop(x, n):
+    acc = x * 0
+    for i in range(n):
+        f = lambda v: v * i  # noqa: E731
+        acc = acc + f(x)
+    return acc
+
+
+def comprehension_in_lambda(x, n):
+    g = lambda m: sum(x[i] for i in range(m))  # noqa: E731
+    return g(n) + g(2)

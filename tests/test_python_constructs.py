@@ -238,3 +238,12 @@ def test_map_over_run_time_refused():
     with pytest.raises(pyonnx.ConversionError, match="write a for loop") as info:
         pyonnx.compile(k.map_over_run_time)(X, 2)
     assert info.value.lineno == k.map_over_run_time.__code__.co_firstlineno + 1
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_writes_through_helpers_in_run_time_loops(n):
+    # (the helper's parameter has the caller's name: it still shares the caller's memory)
+    check(k.helper_writes_caller_local_in_loop, X[:3], n)
+    check(k.closure_writes_in_loop, X[:3], n)
+    check(k.lambda_rebound_in_loop, X, n)
+    check(k.comprehension_in_lambda, X, n)
