@@ -435,3 +435,15 @@ def lambda_rebound_in_loop(x, n):
 def comprehension_in_lambda(x, n):
     g = lambda m: sum(x[i] for i in range(m))  # noqa: E731
     return g(n) + g(2)
+
+
+def max_min_over_run_time(x, n):
+    return max(x[i] for i in range(n)), min([x[i] * 2 for i in range(n)])
+
+
+def tuple_of_run_time(x, n):
+    return tuple(x[i] for i in range(n))
+
+
+def row_sum_with_start(A, n):
+    return sum((A[i] for i in range(n)), np.zeros(A.shape[1]))

@@ -247,3 +247,19 @@ def test_writes_through_helpers_in_run_time_loops(n):
     check(k.closure_writes_in_loop, X[:3], n)
     check(k.lambda_rebound_in_loop, X, n)
     check(k.comprehension_in_lambda, X, n)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_max_min_over_run_time_comprehensions(n):
+    check(k.max_min_over_run_time, X, n)
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_sum_of_rows_with_array_start(n):
+    check(k.row_sum_with_start, np.arange(6.0).reshape(3, 2), n)
+
+
+def test_tuple_of_run_time_comprehension_refused():
+    with pytest.raises(pyonnx.ConversionError, match="tuple's length") as info:
+        pyonnx.compile(k.tuple_of_run_time)(X, 2)
+    assert info.value.lineno == k.tuple_of_run_time.__code__.co_firstlineno + 1

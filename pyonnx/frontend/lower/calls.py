@@ -22,7 +22,7 @@ from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.graph import scalar_kinds
-from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
 
 __all__ = ["call"]
@@ -111,6 +111,11 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if func in (builtins.any, builtins.all) and len(args) == 1 and not kwargs and \
             isinstance(args[0], (list, tuple)) and not is_static(args[0]):
         return _any_all(lowering, func is builtins.any, args[0])
+    if func in (builtins.list, builtins.tuple) and len(args) == 1 and isinstance(args[0], Seq):
+        if func is builtins.list:
+            return args[0]  # a run-time list is a value: the copy is the same sequence
+        raise ctx.error("tuple() of a list built at run time: a tuple's length must be known at "
+                        "conversion time; keep the list, or use np.array(...) of it")
     if _hashable(func) and func in _PURE_BUILTINS:
         if func is builtins.isinstance and args and isinstance(args[0], Array):
             return _isinstance_array(ctx, args[0], args[1])
