@@ -267,16 +267,7 @@ class CompiledFunction:
     def _layout_for(self, args: tuple, kwargs: dict) -> tuple[_VariadicLayout, tuple]:
         """The flat variant for a call of a function with ``*args``/``**kwargs``, and the
         call's arguments in its order."""
-        try:
-            bound = self._signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self.fn.__qualname__}(): {e}") from None
-        bound.apply_defaults()
-        names, values, groups = variadic.flatten(self._signature, bound.arguments)
-        layout = self._layouts.get(tuple(names))
-        if layout is None:
-            layout = self._layouts[tuple(names)] = _VariadicLayout(self, names, groups)
-        return layout, values
+        return variadic.layout_for(self, args, kwargs, _VariadicLayout)
 
     def _alias_call(self, args: tuple) -> Any:
         """Runs ``args`` in which some array arguments are the same object (``f(r, r)``) with

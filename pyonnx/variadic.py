@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-__all__ = ["flatten"]
+__all__ = ["flatten", "layout_for"]
 
 
 def flatten(signature: inspect.Signature,
@@ -47,3 +47,18 @@ def flatten(signature: inspect.Signature,
             values.append(v)
             groups[flat] = (p.name, key)
     return names, tuple(values), groups
+
+
+def layout_for(owner: Any, args: tuple, kwargs: dict, make: Any) -> tuple[Any, tuple]:
+    """The flat variant of the compiled function ``owner`` for a call (made by
+    ``make(owner, names, groups)`` once per layout) and the call's arguments in its order."""
+    try:
+        bound = owner._signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{owner.fn.__qualname__}(): {e}") from None
+    bound.apply_defaults()
+    names, values, groups = flatten(owner._signature, bound.arguments)
+    layout = owner._layouts.get(tuple(names))
+    if layout is None:
+        layout = owner._layouts[tuple(names)] = make(owner, names, groups)
+    return layout, values
