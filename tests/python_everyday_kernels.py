@@ -133,3 +133,16 @@ def tuple_of_run_time(x, n):
 
 def row_sum_with_start(A, n):
     return sum((A[i] for i in range(n)), np.zeros(A.shape[1]))
+
+
+def _bump_at(out, i):
+    out[i] += 1.0
+    return i
+
+
+def comprehension_with_writes(x):
+    out = np.zeros(3)
+    # item 0's filter is static, item 1's is not: the items are not written twice
+    got = [_bump_at(out, i) for i in range(3) if i == 0 or x[i] > 0]
+    static = [_bump_at(out, i) for i in range(3)]
+    return out, len(got) + len(static)

@@ -81,3 +81,8 @@ def test_tuple_of_run_time_comprehension_refused():
     with pytest.raises(pyonnx.ConversionError, match="tuple's length") as info:
         pyonnx.compile(k.tuple_of_run_time)(X, 2)
     assert info.value.lineno == k.tuple_of_run_time.__code__.co_firstlineno + 1
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_comprehension_side_effects_happen_once(sign):
+    check(k.comprehension_with_writes, X[:3] * sign)

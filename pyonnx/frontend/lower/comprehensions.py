@@ -39,17 +39,30 @@ def comprehension(lowering, node: ast.ListComp | ast.GeneratorExp | ast.DictComp
                   kind: str = "list", start: Any = 0) -> tuple[bool, Any]:
     """Lowers ``node``; returns (reduced, value): ``reduced`` is True when ``kind`` ("sum",
     "any", "all") was applied by the loop form, False when ``value`` is the list (or dict)."""
-    saved = dict(lowering.env.locals)
+    ctx = lowering.ctx
+    # The unrolling may find a run-time iterable or filter after evaluating some items (whose
+    # writes, through helpers, must not happen twice): every frame's bindings and the buffers'
+    # contents are restored before the loop form runs.
+    frames = [(f, dict(f.env.locals)) for f in ctx.frames]
+    memory = dict(ctx.aliases.memory)
+    env = lowering.env
+    targets = {t.id for g in node.generators for t in ast.walk(g.target)
+               if isinstance(t, ast.Name)}
+    before = {n: env.locals[n] for n in targets if n in env.locals}
     out: list = []
     try:
         _unroll(lowering, node, 0, out)
+    except _Dynamic:
+        for f, saved in frames:
+            f.env.locals = saved
+        ctx.aliases.memory = memory
+    else:
+        for n in targets:  # comprehension variables do not leak (Python 3)
+            env.locals.pop(n, None)
+        env.locals.update(before)
         if isinstance(node, ast.DictComp):
             return False, _as_dict(lowering, out)
         return False, out
-    except _Dynamic:
-        pass
-    finally:
-        lowering.env.locals = saved  # comprehension variables do not leak (Python 3)
     if isinstance(node, ast.DictComp):
         raise lowering.ctx.error(
             "a dict comprehension over values only known at run time is not supported (its "
