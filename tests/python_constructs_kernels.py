@@ -317,3 +317,13 @@ def star_of_run_time_list(x, n):
     for i in range(n):
         items.append(x[i])
     return _weighted(*items)
+
+
+def late_binding_in_comprehension(x):
+    fs = [lambda v: v * i for i in range(3)]  # noqa: E731
+    return fs[0](x)
+
+
+def early_binding_in_comprehension(x):
+    fs = [lambda v, i=i: v * i for i in range(3)]  # noqa: E731
+    return fs[0](x) + fs[2](x)

@@ -192,3 +192,10 @@ def test_star_of_run_time_list_refused():
     with pytest.raises(pyonnx.ConversionError, match="known at conversion time") as info:
         pyonnx.compile(k.star_of_run_time_list)(X, 2)
     assert info.value.lineno == k.star_of_run_time_list.__code__.co_firstlineno + 4
+
+
+def test_comprehension_variable_read_late_refused():
+    check(k.early_binding_in_comprehension, X)
+    with pytest.raises(pyonnx.ConversionError, match="bind it as a default") as info:
+        pyonnx.compile(k.late_binding_in_comprehension)(X)
+    assert info.value.lineno == k.late_binding_in_comprehension.__code__.co_firstlineno + 1

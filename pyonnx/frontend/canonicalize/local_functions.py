@@ -87,6 +87,7 @@ class LocalFunctionTransformer(ast.NodeTransformer):
         self.function_names: set[str] = set()
         self.free_of: dict[str, set[str]] = {}
         self.lifted: list[ast.FunctionDef] = []
+        self.comprehension_targets: list[set[str]] = []
 
     def run(self) -> ast.FunctionDef:
         self.function_names = self._names_bound_to_functions()
@@ -131,6 +132,8 @@ class LocalFunctionTransformer(ast.NodeTransformer):
         self.lifted.append(fn)
         call.pyonnx_free = tuple(free)  # type: ignore[attr-defined]
         call.pyonnx_lambda = lam  # type: ignore[attr-defined]
+        late = sorted(free_names(fn) & set().union(*self.comprehension_targets))
+        call.pyonnx_late_binding = late[0] if late else None  # type: ignore[attr-defined]
         return call
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
@@ -144,6 +147,16 @@ class LocalFunctionTransformer(ast.NodeTransformer):
                              returns=None, type_params=[])
         ast.copy_location(fn, node)
         return self._definition(fn, node, lam=True)
+
+    def _comprehension(self, node: ast.AST) -> ast.AST:
+        self.comprehension_targets.append({t.id for g in node.generators for t in ast.walk(g.target)
+                                           if isinstance(t, ast.Name)})
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.comprehension_targets.pop()
+
+    visit_ListComp = visit_GeneratorExp = visit_DictComp = visit_SetComp = _comprehension
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if not isinstance(node.ctx, ast.Load) or node.id not in self.function_names:

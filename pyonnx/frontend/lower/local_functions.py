@@ -64,6 +64,12 @@ def _lenient(lowering, name: str) -> Any:
 def define(lowering, node: ast.Call) -> LocalFunction:
     """Lowers a ``pyonnx_def`` call: evaluates the defaults here, as Python does."""
     tree: ast.FunctionDef = node.pyonnx_def
+    late = node.__dict__.get("pyonnx_late_binding")
+    if late:
+        raise lowering.ctx.error(
+            f"this function reads the comprehension variable '{late}', which Python reads when "
+            f"the function is called (every function made here sees its last value); bind it "
+            f"as a default instead: lambda ..., {late}={late}: ...")
     args = tree.args
     n_pos = len(args.defaults)
     n_kw = sum(d is not None for d in args.kw_defaults)
