@@ -146,3 +146,21 @@ def comprehension_with_writes(x):
     got = [_bump_at(out, i) for i in range(3) if i == 0 or x[i] > 0]
     static = [_bump_at(out, i) for i in range(3)]
     return out, len(got) + len(static)
+
+
+def _twice(items):
+    return sum(items) + sum(items)
+
+
+def generator_to_helper(x):
+    return _twice(v * 2 for v in (x[0], x[1]))
+
+
+def generator_bound_to_name(x):
+    g = (v * 2 for v in (x[0], x[1]))
+    return sum(g)
+
+
+def generator_call_arguments(x, n):
+    return (np.array(list(x[i] for i in range(3))), tuple(v + 1 for v in (x[0], x[1])),
+            sorted(v for v in (3, 1, 2)), np.stack(list(x * i for i in range(n))))

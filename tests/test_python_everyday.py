@@ -86,3 +86,14 @@ def test_tuple_of_run_time_comprehension_refused():
 @pytest.mark.parametrize("sign", [1, -1])
 def test_comprehension_side_effects_happen_once(sign):
     check(k.comprehension_with_writes, X[:3] * sign)
+
+
+def test_generator_expressions_as_call_arguments():
+    check(k.generator_call_arguments, X, 2)
+
+
+@pytest.mark.parametrize("fn", [k.generator_to_helper, k.generator_bound_to_name])
+def test_generator_that_could_be_iterated_twice_refused(fn):
+    with pytest.raises(pyonnx.ConversionError, match="list comprehension") as info:
+        pyonnx.compile(fn)(X)
+    assert info.value.lineno == fn.__code__.co_firstlineno + 1

@@ -359,10 +359,14 @@ class ExprLowering:
     def expr_ListComp(self, node: ast.ListComp) -> Any:
         return comprehensions.comprehension(self, node)[1]
 
-    # A generator expression is consumed where it stands (sum(...), np.array(...), tuple(...)):
-    # its items as a list have the same meaning.
-    expr_GeneratorExp = expr_ListComp
     expr_DictComp = expr_ListComp
+
+    def expr_GeneratorExp(self, node: ast.GeneratorExp) -> Any:
+        # A generator passed to a call is lowered there (lower/function.py: its items as a list
+        # for a callee that iterates once); elsewhere it could be iterated twice.
+        raise self.ctx.error("a generator expression is supported as a call argument "
+                             "(sum(...), np.array(list(...)), tuple(...)); to keep the items, "
+                             "write a list comprehension [...]")
 
 
 def _basic(index: Any) -> bool:

@@ -164,6 +164,8 @@ class FunctionLowering(ExprLowering, StmtLowering):
         for a in node.args:
             if isinstance(a, ast.Starred):  # f(*items): the items, known at conversion time
                 args.extend(self._unpacked(a))
+            elif isinstance(a, ast.GeneratorExp):
+                args.append(self._generator_argument(func, a))
             else:
                 args.append(self.expr(a))
         kwargs: dict[str, Any] = {}
@@ -181,6 +183,17 @@ class FunctionLowering(ExprLowering, StmtLowering):
                                          self.loc_of(kw.value))
                 kwargs[k] = v
         return call(self, func, args, kwargs)
+
+    def _generator_argument(self, func: Any, node: ast.GeneratorExp) -> Any:
+        """A generator expression passed to a call: its items as a list, for callees that
+        iterate once (builtins, numpy). A Python function may iterate it twice (the second time
+        it is empty in Python), so it is refused there."""
+        if isinstance(func, (types.FunctionType, types.MethodType,
+                             local_functions.LocalFunction)):
+            raise self.ctx.error(
+                "a generator expression passed to a Python function: it can be iterated once "
+                "only; pass a list comprehension [...] instead", self.loc_of(node))
+        return comprehensions.comprehension(self, node)[1]
 
     def call_value(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """``func(*args, **kwargs)`` on evaluated values (helpers that call back: reduce, map)."""
