@@ -327,3 +327,14 @@ def late_binding_in_comprehension(x):
 def early_binding_in_comprehension(x):
     fs = [lambda v, i=i: v * i for i in range(3)]  # noqa: E731
     return fs[0](x) + fs[2](x)
+
+
+def assigned_after_break(A):
+    v = np.ones(A.shape[0])
+    for it in range(500):
+        w = A @ v
+        if np.abs(w - v).max() < 1e-10:
+            break
+        lam = np.linalg.norm(w)
+        v = w / lam
+    return lam

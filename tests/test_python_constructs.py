@@ -199,3 +199,9 @@ def test_comprehension_variable_read_late_refused():
     with pytest.raises(pyonnx.ConversionError, match="bind it as a default") as info:
         pyonnx.compile(k.late_binding_in_comprehension)(X)
     assert info.value.lineno == k.late_binding_in_comprehension.__code__.co_firstlineno + 1
+
+
+def test_name_assigned_after_a_break_still_refused():
+    with pytest.raises(pyonnx.ConversionError, match="first iteration may stop") as info:
+        pyonnx.compile(k.assigned_after_break)(np.eye(2))
+    assert info.value.lineno == k.assigned_after_break.__code__.co_firstlineno + 8

@@ -181,9 +181,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n) and (may_skip or n not in keys):
+            why = ("the loop can run 0 times" if may_skip
+                   else "the first iteration may stop before assigning it")
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
-                "after it (the loop can run 0 times); assign it before the loop"))
+                f"after it ({why}); assign it before the loop"))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
     if buffers:
