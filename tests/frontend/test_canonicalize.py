@@ -86,5 +86,5 @@ def test_a_single_final_return_is_left_alone():
 
 
 def test_pipeline_order_lists_every_pass():
-    assert canon.PASSES == (local_functions, imports_contexts, unpack_del, augassign, setitem, list_append, break_continue,
-                            early_return)
+    assert canon.PASSES == (local_functions, imports_contexts, unpack_del, augassign, setitem,
+                            list_append, break_continue, early_return)

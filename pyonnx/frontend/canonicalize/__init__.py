@@ -17,10 +17,12 @@ __all__ = ["canonicalize", "PASSES"]
 # Order: nested functions and lambdas are lifted first, so every later pass sees one function
 # body at a time (each nested body is canonicalized on its own); imports and 'with' blocks become
 # plain statements before any pass looks at blocks; item assignments in unpacking targets become
-# single ones before augassign and setitem; augmented assignment first, so later passes see plain assignments only; break/continue
-# before early return, whose loop tests combine with the break flags (as AutoGraph orders them).
+# single ones before augassign and setitem; augmented assignment first, so later passes see
+# plain assignments only; break/continue before early return, whose loop tests combine with the
+# break flags (as AutoGraph orders them).
 # x[i] = v becomes a rebinding of x after augassign made x[i] += v a plain assignment.
-PASSES = (local_functions, imports_contexts, unpack_del, augassign, setitem, list_append, break_continue, early_return)
+PASSES = (local_functions, imports_contexts, unpack_del, augassign, setitem, list_append,
+          break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:

@@ -119,7 +119,8 @@ class LocalFunctionTransformer(ast.NodeTransformer):
         defaults = [self.visit(d) for d in fn.args.defaults]
         kw_defaults = [self.visit(d) for d in fn.args.kw_defaults if d is not None]
         call = ast.Call(func=ast.Name(id="_pyonnx_def", ctx=ast.Load()),
-                        args=defaults + kw_defaults + [ast.Name(id=n, ctx=ast.Load()) for n in free],
+                        args=defaults + kw_defaults
+                        + [ast.Name(id=n, ctx=ast.Load()) for n in free],
                         keywords=[])
         for n in ast.walk(call):
             ast.copy_location(n, origin)

@@ -37,7 +37,8 @@ class UnpackDelTransformer(ast.NodeTransformer):
         if len(node.targets) != 1:
             return node
         target, value = node.targets[0], node.value
-        if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+        pair = (ast.Tuple, ast.List)
+        if not (isinstance(target, pair) and isinstance(value, pair)
                 and len(target.elts) == len(value.elts)
                 and any(isinstance(t, ast.Subscript) for t in target.elts)
                 and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)):

@@ -126,7 +126,8 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 raise ctx.error(f"{type(e).__name__}: {e}") from None
         raise ctx.error(f"{func.__name__}() of array values is not supported")
     if isinstance(func, types.BuiltinMethodType) and type(func.__self__) in (dict, tuple, str) \
-            and func.__name__ in _PURE_METHODS and is_static(args) and is_static(list(kwargs.values())):
+            and func.__name__ in _PURE_METHODS and is_static(args) \
+            and is_static(list(kwargs.values())):
         # opts.get("alpha", 1.0), names.index("b"): reads of a conversion-time container
         try:
             return func(*args, **kwargs)
