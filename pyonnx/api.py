@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx import variadic
 from pyonnx.build import _SESSIONS, _build_model  # noqa: F401  (re-exported)
 from pyonnx.call_path import _SCALAR_TYPES, _Compiled, _hashable
 from pyonnx.flight import _copy_error, _Flight
@@ -85,6 +86,12 @@ class CompiledFunction:
         self.cache = bool(cache)
         self._recorder = Recorder()
         self._last: _Compiled | None = None
+        P = inspect.Parameter
+        if any(p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD)
+               for p in self._signature.parameters.values()):
+            # *args/**kwargs: one flat variant per number of extra arguments and keyword names
+            self._layouts: dict[tuple, _VariadicLayout] = {}
+            self.__dict__["_call"] = self._variadic_call
 
     # ------------------------------------------------------------------ calls
     # ``f(...)`` runs ``f._call(...)``, looked up in C (property of an attrgetter): no Python
@@ -325,6 +332,9 @@ class CompiledFunction:
         """
         import onnx
 
+        if "_layouts" in self.__dict__:
+            layout, flat = self._layout_for(args, kwargs)
+            return layout.to_onnx(*flat)
         return onnx.load_from_string(self._build_for(args, kwargs)[1])
 
     def show(self, *args: Any, **kwargs: Any):
@@ -382,6 +392,18 @@ class CompiledFunction:
             self.static_argnames)), opset=self.opset, cache_size=self._cache_size,
             static_shapes=self.static_shapes)
 
+    def _variadic_call(self, *args: Any, **kwargs: Any) -> Any:
+        layout, flat = self._layout_for(args, kwargs)
+        try:
+            return layout(*flat)
+        finally:
+            self._last = layout._last  # (providers, structure: the last variant run)
+
+    def _layout_for(self, args: tuple, kwargs: dict) -> tuple[_VariadicLayout, tuple]:
+        """The flat variant for a call of a function with ``*args``/``**kwargs``, and the
+        call's arguments in its order."""
+        return variadic.layout_for(self, args, kwargs, _VariadicLayout)
+
     def _alias_call(self, args: tuple) -> Any:
         """Runs ``args`` in which some array arguments are the same object (``f(r, r)``) with
         a model variant where those parameters are one value (numpy's meaning: a write through
@@ -409,6 +431,31 @@ class _AliasVariant(CompiledFunction):
         params = super()._params_for(args, symbolic, static)
         return [Param(p.name, "alias", value=self._params[j]) if j != i and p.kind == "tensor"
                 else p for i, (p, j) in enumerate(zip(params, self._pattern))]
+
+
+class _VariadicLayout(CompiledFunction):
+    """``fn`` with ``*args``/``**kwargs`` for one number of extra positional arguments and one
+    set of keyword names: a function of flat parameters (``args_0``, ``kwargs_alpha``) whose
+    conversion regroups them into the tuple and dict the body reads."""
+
+    def __init__(self, owner: CompiledFunction, names: list[str], groups: dict[str, tuple]):
+        super().__init__(owner.fn, providers=owner._providers_arg, opset=owner.opset,
+                         static_argnames=[n for n in owner.static_argnames if n in names],
+                         cache_size=owner._cache_size, static_shapes=owner.static_shapes)
+        del self.__dict__["_call"], self._layouts  # this variant's parameters are flat
+        P = inspect.Parameter
+        self._signature = inspect.Signature([P(n, P.POSITIONAL_OR_KEYWORD) for n in names])
+        self._params = list(names)
+        self._groups = groups
+        for group in {g for g, _ in groups.values()} & owner.static_argnames:
+            self.static_argnames |= {n for n, (g, _) in groups.items() if g == group}
+        self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
+
+    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
+        import dataclasses
+
+        return [dataclasses.replace(p, group=self._groups.get(p.name))
+                for p in super()._params_for(args, symbolic)]
 
 
 def _at_user_level(error: ConversionError) -> ConversionError:

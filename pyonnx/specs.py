@@ -47,12 +47,15 @@ class Param:
             earlier parameter named ``value``: numpy's f(r, r); not an input).
         spec: the tensor spec for "tensor" and "scalar".
         value: the static value for "static", the parameter's name for "alias".
+        group: for an item of ``*args``/``**kwargs`` (pyonnx.variadic), the ``*``/``**``
+            parameter and its position or keyword.
     """
 
     name: str
     kind: str
     spec: TensorSpec | None = None
     value: Any = None
+    group: tuple[str, Any] | None = None  # ("args", 0) / ("kwargs", "alpha"): *args/**kwargs
 
 
 def spec(dtype, shape=()) -> TensorSpec:

@@ -37,7 +37,7 @@ def uses_global(x):
 
 
 def uses_lambda(x):
-    f = lambda v: v + 1  # <- lambda  # noqa: E731
+    f = lambda v: f(v) + 1  # <- lambda  # noqa: E731
     return f(x)
 
 
@@ -98,8 +98,8 @@ def uses_before_assignment(x):
 
 
 def uses_nested_def(x):
-    def inner(v):  # <- nested_def
-        return v
+    def inner(v):
+        return inner(v)  # <- nested_def
     return inner(x)
 
 
@@ -110,7 +110,7 @@ def uses_match(x):
     return x
 
 
-def uses_star_args(x, *rest):  # <- varargs
+def uses_star_args(x, *rest):
     return x
 
 

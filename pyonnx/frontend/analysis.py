@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from functools import reduce
 
-__all__ = ["annotate_liveness", "uses", "assigned"]
+__all__ = ["annotate_liveness", "annotate_block", "uses", "assigned"]
 
 _EMPTY: frozenset[str] = frozenset()
 
@@ -67,6 +67,13 @@ def annotate_liveness(tree: ast.FunctionDef) -> ast.FunctionDef:
     """Annotates ``tree``'s control-flow statements in place (see the module docstring)."""
     _block(tree.body, _EMPTY)
     return tree
+
+
+def annotate_block(stmts: list[ast.stmt], live_out: frozenset[str]) -> list[ast.stmt]:
+    """Annotates statements lowered on their own (a comprehension's loop form) whose names
+    ``live_out`` are read after them."""
+    _block(stmts, live_out)
+    return stmts
 
 
 def _block(stmts: list[ast.stmt], live: frozenset[str]) -> frozenset[str]:

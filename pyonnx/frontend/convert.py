@@ -46,6 +46,18 @@ class Converted:
     output_is_scalar: tuple[bool, ...]
 
 
+def _regroup(fn: types.FunctionType, params: list[Param], bound: dict[str, Any]) -> None:
+    """Binds ``*args`` to the tuple and ``**kwargs`` to the dict of their flat parameters."""
+    P = inspect.Parameter
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind is P.VAR_POSITIONAL:
+            bound[p.name] = tuple(bound.pop(q.name) for q in params
+                                  if q.group is not None and q.group[0] == p.name)
+        elif p.kind is P.VAR_KEYWORD:
+            bound[p.name] = {q.group[1]: bound.pop(q.name) for q in params
+                             if q.group is not None and q.group[0] == p.name}
+
+
 def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converted:
     """Lowers ``fn`` for the given parameter kinds.
 
@@ -79,6 +91,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
         if p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
+    _regroup(fn, params, bound)
     lowering = FunctionLowering(ctx, fn)
     result = lowering.run(bound)
     ctx.loc = None
@@ -222,6 +235,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
+        if isinstance(item, dict):
+            raise ConversionError(f"{fn.__qualname__} returns a dict (item {i}); returning a dict "
+                                  "is not supported yet: return a tuple of its values")
         if is_static(item):
             if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "

@@ -17,8 +17,6 @@ __all__ = ["check_syntax"]
 
 # node type → message; the message says what to write instead where there is something.
 _REFUSED: dict[type, str] = {
-    ast.With: "'with' statements are not supported; a compiled function cannot open files or "
-              "contexts: do the I/O outside it and pass arrays in",
     ast.AsyncWith: "'async with' is not supported",
     ast.Try: "'try' statements are not supported; an ONNX model cannot catch errors: check the "
              "condition with an 'if' instead",
@@ -32,22 +30,14 @@ _REFUSED: dict[type, str] = {
     ast.Global: "'global' is not supported; pass the value in as an argument and return the "
                 "new value",
     ast.Nonlocal: "'nonlocal' is not supported; return the new value instead",
-    ast.Lambda: "lambda expressions are not supported; define a helper with 'def' at module "
-                "level and call it",
-    ast.Import: "imports inside a compiled function are not supported; import at module level",
-    ast.ImportFrom: "imports inside a compiled function are not supported; import at module "
-                    "level",
     ast.Match: "'match' statements are not supported; use if/elif",
-    ast.Delete: "'del' is not supported; rebind the name instead",
     ast.AsyncFor: "'async for' is not supported",
-    ast.SetComp: "set comprehensions are not supported",
-    ast.DictComp: "dict comprehensions are not supported",
-    ast.GeneratorExp: "generator expressions are not supported; use a list comprehension",
+    ast.SetComp: "set comprehensions are not supported: a set's order and contents depend on "
+                 "hashing; use a list comprehension or np.unique",
     ast.NamedExpr: "the walrus operator ':=' is not supported; assign on its own line",
     ast.Starred: "starred expressions ('*args') are not supported here; pass the items "
                  "explicitly",
-    ast.FunctionDef: "nested function definitions are not supported; define the helper at "
-                     "module level",
+    ast.AsyncFunctionDef: "async functions are not supported; use 'def'",
 }
 
 
@@ -75,33 +65,37 @@ class _Checker(ast.NodeVisitor):
 
     visit_Tuple = visit_List = _display
 
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for t in node.targets:
+            if not isinstance(t, ast.Name):
+                self._refuse(t, f"'del {ast.unparse(t)}' is not supported: numpy arrays cannot "
+                                "delete elements (use np.delete and rebind) and a compiled "
+                                "function's containers are fixed; 'del name' is supported")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.decorator_list:
+            self._refuse(node.decorator_list[0],
+                         "decorators on a nested function are not supported; call the "
+                         "decorated behaviour explicitly or define the helper at module level")
+        self.generic_visit(node)
+
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec", "compile"):
             self._refuse(node, f"'{node.func.id}' is not supported: pyonnx converts source it can "
                                "read; write the code out")
+        # f(*items) and f(**options) are unpacked at conversion time (lower/function.py)
+        self.visit(node.func)
         for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                self._refuse(arg, "'*args' in a call is not supported; pass the items explicitly")
+            self.visit(arg.value if isinstance(arg, ast.Starred) else arg)
         for kw in node.keywords:
-            if kw.arg is None:
-                self._refuse(kw.value, "'**kwargs' in a call is not supported; pass keywords "
-                                       "explicitly")
-        self.generic_visit(node)
+            self.visit(kw.value)
 
 
 def check_syntax(src: FunctionSource) -> None:
     """Raises ConversionError at the first unsupported construct of ``src``'s body.
 
-    The function's own signature is checked too: ``*args``/``**kwargs`` and keyword-only
-    arguments without defaults cannot become model inputs.
+    (``*args``/``**kwargs`` in the signature are bound per call: pyonnx.variadic.)
     """
-    args = src.tree.args
-    if args.vararg is not None:
-        raise ConversionError("'*args' parameters are not supported; name each argument",
-                              loc_of(src, args.vararg))
-    if args.kwarg is not None:
-        raise ConversionError("'**kwargs' parameters are not supported; name each argument",
-                              loc_of(src, args.kwarg))
     checker = _Checker(src)
     for stmt in src.tree.body:
         checker.visit(stmt)

@@ -9,14 +9,20 @@ from __future__ import annotations
 import ast
 
 from pyonnx.frontend.canonicalize import (augassign, break_continue, early_return, list_append,
-                                          setitem)
+                                          imports_contexts, local_functions, setitem,
+                                          unpack_del)
 
 __all__ = ["canonicalize", "PASSES"]
 
-# Order: augmented assignment first, so later passes see plain assignments only; break/continue
-# before early return, whose loop tests combine with the break flags (as AutoGraph orders them).
+# Order: nested functions and lambdas are lifted first, so every later pass sees one function
+# body at a time (each nested body is canonicalized on its own); imports and 'with' blocks become
+# plain statements before any pass looks at blocks; item assignments in unpacking targets become
+# single ones before augassign and setitem; augmented assignment first, so later passes see
+# plain assignments only; break/continue before early return, whose loop tests combine with the
+# break flags (as AutoGraph orders them).
 # x[i] = v becomes a rebinding of x after augassign made x[i] += v a plain assignment.
-PASSES = (augassign, setitem, list_append, break_continue, early_return)
+PASSES = (local_functions, imports_contexts, unpack_del, augassign, setitem, list_append,
+          break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:
@@ -28,4 +34,6 @@ def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:
     """
     for p in PASSES:
         tree = p.transform(tree)
+    for nested in tree.__dict__.get("pyonnx_lifted", ()):  # each nested body on its own
+        canonicalize(nested)
     return tree

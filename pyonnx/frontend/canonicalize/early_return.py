@@ -10,7 +10,9 @@ the only ``return`` is the body's last statement, the tree unchanged; otherwise 
 * a loop containing a ``return`` stops once the flag is set (its test, or its
   ``pyonnx_extra_test``, gains ``not _pyonnx_return``);
 * falling off the end returns None, as in Python (the lowering refuses a function that returns
-  None on a path it cannot rule out at conversion time).
+  None on a path it cannot rule out at conversion time);
+* statements after a ``while True:`` loop with no ``break`` are unreachable (the loop is left
+  by ``return`` only) and are dropped.
 
 Requires: break_continue (a loop's extra test is combined with the break flag's).
 """
@@ -56,6 +58,10 @@ def _guard(stmts: list[ast.stmt]) -> list[ast.stmt]:
             s.orelse = _guard(s.orelse)
         else:
             loop_returns = _returns(s.body)
+            # 'while True:' without 'break' is left by 'return' only: what follows it is
+            # unreachable (no fall-off-the-end None joins the returned values).
+            only_returns = (isinstance(s, ast.While) and isinstance(s.test, ast.Constant)
+                            and s.test.value is True and loop_returns)
             s.body = _guard(s.body) or located([ast.Pass()], s)
             s.orelse = _guard(s.orelse)
             if loop_returns:
@@ -67,7 +73,7 @@ def _guard(stmts: list[ast.stmt]) -> list[ast.stmt]:
                     s.orelse = [guard_if]
         out.append(s)
         rest = stmts[i + 1:]
-        if rest:
+        if rest and not (isinstance(s, ast.While) and only_returns):
             guard_if = located(statements(f"if not {RETURN_FLAG}:\n    pass"), rest[0])[0]
             guard_if.body = _guard(rest)
             out.append(guard_if)

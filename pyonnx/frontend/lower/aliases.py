@@ -391,11 +391,15 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
         buffer, steps = entry
         if steps or buffer.shared or buffer.param is not None:
             return True
-    envs = ([env] if env is not None else []) + [f.env.locals for f in ctx.frames]
-    for e in envs:
+    # (the same name in another frame is another variable: a helper's parameter 'out' bound
+    # to the caller's 'out' shares its memory)
+    current = ctx.frames[-1] if ctx.frames else None
+    envs = ([(env, True)] if env is not None else []) + [
+        (f.env.locals, f is current) for f in ctx.frames]
+    for e, own in envs:
         for n, v in e.items():
             if v is value:
-                if n != name:
+                if n != name or not own:
                     return True
             elif entry is not None and isinstance(v, Array):
                 other = state.lookup(v)

@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.lower import view_calls, writers
+from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
+from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
+from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
 
@@ -33,6 +36,10 @@ _PURE_BUILTINS = {builtins.tuple, builtins.list, builtins.isinstance, builtins.e
 # Containers whose items may be Arrays: Python semantics still apply to the container itself.
 _CONTAINER_BUILTINS = {builtins.tuple, builtins.list, builtins.enumerate, builtins.zip,
                        builtins.reversed}
+
+# Methods that only read a dict, tuple or str known at conversion time.
+_PURE_METHODS = {"get", "keys", "values", "items", "index", "count", "copy", "startswith",
+                 "endswith", "lower", "upper", "format", "join", "split", "strip"}
 
 _ITERATION_BUILTINS = {builtins.enumerate, builtins.zip, builtins.reversed}
 
@@ -101,6 +108,10 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if isinstance(func, np.dtype):
         raise ctx.error(f"a dtype object is not callable; use np.{func.name}(x) or "
                         f"x.astype(np.{func.name})")
+    if _hashable(func) and func in NOOP_CALLS:  # warnings.simplefilter(...): no model value
+        if not is_static(args) or not is_static(list(kwargs.values())):
+            raise ctx.error(f"{func.__name__}() takes conversion-time values here")
+        return None
     if func in _IO_HINT if _hashable(func) else False:
         raise ctx.error(_IO_HINT[func])
     if func is np.ndindex or (_hashable(func) and func in _ITERATION_BUILTINS):
@@ -112,15 +123,34 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 return list(np.ndindex(*args, **kwargs))
             except Exception as e:
                 raise ctx.error(f"np.ndindex: {type(e).__name__}: {e}") from None
+    stdlib = STDLIB.get(func) if _hashable(func) else None
+    if stdlib is not None and not (func is builtins.type and is_static(args)):
+        return stdlib(lowering, args, kwargs)
+    if func in (builtins.any, builtins.all) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], (list, tuple)) and not is_static(args[0]):
+        return _any_all(lowering, func is builtins.any, args[0])
+    if func in (builtins.list, builtins.tuple) and len(args) == 1 and isinstance(args[0], Seq):
+        if func is builtins.list:
+            return args[0]  # a run-time list is a value: the copy is the same sequence
+        raise ctx.error("tuple() of a list built at run time: a tuple's length must be known at "
+                        "conversion time; keep the list, or use np.array(...) of it")
     if _hashable(func) and func in _PURE_BUILTINS:
         if func is builtins.isinstance and args and isinstance(args[0], Array):
-            return _isinstance_array(args[0], args[1])
+            return _isinstance_array(ctx, args[0], args[1])
         if is_static(args) or func in _CONTAINER_BUILTINS:
             try:
                 return func(*args, **kwargs)
             except Exception as e:
                 raise ctx.error(f"{type(e).__name__}: {e}") from None
         raise ctx.error(f"{func.__name__}() of array values is not supported")
+    if isinstance(func, types.BuiltinMethodType) and type(func.__self__) in (dict, tuple, str) \
+            and func.__name__ in _PURE_METHODS and is_static(args) \
+            and is_static(list(kwargs.values())):
+        # opts.get("alpha", 1.0), names.index("b"): reads of a conversion-time container
+        try:
+            return func(*args, **kwargs)
+        except Exception as e:
+            raise ctx.error(f"{type(e).__name__}: {e}") from None
     hook = getattr(func, "__pyonnx_call__", None)  # pyonnx's own callables (pyonnx.transforms)
     if hook is not None:
         return hook(lowering, args, kwargs)
@@ -129,6 +159,18 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
         return lowering.inline(func.__func__, [func.__self__, *args], kwargs)
     raise ctx.error(_unsupported_call_message(func))
+
+
+def _any_all(lowering, is_any: bool, items: list | tuple) -> Any:
+    """``any(items)``/``all(items)`` of a list holding array values: the truth values combined
+    (each item's truth as Python's bool() takes it: 0-d or one element only)."""
+    import ast
+
+    acc: Any = not is_any
+    for v in items:
+        truth = call(lowering, builtins.bool, [v], {})
+        acc = lowering.binary(ast.BitOr if is_any else ast.BitAnd, acc, truth)
+    return acc
 
 
 def _hashable(x: Any) -> bool:
@@ -165,8 +207,13 @@ def _scalar_type_call(ctx, scalar_type: type, args: list[Any], kwargs: dict[str,
     return ctx.cast(Array(out.value, out.dtype, out.shape), np.dtype(scalar_type))
 
 
-def _isinstance_array(array: Array, classinfo: Any) -> bool:
+def _isinstance_array(ctx, array: Array, classinfo: Any) -> bool:
     classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    if not array.weak and array.ndim == 0 and scalar_kinds.scalar_kind(ctx, array) == "scalar":
+        # a numpy scalar (np.float64(...)): not an ndarray; an instance of its scalar type
+        # (and of float/int for np.float64/np.int64, as numpy's types subclass them)
+        t = type_of(ctx, array)
+        return any(isinstance(c, type) and issubclass(t, c) for c in classes)
     for c in classes:
         if c is np.ndarray or c is object:
             return True

@@ -17,7 +17,7 @@ import numpy as np
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.graph import scalar_kinds, sequences
-from pyonnx.frontend.lower import aliases, view_calls, writers
+from pyonnx.frontend.lower import aliases, comprehensions, view_calls, writers
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.lower import list_forms
@@ -106,6 +106,10 @@ class ExprLowering:
         finally:
             ctx.loc = prev
 
+    def static_truth(self, value: Any) -> bool | None:
+        """:func:`static_truth` in this lowering's context."""
+        return static_truth(self.ctx, value)
+
     # ---------------------------------------------------------------- leaves
     def expr_Constant(self, node: ast.Constant) -> Any:
         if isinstance(node.value, complex):
@@ -123,6 +127,27 @@ class ExprLowering:
 
     def expr_List(self, node: ast.List) -> list:
         return list_forms.display_items(self, node.elts)
+
+    def expr_Dict(self, node: ast.Dict) -> dict:
+        """A dict with keys known at conversion time (options, named results)."""
+        out: dict = {}
+        for k, v in zip(node.keys, node.values):
+            value = self.expr(v)
+            if k is None:  # {**other, ...}
+                if not isinstance(value, dict):
+                    raise self.ctx.error("'**' in a dict needs a dict", self.loc_of(v))
+                out.update(value)
+                continue
+            key = self.expr(k)
+            if not is_static(key):
+                raise self.ctx.error("dict keys must be known at conversion time (strings, "
+                                     "ints); use an array for values looked up at run time",
+                                     self.loc_of(k))
+            try:
+                out[key] = value
+            except TypeError as e:
+                raise self.ctx.error(f"TypeError: {e}", self.loc_of(k)) from None
+        return out
 
     def expr_Slice(self, node: ast.Slice) -> slice:
         part = lambda e: None if e is None else self.expr(e)  # noqa: E731
@@ -350,32 +375,17 @@ class ExprLowering:
             raise self.ctx.error(f"{type(e).__name__}: {e}") from None
 
     # ---------------------------------------------------------- comprehensions
-    def expr_ListComp(self, node: ast.ListComp) -> list:
-        out: list = []
-        saved = dict(self.env.locals)
-        try:
-            self._comprehension(node.generators, 0, node.elt, out)
-        finally:
-            # Comprehension variables do not leak, as in Python 3.
-            self.env.locals = saved
-        return out
+    def expr_ListComp(self, node: ast.ListComp) -> Any:
+        return comprehensions.comprehension(self, node)[1]
 
-    def _comprehension(self, gens: list[ast.comprehension], i: int, elt: ast.expr, out: list) -> None:
-        if i == len(gens):
-            out.append(self.expr(elt))
-            return
-        gen = gens[i]
-        for item in self.static_iter(self.expr(gen.iter), gen.iter):
-            self.assign(gen.target, item)
-            if all(self._comp_cond(c) for c in gen.ifs):
-                self._comprehension(gens, i + 1, elt, out)
+    expr_DictComp = expr_ListComp
 
-    def _comp_cond(self, test: ast.expr) -> bool:
-        truth = static_truth(self.ctx, self.expr(test))
-        if truth is None:
-            raise self.ctx.error("a comprehension filter on array values is not supported; "
-                                 "use a boolean mask")
-        return truth
+    def expr_GeneratorExp(self, node: ast.GeneratorExp) -> Any:
+        # A generator passed to a call is lowered there (lower/function.py: its items as a list
+        # for a callee that iterates once); elsewhere it could be iterated twice.
+        raise self.ctx.error("a generator expression is supported as a call argument "
+                             "(sum(...), np.array(list(...)), tuple(...)); to keep the items, "
+                             "write a list comprehension [...]")
 
 
 def _basic(index: Any) -> bool:

@@ -18,8 +18,12 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import aliases, appends
+from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
+                                   local_functions)
+from pyonnx.frontend.graph.iterables import DynamicIter
+from pyonnx.frontend.graph.values import Undefined
 from pyonnx.frontend.lower.calls import call
+from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
 from pyonnx.frontend.lower.stmt import ReturnSignal, StmtLowering
@@ -36,6 +40,22 @@ def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSou
     check_syntax(src)
     tree = annotate_liveness(canonicalize(src.tree))
     return src, tree, assigned_names(tree)
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
+
+
+def _local_tree(tree: ast.FunctionDef) -> ast.FunctionDef:
+    """A nested function's canonical tree with liveness (annotated once)."""
+    if not tree.__dict__.get("_pyonnx_liveness"):
+        annotate_liveness(tree)
+        tree._pyonnx_liveness = True  # type: ignore[attr-defined]
+    return tree
 
 
 def prepare(fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
@@ -60,11 +80,13 @@ class FunctionLowering(ExprLowering, StmtLowering):
         stack: code objects of the functions being inlined (for recursion detection).
     """
 
-    def __init__(self, ctx, fn: types.FunctionType, stack: tuple[types.CodeType, ...] = ()):
+    def __init__(self, ctx, fn: types.FunctionType | None, stack: tuple[Any, ...] = (),
+                 local: tuple[FunctionSource, ast.FunctionDef, frozenset[str]] | None = None):
         self.ctx = ctx
-        self.src, self.tree, local_names = prepare(fn)
+        # ``local``: a nested function's (enclosing source, canonical tree, locals) instead of fn
+        self.src, self.tree, local_names = prepare(fn) if local is None else local
         self.env = Env(self.src, local_names)
-        self.stack = stack + (fn.__code__,)
+        self.stack = stack + ((fn.__code__,) if local is None else (self.tree,))
         self.dynamic_depth = 0
         self._loc_cache: dict[tuple[int, int], SourceLoc] = {}
         self.return_loc: SourceLoc | None = None  # where run() saw the value returned
@@ -114,13 +136,115 @@ class FunctionLowering(ExprLowering, StmtLowering):
             index = self.expr(index_node)
             aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
             return self.expr(node.pyonnx_root)
+        if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
+            return local_functions.define(self, node)
+        if node.__dict__.get("pyonnx_import"):  # import in the body (canonicalize/imports_contexts)
+            return imports_contexts.import_value(self, node)
+        if "pyonnx_context" in node.__dict__:  # with np.errstate(...): a no-op context
+            return imports_contexts.enter_contexts(self, node)
+        if node.__dict__.get("pyonnx_deleted"):  # del name (canonicalize/unpack_del)
+            return Undefined(f"name '{node.pyonnx_deleted}' was deleted ('del') at line "
+                             f"{node.lineno} (Python raises NameError here)")
+        if node.__dict__.get("pyonnx_closure"):
+            return local_functions.with_current_values(self, node)
         if node.__dict__.get("pyonnx_append"):
             # lst.append(v), rewritten to lst = lst.append(v) (canonicalize/list_append.py)
             return appends.append(self, self.expr(node.func.value), self.expr(node.args[0]))
+        if node.__dict__.get("pyonnx_truth"):  # bool(e) of a comprehension's loop form
+            return call(self, bool, [self.expr(node.args[0])], {})
         func = self.expr(node.func)
-        args = [self.expr(a) for a in node.args]
-        kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords}
+        if len(node.args) in (1, 2) and isinstance(node.args[0], (ast.ListComp, ast.GeneratorExp)) \
+                and not node.keywords and _hashable(func) and func in comprehensions.REDUCTIONS:
+            # sum/any/all over a comprehension: at run time, an accumulating loop
+            start = self.expr(node.args[1]) if len(node.args) == 2 else 0
+            reduced, value = comprehensions.comprehension(
+                self, node.args[0], comprehensions.REDUCTIONS[func], start)
+            if reduced:
+                return value
+            return call(self, func, [value, *([start] if len(node.args) == 2 else [])], {})
+        args: list[Any] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):  # f(*items): the items, known at conversion time
+                args.extend(self._unpacked(a))
+            elif isinstance(a, ast.GeneratorExp):
+                args.append(self._generator_argument(func, a))
+            else:
+                args.append(self.expr(a))
+        kwargs: dict[str, Any] = {}
+        for kw in node.keywords:
+            value = self.expr(kw.value)
+            if kw.arg is not None:
+                kwargs[kw.arg] = value
+                continue
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                raise self.ctx.error("'**' needs a dict with string keys known at conversion "
+                                     "time", self.loc_of(kw.value))
+            for k, v in value.items():
+                if k in kwargs:
+                    raise self.ctx.error(f"got multiple values for keyword argument '{k}'",
+                                         self.loc_of(kw.value))
+                kwargs[k] = v
         return call(self, func, args, kwargs)
+
+    def _generator_argument(self, func: Any, node: ast.GeneratorExp) -> Any:
+        """A generator expression passed to a call: its items as a list, for callees that
+        iterate once (builtins, numpy). A Python function may iterate it twice (the second time
+        it is empty in Python), so it is refused there."""
+        if isinstance(func, (types.FunctionType, types.MethodType,
+                             local_functions.LocalFunction)):
+            raise self.ctx.error(
+                "a generator expression passed to a Python function: it can be iterated once "
+                "only; pass a list comprehension [...] instead", self.loc_of(node))
+        return comprehensions.comprehension(self, node)[1]
+
+    def call_value(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """``func(*args, **kwargs)`` on evaluated values (helpers that call back: reduce, map)."""
+        return call(self, func, args, kwargs)
+
+    def _unpacked(self, node: ast.Starred) -> list[Any]:
+        value = self.expr(node.value)
+        prev = self.ctx.loc
+        self.ctx.loc = self.loc_of(node)
+        try:
+            items = iterate(self.ctx, value)
+        finally:
+            self.ctx.loc = prev
+        if isinstance(items, DynamicIter):
+            raise self.ctx.error(
+                f"'*{ast.unparse(node.value)}' needs a number of items known at conversion time "
+                "(a tuple, a static list, an array with a fixed first dimension); pass the "
+                "sequence itself", self.loc_of(node))
+        return list(items)
+
+    def inline_local(self, fn: local_functions.LocalFunction, args: list[Any],
+                     kwargs: dict[str, Any]) -> Any:
+        """Inlines a call to a nested function or lambda; its enclosing values are bound as
+        locals of its body (Python's closure cells, read now)."""
+        name = fn.tree.name
+        if fn.tree in self.stack:
+            raise self.ctx.error(
+                f"recursive call to {name}: an ONNX graph cannot recurse; rewrite it as a loop")
+        stale = fn.stale_names()
+        if stale:
+            raise self.ctx.error(
+                f"{name} reads '{stale[0]}', which was rebound after {name} was referenced; "
+                f"Python would read the new value: call {name}(...) by its own name after the "
+                "assignment")
+        try:
+            bound = fn.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.ctx.error(f"{name}(): {e}") from None
+        bound.apply_defaults()
+        tree = _local_tree(fn.tree)
+        callee = FunctionLowering(self.ctx, None, self.stack, local=(
+            fn.frame.src, tree, assigned_names(tree)))
+        callee.dynamic_depth = self.dynamic_depth
+        values = {**fn.captured, **bound.arguments}
+        prev = self.ctx.loc
+        try:
+            return callee.run({n: v for n, v in values.items()})
+        finally:
+            self.ctx.loc = prev
 
     def inline(self, fn: types.FunctionType, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """Inlines a call to the user function ``fn`` (Python's argument binding)."""

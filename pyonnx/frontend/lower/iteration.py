@@ -123,7 +123,11 @@ def _range(ctx, start: Any, stop: Any, step: Any) -> DynamicIter:
         span = ctx.op("Where", positive, ctx.op("Sub", s1, s0), ctx.op("Sub", s0, s1))
         mag = ctx.op("Abs", st)
         count = ctx.op("Div", ctx.op("Add", span, ctx.op("Sub", mag, one)), mag)
-    count = Array(ctx.op("Max", count, zero), _I64, ())
+    if is_static([start, stop, step]):
+        # a constant trip count: the loop lowering then knows whether it runs at least once
+        count = Array(ctx.const(np.array(len(range(start, stop, step)), np.int64)), _I64, ())
+    else:
+        count = Array(ctx.op("Max", count, zero), _I64, ())
 
     def item(ctx, k: Array) -> Array:
         value = k.value

@@ -163,9 +163,7 @@ class StmtLowering:
             if value.ndim == 0:
                 raise self.ctx.error("cannot unpack a 0-d array", self.loc_of(target))
             if value.shape[0] is None:
-                raise self.ctx.error(
-                    f"unpacking an array into {n} names needs its first dimension known at "
-                    "conversion time; index it instead (a, b = x[0], x[1])", self.loc_of(target))
+                return self._unpack_checked(target, value, n)
             if value.shape[0] != n:
                 raise self.ctx.error(f"cannot unpack an array of length {value.shape[0]} into "
                                      f"{n} names", self.loc_of(target))
@@ -179,6 +177,25 @@ class StmtLowering:
             raise self.ctx.error(f"cannot unpack {len(items)} values into {n} names",
                                  self.loc_of(target))
         return items
+
+    def _unpack_checked(self, target: ast.expr, value: Array, n: int) -> list[Any]:
+        """``a, b = row`` with a run-time length: the items, each made to fail at run time
+        unless the length is ``n`` (numpy's ValueError)."""
+        from pyonnx.frontend.graph.checks import runtime_check
+        from pyonnx.frontend.graph.indexing import getitem
+
+        ctx = self.ctx
+        if value.dtype.kind not in "iuf":
+            raise ctx.error(
+                f"unpacking a {value.dtype} array into {n} names needs its first dimension "
+                "known at conversion time; index it instead (a, b = x[0], x[1])",
+                self.loc_of(target))
+        length = ctx.asarray(ctx.dim(value, 0))
+        bad = Array(ctx.op("Not", ctx.op("Equal", ctx.cast(length, np.dtype(np.int64)),
+                                         ctx.const(np.array(n, np.int64)))),
+                    np.dtype(np.bool_), ())
+        return [runtime_check(ctx, bad, getitem(ctx, value, i), "unpack_length")
+                for i in range(n)]
 
     # --------------------------------------------------------- control flow
     def stmt_Pass(self, node: ast.Pass) -> None:
@@ -195,15 +212,6 @@ class StmtLowering:
             control_flow.lower_if(self, node, test)
             return
         self.block(node.body if truth else node.orelse)
-
-    def static_iter(self, iterable: Any, node: ast.expr) -> list[Any]:
-        """The items of an iterable known at conversion time (comprehensions)."""
-        items = iterate(self.ctx, iterable)
-        if isinstance(items, DynamicIter):
-            raise self.ctx.error(
-                "a comprehension over values only known at run time is not supported; write a "
-                "for loop that appends to a list", self.loc_of(node))
-        return items
 
     def stmt_For(self, node: ast.For) -> None:
         # Vectorization first: a range loop the dependence analysis proves equivalent to

@@ -206,6 +206,9 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     if isinstance(a, Static) and isinstance(b, Static):
         if is_number(a.value) and is_number(b.value):
             return join(number_leaf(a.value), number_leaf(b.value), loop)
+        if callable(a.value) and callable(b.value):
+            raise JoinError(_describe(a), _describe(b), "a function chosen at run time cannot be "
+                            "converted; define one function and put the 'if' inside it")
         raise JoinError(_describe(a), _describe(b))
     if isinstance(a, Static) and isinstance(b, Leaf) and is_number(a.value):
         return join(number_leaf(a.value), b, loop)

@@ -93,6 +93,9 @@ def abs_(ctx, x):
 def _minmax(ctx, args, pick_greater: bool, name: str):
     if len(args) == 1:
         (seq,) = args
+        if isinstance(seq, Seq):  # a list built at run time (empty: fails at run time)
+            from pyonnx.frontend.graph import sequences
+            seq = sequences.to_array(ctx, seq)
         if isinstance(seq, Array):
             reducer = np.max if pick_greater else np.min
             return lookup(reducer).fn(ctx, seq, axis=0)

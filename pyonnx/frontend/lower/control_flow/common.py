@@ -78,7 +78,9 @@ def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool 
     try:
         return join(a, b, loop)
     except JoinError as e:
-        shown = "the return value" if name.startswith(FLAG_PREFIX + "retval") else f"'{name}'"
+        shown = ("the return value" if name.startswith(FLAG_PREFIX + "retval")
+                 else "the value of the comprehension (or sum/any/all over it)"
+                 if name.startswith(FLAG_PREFIX + "comp") else f"'{name}'")
         if loop:
             text = (f"{shown} is {e.first} before an iteration of {where} and {e.second} after "
                     "it, so numpy's result would depend on the trip count")

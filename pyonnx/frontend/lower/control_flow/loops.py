@@ -129,8 +129,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
     derived |= {n for n in names if n in plans and
                 _same_view(ctx, entry[n], exits.get(n), buffers)}
+    # A loop known to run at least once (a static range(k), k >= 1, or a first test that is
+    # statically true) defines after it every name its body always assigns.
+    may_skip = not (is_static(first) and first is True and (count is None
+                                                           or _at_least_once(count)))
     keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
-            and not (k in pending and not internal(k)) and k not in derived]
+            and not (k in pending and not internal(k) and may_skip) and k not in derived]
     leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
     # Entry values (cast to the state types; internal names get a stand-in).
     initial: list[Array] = []
@@ -162,7 +166,6 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
-    may_skip = not (is_static(first) and first is True and _at_least_once(count))
     for k in keys:
         value = rebuild(plans[k], finals)
         if isinstance(k, aliases.Buffer):
@@ -177,10 +180,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 state_aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
     for n in names:
         plan = plans.get(n)
-        if n in pending and not internal(n):
+        if n in pending and not internal(n) and (may_skip or n not in keys):
+            why = ("the loop can run 0 times" if may_skip
+                   else "the first iteration may stop before assigning it")
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
-                "after it (the loop can run 0 times); assign it before the loop"))
+                f"after it ({why}); assign it before the loop"))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
     if buffers:
