@@ -451,11 +451,12 @@ class _VariadicLayout(CompiledFunction):
             self.static_argnames |= {n for n, (g, _) in groups.items() if g == group}
         self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)
 
-    def _params_for(self, args: Sequence[Any], symbolic: bool) -> list:
+    def _params_for(self, args: Sequence[Any], symbolic: bool,
+                    static: frozenset[str] | None = None) -> list:
         import dataclasses
 
         return [dataclasses.replace(p, group=self._groups.get(p.name))
-                for p in super()._params_for(args, symbolic)]
+                for p in super()._params_for(args, symbolic, static)]
 
 
 def _at_user_level(error: ConversionError) -> ConversionError:

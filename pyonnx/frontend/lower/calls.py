@@ -45,13 +45,11 @@ _ITERATION_BUILTINS = {builtins.enumerate, builtins.zip, builtins.reversed}
 
 # Python builtins whose result on a list built at run time has a type or value numpy code
 # gets only from the list's contents (sum([]) is the int 0, max([]) raises): what to write.
+# max/min of a run-time list are registry entries (numpy_calls/builtins_.py); list() and
+# tuple() of one are handled in call() below.
 _SEQ_BUILTINS = {
     builtins.sum: "np.sum(x[keep]) on the array the items come from, or a running total",
-    builtins.max: "np.max(x[keep]) on the array the items come from",
-    builtins.min: "np.min(x[keep]) on the array the items come from",
     builtins.sorted: "np.sort(x[keep]) on the array the items come from",
-    builtins.list: "the list itself (lst) or a slice of it (lst[:])",
-    builtins.tuple: "the list itself",
     builtins.set: "np.unique(x[keep]) on the array the items come from",
     builtins.any: "len(lst) > 0 and np.any(x[keep])",
     builtins.all: "np.all(x[keep])",
