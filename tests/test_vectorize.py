@@ -324,3 +324,26 @@ def test_gradients_through_vectorized_loops(fn):
 
     x = data(5, np.float64, shape=(4, 5) if "2d" in fn.__name__ else (7,))
     check_grad(fn, [(x,)], rtol=1e-5, atol=1e-6)
+
+
+def unused_comparison_of_the_index(a0, a1):
+    for i1 in range(3):
+        t2 = i1 != i1  # noqa: F841  (dead: the fuzzer's seed 700237)
+    for i2 in range(a1.shape[0]):
+        t3 = i2 < 2  # noqa: F841
+    return a0
+
+
+def compares_index_with_python_int(x):
+    y = np.zeros_like(x)
+    for i in range(3):
+        y[i] = x[i] * (i != 1)
+    return y
+
+
+def test_static_range_index_compared_with_itself_and_ints():
+    """A static range's index vector is a conversion-time arange: materialized (it crashed with
+    AttributeError), and compared with Python ints element by element (it crashed in the
+    comparison's constant path, which read it as one int)."""
+    check(unused_comparison_of_the_index, np.ones((2, 3)), np.arange(4, dtype=np.uint8))
+    check(compares_index_with_python_int, np.arange(5.0))

@@ -263,6 +263,8 @@ def _indices(lw, node: ast.For, space: Space) -> None:
             continue
         n, value = emit.bind(lw, node, emit.expr(f"np.arange(lo, lo + k * {var.S}, {var.S})",
                                                  np=NP, lo=var.lo, k=var.k), "idx")
+        if not isinstance(value, Array):  # a static range: the arange is a conversion-time array
+            value = lw.ctx.asarray(value)
         if nested and pos == 0:  # the outer variable: a column (see exprs.VExpr.aligned)
             lw.env.bind(n, Array(value.value, _I64, value.shape))  # strong: subscriptable
             n, value = emit.bind(lw, node, emit.expr("a[:, None]", a=n), "idx")

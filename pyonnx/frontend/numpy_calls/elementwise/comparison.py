@@ -95,7 +95,7 @@ def _compare_python_int(ctx, op: str, a, b, ins) -> Array:
             return _cmp(ctx, op, x, _const(ctx, b, dt), dt)
         value = _CMP_BEYOND[op][0 if b > info.max else 1]
         return _full_like(ctx, x, value, _BOOL)
-    if b.value.const_value is not None:
+    if b.value.const_value is not None and b.ndim == 0:  # (the vectorizer's weak aranges: not)
         return _compare_python_int(ctx, op, a, int(b.value.const_value.numpy()), ins)
     # A run-time Python int (int64): compare exactly in int64, or int64 against uint64.
     if x.dtype == _U64:
