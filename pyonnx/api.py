@@ -116,7 +116,7 @@ class CompiledFunction:
         return key(args)
 
     def _miss(self, args: Sequence[Any]) -> _Compiled:
-        from pyonnx.frontend.graph.context import NeedStatic
+        from pyonnx.frontend.graph.context import NeedStatic, NeedStaticShapes
 
         while True:
             try:
@@ -124,6 +124,14 @@ class CompiledFunction:
                 break
             except ConversionError as e:
                 raise _at_user_level(e) from None
+            except NeedStaticShapes as e:
+                if self.static_shapes:
+                    raise _at_user_level(e.error) from None
+                logger.info("%s: the conversion needs the input shapes; they become part of "
+                            "the signature", self.fn.__qualname__)
+                self.static_shapes = True
+                self._cache.clear()
+                self.__dict__.pop("_key", None)  # generated for rank-only keys
             except NeedStatic as e:
                 new = set(e.argnames) - self.static_argnames
                 if not new:  # pragma: no cover - a frontend bug: the value was already static
@@ -230,7 +238,7 @@ class CompiledFunction:
 
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
-        from pyonnx.frontend.graph.context import NeedStatic
+        from pyonnx.frontend.graph.context import NeedStatic, NeedStaticShapes
 
         while True:
             try:
@@ -239,6 +247,12 @@ class CompiledFunction:
                 return onnx.load_from_string(model_bytes)
             except ConversionError as e:
                 raise _at_user_level(e) from None
+            except NeedStaticShapes as e:  # as _miss: the shapes join the signature
+                if self.static_shapes:
+                    raise _at_user_level(e.error) from None
+                self.static_shapes = True
+                self._cache.clear()
+                self.__dict__.pop("_key", None)
             except NeedStatic as e:
                 self.static_argnames |= set(e.argnames)
                 self._static_idx = frozenset(self._params.index(n) for n in self.static_argnames)

@@ -1,0 +1,72 @@
+"""Valid programs the fuzzer (issue 13, "Refusals of valid code") found refused, now converted
+with numpy's meaning (differential, arguments after the call included: :func:`check_args`),
+and what stays refused, at the user's line (:func:`refused_at`)."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.oracle import assert_same, check
+
+
+def check_args(fn, *args, calls=None):
+    """:func:`tests.oracle.check` of ``fn(*args)``, then the arguments after the call compared
+    with numpy's; ``calls`` are more argument tuples run through the same compiled function."""
+    compiled = pyonnx.compile(fn)
+    for a in [args, *(calls or [])]:
+        mine, theirs = copy.deepcopy(a), copy.deepcopy(a)
+        check(compiled, *mine)
+        with np.errstate(all="ignore"):
+            fn(*theirs)
+        mine2 = copy.deepcopy(a)
+        compiled(*mine2)
+        for i, (g, w) in enumerate(zip(mine2, theirs)):
+            if isinstance(w, np.ndarray):
+                assert_same(g, w, where=f"argument {i} after the call: ")
+    return compiled
+
+
+def refused_at(fn, *args, match: str, line: int):
+    """pyonnx refuses ``fn(*args)`` with a ConversionError matching ``match`` at body line
+    ``line`` (1 = the first line after ``def``)."""
+    with pytest.raises(pyonnx.ConversionError, match=match) as info:
+        pyonnx.compile(fn)(*copy.deepcopy(args))
+    assert info.value.lineno == fn.__code__.co_firstlineno + line, str(info.value)
+
+
+# ------------------------------------------------ np.squeeze without axis on symbolic shapes
+def squeeze_all(x, y):
+    z = np.squeeze(x) * 2
+    return z, np.squeeze(y).sum()
+
+
+def squeeze_then_write(x):
+    s = np.squeeze(x)
+    s[...] = s + 1  # a view: the caller's x changes
+    return s.shape
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64, np.bool_])
+def test_squeeze_without_axis_converts_per_shape(dtype):
+    f = check_args(squeeze_all, np.ones((1, 3), dtype), np.ones((2, 1, 1), dtype),
+                   calls=[(np.ones((3, 1), dtype), np.ones((1, 1, 1), dtype)),
+                          (np.ones((2, 3), dtype), np.ones((0, 1, 4), dtype))])
+    assert f.static_shapes  # one model per input shape
+    assert f.conversions == 3
+
+
+def test_squeeze_view_write_per_shape():
+    check_args(squeeze_then_write, np.arange(3.0).reshape(1, 3),
+               calls=[(np.arange(4.0).reshape(2, 1, 2),)])
+
+
+def squeeze_data_dependent(x):
+    return np.squeeze(x[x > 0])
+
+
+def test_squeeze_data_dependent_refused():
+    refused_at(squeeze_data_dependent, np.ones((1, 3)), match="pass axis=", line=1)
