@@ -70,3 +70,49 @@ def squeeze_data_dependent(x):
 
 def test_squeeze_data_dependent_refused():
     refused_at(squeeze_data_dependent, np.ones((1, 3)), match="pass axis=", line=1)
+
+
+# ------------------------------------------------ methods of arrays known at conversion time
+def constant_methods(x):
+    a = np.zeros(3).astype(np.int32)
+    b = np.ones(4).sum()
+    c = np.arange(3).any()
+    d = np.arange(5).min()
+    e = np.arange(5).item(2)
+    s = np.float32(2.5).astype(np.int16)
+    return x + a.sum() + b + c + d + e, s, np.arange(4.0).dot(x), a
+
+
+def constant_view_written(x):
+    z = np.zeros((2, 3))
+    v = z.reshape(6)  # a view of z: the write below reaches z
+    v[0] = x[0]
+    z.fill(2.0) if x.shape[0] > 9 else None
+    return z, v
+
+
+def constant_fill(x):
+    z = np.zeros(4)
+    w = z
+    z.fill(x[1])
+    return w + x
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32])
+def test_methods_of_conversion_time_arrays(dtype):
+    check_args(constant_methods, np.arange(4, dtype=dtype))
+    check_args(constant_view_written, np.arange(4, dtype=dtype))
+    check_args(constant_fill, np.arange(4, dtype=dtype))
+
+
+def constant_module_view(x):
+    v = _TABLE.reshape(4)
+    v[0] = x[0]
+    return v
+
+
+_TABLE = np.zeros((2, 2))
+
+
+def test_view_of_module_array_written_refused():
+    refused_at(constant_module_view, np.ones(3), match="module-level", line=1)

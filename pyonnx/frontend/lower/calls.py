@@ -55,6 +55,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
         return view_calls.after_call(ctx, func.name, [func.array, *args], result)
+    receiver = getattr(func, "__self__", None)
+    if isinstance(func, types.BuiltinMethodType) and isinstance(receiver, (np.ndarray, np.generic)):
+        return _constant_method(lowering, receiver, func, args, kwargs)
     writer = writers.function_writer(func)
     if writer is not None:  # np.copyto, np.add.at, ...: numpy writes into an argument
         try:
@@ -110,6 +113,49 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return lowering.inline(func, args, kwargs)
     if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
         return lowering.inline(func.__func__, [func.__self__, *args], kwargs)
+    raise ctx.error(_unsupported_call_message(func))
+
+
+# ndarray methods that neither write into their array nor return a view of it: on an array
+# known at conversion time (``np.zeros(3).astype(np.int32)``, ``np.arange(5).sum()``) with
+# static arguments, numpy runs them during the conversion.
+_PURE_METHODS = frozenset({
+    "astype", "sum", "prod", "any", "all", "min", "max", "mean", "std", "var", "argmin",
+    "argmax", "cumsum", "cumprod", "item", "tolist", "copy", "round", "clip", "nonzero",
+    "dot", "repeat", "take", "trace", "flatten", "conj", "conjugate", "searchsorted",
+    "argsort", "__array__", "__len__", "__getitem__", "__contains__", "__eq__", "__ne__",
+    "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__int__", "__float__", "__index__",
+    "tobytes"})
+
+
+def _constant_method(lowering, receiver: Any, func: Any, args: list[Any],
+                     kwargs: dict[str, Any]) -> Any:
+    """``a.name(*args)`` where ``a`` is an array or numpy scalar known at conversion time:
+    numpy runs the pure methods on static arguments; with array arguments the constant is
+    lowered and the method lowered on it; writes go through :mod:`writers` (the array is
+    materialized, every name of it rebound)."""
+    ctx = lowering.ctx
+    name = func.__name__
+    writer = writers.METHODS.get(name)
+    if writer is not None and isinstance(receiver, np.ndarray):
+        return writer(lowering, receiver, *args, **kwargs)
+    if name in _PURE_METHODS and is_static(args) and is_static(list(kwargs.values())):
+        try:
+            with np.errstate(all="ignore"):
+                return func(*args, **kwargs)
+        except Exception as e:
+            raise ctx.error(f"{type(receiver).__name__}.{name}: {type(e).__name__}: {e}") \
+                from None
+    entry = lookup_method(name)
+    if entry is not None and name not in view_calls.VIEW_FUNCTIONS and (
+            name in _PURE_METHODS or not is_static(args)):
+        # Read-only use of the constant: its lowered value is a copy nobody writes.
+        return call(lowering, ArrayMethod(ctx.asarray(receiver), name), args, kwargs)
+    if entry is not None and isinstance(receiver, np.ndarray):
+        # A view or an in-place method: keep one memory with the names bound to the array.
+        from pyonnx.frontend.lower.aliases import materialize
+        array = materialize(lowering, receiver, f"the array whose .{name}() is called")
+        return call(lowering, ArrayMethod(array, name), args, kwargs)
     raise ctx.error(_unsupported_call_message(func))
 
 
