@@ -15,8 +15,10 @@ from it. Arrays are registered by identity when they are made, so ``y = x`` alia
 without any bookkeeping of its own, and a copy (``x.copy()``, fancy indexing, arithmetic) is a
 new, unregistered Array: it breaks the link, as in numpy.
 
-Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`. Views numpy makes
-that pyonnx does not model (``np.flip``, ``np.split``, ...) are registered as :data:`UNKNOWN`:
+Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`; ``np.flip`` and the
+read-only ``np.diagonal``/``np.broadcast_to`` are :class:`Recompute` steps (the call run again
+on the new base). Views numpy makes that pyonnx does not model (``np.split``, the ravel of a
+view, ...) are registered as :data:`UNKNOWN`:
 a write through one is a ConversionError. So is a write to a name whose buffer depends on
 run-time data (``y = a if c else b`` with a run-time ``c``, registered :data:`AMBIGUOUS` when
 the branches merge).
@@ -33,8 +35,8 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
-           "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
+__all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "Recompute", "UNKNOWN",
+           "AMBIGUOUS", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
            "current", "materialize", "shares_memory"]
 
 _ids = itertools.count(1)
@@ -124,6 +126,28 @@ class Transpose(Step):
         for i, p in enumerate(self.perm):
             inverse[p] = i
         return Array(ctx.op("Transpose", view, perm=inverse), base.dtype, base.shape)
+
+
+class Recompute(Step):
+    """A view made by a numpy function (``np.flip``, ``np.diagonal``, ``np.broadcast_to``):
+    ``forward`` runs the function's lowering again on the base. ``inverse`` writes a new value
+    of the view back (``np.flip`` is its own inverse); None for the views numpy makes
+    read-only (a write through one raises in numpy)."""
+
+    def __init__(self, name: str, fn: Any, inverse: Any = None):
+        self.name = name
+        self.fn = fn
+        self.inverse = inverse
+
+    def forward(self, ctx, base: Array) -> Array:
+        return self.fn(ctx, base)
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        if self.inverse is None:
+            raise ctx.error(f"assignment destination is read-only (numpy raises ValueError: "
+                            f"the view np.{self.name} returns cannot be written); write into "
+                            "the original array, or take .copy() first")
+        return self.inverse(ctx, view)
 
 
 class _Marker:
@@ -233,8 +257,8 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     if UNKNOWN in steps:
         raise ctx.error(
             f"{loc_text} is a view numpy makes with a function whose memory layout pyonnx does "
-            "not follow (only basic indexing, reshape/ravel of a whole array and transposes "
-            "are followed); write into the original array, or take .copy() first")
+            "not follow (only basic indexing, reshape/ravel of a whole array, transposes and "
+            "flips are followed); write into the original array, or take .copy() first")
     if buffer.captured:
         raise ctx.error(
             f"{loc_text} was appended to a list built at run time and is written afterwards: "
@@ -354,7 +378,7 @@ def _stale(ctx, steps: tuple) -> Undefined:
     line = ctx.loc.lineno if ctx.loc is not None else "?"
     if UNKNOWN in steps:
         why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
-               "(np.flip, np.diagonal, np.split, ...)")
+               "(np.split, the ravel of a view, ...)")
     else:
         why = "may view that memory or another depending on run-time data"
     return Undefined(f"this name {why}, and the memory it views was written at line {line} "

@@ -54,7 +54,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             return writer(lowering, func.array, *args, **kwargs)
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
-        return view_calls.after_call(ctx, func.name, [func.array, *args], result)
+        return view_calls.after_call(
+            ctx, func.name, [func.array, *args], result,
+            lambda c, base: _invoke(c, entry, [base, *args], kwargs))
     receiver = getattr(func, "__self__", None)
     if isinstance(func, types.BuiltinMethodType) and isinstance(receiver, (np.ndarray, np.generic)):
         return _constant_method(lowering, receiver, func, args, kwargs)
@@ -74,7 +76,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
         result = _invoke(ctx, entry, args, kwargs)
-        result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result)
+        result = view_calls.after_call(
+            ctx, getattr(entry.target, "__name__", ""), args, result,
+            lambda c, base: _invoke(c, entry, [base, *args[1:]], kwargs))
         if isinstance(entry.target, np.ufunc):
             # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
             for r in result if isinstance(result, tuple) else (result,):
