@@ -202,3 +202,103 @@ def test_writes_through_read_only_or_unknown_views_refused():
         diagonal_written(np.ones((2, 2)))
     refused_at(diagonal_written, np.ones((2, 2)), match="read-only", line=2)
     refused_at(ravel_of_strided_written, np.ones(4), match="does not follow", line=2)
+
+
+# ------------------------------------------------ a name whose memory depends on run-time data
+def choice_ternary(a, b):
+    y = a if a.sum() > b.sum() else b
+    y[0] = 7
+    y += 1
+    return a, b
+
+
+def choice_view_or_copy(x, c):
+    if c > 0:
+        y = x[1:]
+    else:
+        y = x[:-1].copy()
+    y[0] += 5
+    v = y[1:]  # a view of the choice: writes reach x when y viewed x
+    v *= 2
+    return y.copy()
+
+
+def choice_read_after_base_write(x, c):
+    if c > 0:
+        y = x[::2]
+    else:
+        y = np.zeros(x.shape[0] // 2 + x.shape[0] % 2, x.dtype)
+    x[0] = 9  # shows through y when y views x
+    return y.copy()
+
+
+def choice_of_choice(x, z, c):
+    y = x[1:] if c > 0 else z
+    if c < -1:
+        y = z[:-1] * 1  # else: y is still x[1:] or z (a choice of a choice)
+    for i in range(2):
+        y[i] -= 1
+    z[0] = 4
+    return x.copy(), z.copy(), y.copy()
+
+
+def choice_written_in_loop(x, z, n):
+    y = x if n > 1 else z
+    for i in range(n):
+        y[i % y.shape[0]] += i
+    return y.sum()
+
+
+def rebound_for_then_written(x, n):
+    for i in range(n):
+        x = x * 2
+    x[0] = -1
+    return x.copy()
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32])
+@pytest.mark.parametrize("c", [-3, -1, 0, 2])
+def test_memory_chosen_at_run_time(dtype, c):
+    x, z = np.arange(5, dtype=dtype), np.arange(4, dtype=dtype) + 10
+    check_args(choice_ternary, x, z)
+    check_args(choice_ternary, z[:3].copy(), x[:3].copy())
+    check_args(choice_view_or_copy, x, np.int64(c))
+    check_args(choice_read_after_base_write, x, np.int64(c))
+    check_args(choice_of_choice, x, z, np.int64(c))
+    check_args(choice_written_in_loop, x, z, np.int64(abs(c)))
+    check_args(rebound_for_then_written, x, np.int64(max(c, 0)))
+
+
+def view_parity_in_loop(x, n):
+    y = x[1:]
+    for i in range(n):
+        y = y[::-1]  # x[1:] or its reversal: as many reversals as the loop ran
+    y[0] = 1
+    return y
+
+
+def choice_in_list(x, z, c):
+    pair = [x, z] if c > 0 else [z, x]
+    pair[0][0] = 5
+    return x
+
+
+def choice_in_nested_branches(x, z, c):
+    if c > 0:
+        y = x[1:]
+    elif c < -1:
+        y = z
+    else:
+        y = z[:-1] * 1
+    y[0] = 1
+    return x
+
+
+def test_memory_chosen_at_run_time_refused_where_not_followed():
+    # (the inner if's choice is made inside the outer branch: its conditions are not outputs)
+    refused_at(choice_in_nested_branches, np.arange(4), np.arange(4), np.int64(1),
+               match="may refer to different memory", line=7)
+    refused_at(view_parity_in_loop, np.arange(4), np.int64(2),
+               match="may refer to different memory", line=4)
+    refused_at(choice_in_list, np.arange(4), np.arange(4), np.int64(1),
+               match="may refer to different memory", line=2)

@@ -52,7 +52,7 @@ class Buffer:
         captured: an array of this memory was appended to a run-time list.
     """
 
-    __slots__ = ("initial", "param", "id", "captured", "shared")
+    __slots__ = ("initial", "param", "id", "captured", "shared", "choice")
 
     def __init__(self, initial: Array, param: str | None = None):
         self.initial = initial
@@ -64,6 +64,9 @@ class Buffer:
         # Seen by names outside the loop body being lowered (a loop state standing for an
         # alias): in-place operators on it write through.
         self.shared = False
+        # A name's memory chosen by run-time data: (condition, (buffer, steps)) per path that
+        # saw other memory (see choices.py).
+        self.choice: tuple = ()
 
     def __repr__(self) -> str:
         return f"Buffer#{self.id}({self.param or ''})"
@@ -184,6 +187,8 @@ class AliasState:
         # 0-d values made as numpy arrays (np.array/np.asarray/np.zeros(()) ...), not numpy
         # scalars; see scalar_kinds.py.
         self.arrays0d: set[Any] = set()
+        # Buffers with a run-time choice of memory (choices.py), in creation order.
+        self.choices: list[Buffer] = []
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -274,7 +279,8 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
         new = step.backward(ctx, parent, new)
     state.memory[buffer] = new
     state.register(new, buffer, ())
-    rederive(lowering, {buffer})
+    from pyonnx.frontend.lower import choices
+    rederive(lowering, {buffer} | choices.propagate(lowering, buffer))
 
 
 def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
@@ -413,7 +419,7 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
     entry = state.lookup(value)
     if entry is not None:
         buffer, steps = entry
-        if steps or buffer.shared or buffer.param is not None:
+        if steps or buffer.shared or buffer.param is not None or buffer.choice:
             return True
     envs = ([env] if env is not None else []) + [f.env.locals for f in ctx.frames]
     for e in envs:

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
     join_or_error, outer_ids, outputs_of, subgraph_output, typed)
@@ -173,8 +173,16 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             if k in sharing and may_skip and isinstance(value, Array):
                 # Bound to memory before the loop (an argument, a view) and to a new array in
                 # it: after 0 iterations a write through it reaches that memory, after more it
-                # does not, so writes are refused (aliases.AMBIGUOUS) instead of guessed.
-                state_aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+                # does not. A choice on "the loop ran" (choices.py) when the body's binding is
+                # a new array of its own; else writes are refused (aliases.AMBIGUOUS).
+                before = choices.alternative(ctx, entry[k], k, None, outer, shared=True)
+                exit_value = exits.get(k)
+                if before is None or not isinstance(exit_value, Array) or \
+                        aliases.shares_memory(ctx, exit_value, k, exits):
+                    state_aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+                else:
+                    skipped = ctx.op("Not", _ran(ctx, count, first_value))
+                    choices.make_choice(ctx, value, [(skipped, before)])
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n):
@@ -185,6 +193,15 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(n, plan.value)
     if buffers:
         aliases.rederive(lowering, buffers)
+
+
+def _ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:
+    """Whether a ``Loop`` with trip count ``count`` and first condition ``first`` runs its
+    body at least once (a bool 0-d value)."""
+    if count is None:
+        return first
+    more = ctx.op("Greater", count, ctx.const(np.array(0, np.int64)))
+    return ctx.op("And", more, first)
 
 
 def _at_least_once(count: Array | None) -> bool:
