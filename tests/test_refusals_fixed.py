@@ -302,3 +302,54 @@ def test_memory_chosen_at_run_time_refused_where_not_followed():
                match="may refer to different memory", line=4)
     refused_at(choice_in_list, np.arange(4), np.arange(4), np.int64(1),
                match="may refer to different memory", line=2)
+
+
+def choice_one_buffer_two_ways(a0):
+    t6 = np.squeeze(a0)  # (static shapes: a0.ravel() is a0 itself, a view)
+    if a0.sum() > -2.125:
+        a0 = a0.ravel()
+    a0[...] = -1  # both paths saw the argument (through different steps): it is written
+    return t6.copy()
+
+
+def test_choice_of_one_buffer_through_two_views():
+    check_args(choice_one_buffer_two_ways, np.array([-2.5, -4.0, 3.75]),
+               calls=[(np.array([-2.5, -4.0, -3.75]),)])
+
+
+# ------------------------------------------------ false refusals of what numpy computes
+def where_wraps_python_int(x, c):
+    return np.where(c, -1, x), np.where(x > 2, 300, x), np.where(c, x, -2)
+
+
+def bool_arange(x, a):
+    n = min(x.shape[0], 2)
+    return (np.arange(n, dtype=bool), np.arange(a, a + n, dtype=np.bool_),
+            np.arange(n - 1, -1, -1, dtype=bool))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int8])
+def test_where_casts_python_ints_as_numpy(dtype):
+    x = np.arange(5, dtype=dtype)
+    check_args(where_wraps_python_int, x, x % 2 == 0)
+    check_args(where_wraps_python_int, x[:0], x[:0] > 1)
+
+
+def test_bool_arange_up_to_length_2():
+    f = pyonnx.compile(bool_arange)
+    for n in (0, 1, 2, 5):
+        check(f, np.ones(n), np.float64(0.5))
+        check(f, np.ones(n), np.float64(-1.0))
+
+
+def bool_arange_too_long(x):
+    return np.arange(x.shape[0], dtype=bool)
+
+
+def test_bool_arange_longer_fails_at_run_time():
+    with pytest.raises(TypeError):
+        bool_arange_too_long(np.ones(3))
+    f = pyonnx.compile(bool_arange_too_long)
+    check(f, np.ones(2))
+    with pytest.raises(pyonnx.ExecutionError, match="arange_bool"):
+        f(np.ones(3))

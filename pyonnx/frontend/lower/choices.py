@@ -101,9 +101,12 @@ def propagate(lowering, written: aliases.Buffer) -> set[aliases.Buffer]:
     while pending:
         b = pending.pop()
         new = state.memory[b]
+        here: set[aliases.Buffer] = set()
         for cond, (x, steps) in b.choice:  # down: the memory the name saw on a path
-            if x is written or x in touched:
+            # (two paths may have seen one buffer through different steps: both apply)
+            if x is written or x in touched and x not in here:
                 continue
+            here.add(x)
             old = state.memory.get(x, x.initial)
             state.memory[x] = _if(ctx, cond, lambda c, x=x, s=steps, o=old: _write_back(
                 c, o, s, new), old)
