@@ -353,3 +353,54 @@ def test_bool_arange_longer_fails_at_run_time():
     check(f, np.ones(2))
     with pytest.raises(pyonnx.ExecutionError, match="arange_bool"):
         f(np.ones(3))
+
+
+# ------------------------------------------------ numpy scalars out of a run-time if or loop
+def scalar_out_of_if(x, c):
+    t = x.max()  # a numpy scalar (x's dtype)
+    if c > 0:
+        t = t * 2
+    t -= 1.5  # numpy rebinds: float64
+    u = x.min()
+    if c > 1:
+        u = u + 1
+    u /= 2
+    return t, u
+
+
+def scalar_out_of_loop(x, n):
+    t = x.sum()
+    for i in range(n):
+        t = t + x[i % x.shape[0]]
+    t -= 0.5 if x.dtype.kind == "f" else 2
+    return t
+
+
+def array0d_out_of_if(x, c):
+    t = np.asarray(x.max())  # a 0-d array: in-place keeps its dtype
+    if c > 0:
+        t = np.array(x.min())
+    t -= 1
+    return t
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.uint8])
+@pytest.mark.parametrize("c", [0, 1, 2])
+def test_numpy_scalar_kind_survives_if_and_loop(dtype, c):
+    x = np.arange(1, 5, dtype=dtype)
+    check_args(scalar_out_of_if, x, np.int64(c))
+    check_args(scalar_out_of_loop, x, np.int64(c))
+    check_args(array0d_out_of_if, x, np.int64(c))
+
+
+def scalar_or_array(x, c):
+    t = x.max()
+    if c > 0:
+        t = np.asarray(x.min())
+    t -= 1.5  # a scalar rebinds, a 0-d array raises: only the data says which
+    return t
+
+
+def test_scalar_or_array_out_of_if_refused():
+    refused_at(scalar_or_array, np.arange(3, dtype=np.int32), np.int64(1),
+               match="cannot tell which", line=4)

@@ -187,6 +187,8 @@ class AliasState:
         # 0-d values made as numpy arrays (np.array/np.asarray/np.zeros(()) ...), not numpy
         # scalars; see scalar_kinds.py.
         self.arrays0d: set[Any] = set()
+        # 0-d values out of a run-time if/loop that are numpy scalars on every path.
+        self.scalars0d: set[Any] = set()
         # Buffers with a run-time choice of memory (choices.py), in creation order.
         self.choices: list[Buffer] = []
 

@@ -21,7 +21,7 @@ from typing import Any, Callable
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG
-from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph import kernels, scalar_kinds
 from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
@@ -186,7 +186,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                           for leaf in leaves_of(ctx, plan, vals[side])]
             branches.append((branch.nodes, arrays))
         outs = iter(_emit_if(lowering, cond, branches, leaves))
-        for key, plan in merged:
+        for (key, plan), sides in zip(merged, values):
             value = rebuild(plan, outs)
             if isinstance(key, aliases.Buffer):
                 state.memory[key] = value
@@ -196,6 +196,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                     out_value = value
                 else:
                     lowering.env.bind(key, value)
+                scalar_kinds.merge_kind(ctx, value, list(sides))
                 if key in ambiguous:
                     _choose(ctx, value, cond, ambiguous[key])
     if buffers:

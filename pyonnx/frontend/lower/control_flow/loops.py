@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
@@ -77,9 +78,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     derived: set[str] = set()
     sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
                and aliases.shares_memory(ctx, entry[n], n)}
+    # 0-d names that are numpy scalars before the loop and after every iteration (x -= 1
+    # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
+    scalars = {n for n in names if n not in pending
+               and scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"}
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived)
+            lowering, node, plans, start, next_test, line, sharing - derived, scalars)
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
@@ -92,6 +97,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     entry[buffer] = state_aliases.memory.get(buffer, buffer.initial)
                     plans[buffer] = plan_of(entry[buffer])
             outer = outer_ids(ctx)
+            continue
+        lost = {n for n in scalars if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "scalar"}
+        if lost:
+            scalars -= lost
             continue
         for n in derived:
             if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
@@ -170,6 +179,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             state_aliases.register(value, k, ())
         else:
             env.bind(k, value)
+            if k in scalars and isinstance(value, Array):
+                state_aliases.scalars0d.add(value.value)
             if k in sharing and may_skip and isinstance(value, Array):
                 # Bound to memory before the loop (an argument, a view) and to a new array in
                 # it: after 0 iterations a write through it reaches that memory, after more it
@@ -219,7 +230,8 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
                 and aliases.steps_equal(e0[1], e1[1]))
 
 
-def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset()):
+def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
+                scalars=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs) and its condition output."""
@@ -255,6 +267,8 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
             else:
                 env.bind(key, value)
                 bound[key] = value
+                if key in scalars and isinstance(value, Array):
+                    ctx.aliases.scalars0d.add(value.value)
                 if key in sharing and isinstance(value, Array):
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).
