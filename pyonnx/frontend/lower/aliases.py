@@ -191,6 +191,7 @@ class AliasState:
         self.scalars0d: set[Any] = set()
         # Buffers with a run-time choice of memory (choices.py), in creation order.
         self.choices: list[Buffer] = []
+        self.propagate: Any = None  # choices.propagate once a choice exists
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -281,8 +282,10 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
         new = step.backward(ctx, parent, new)
     state.memory[buffer] = new
     state.register(new, buffer, ())
-    from pyonnx.frontend.lower import choices
-    rederive(lowering, {buffer} | choices.propagate(lowering, buffer))
+    # Memory chosen at run time that shares elements with this buffer (choices.py sets the
+    # hook when it makes the first such name).
+    touched = state.propagate(lowering, buffer) if state.propagate is not None else set()
+    rederive(lowering, {buffer} | touched)
 
 
 def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:

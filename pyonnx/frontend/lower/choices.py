@@ -89,6 +89,7 @@ def make_choice(ctx, value: Array, alternatives: list[tuple[ir.Value, Any]]) -> 
     state.memory[buffer] = value
     state.register(value, buffer, ())
     state.choices.append(buffer)
+    state.propagate = propagate  # aliases.write_with calls it after every write from now on
 
 
 def propagate(lowering, written: aliases.Buffer) -> set[aliases.Buffer]:
