@@ -287,17 +287,31 @@ def choice_in_nested_branches(x, z, c):
     if c > 0:
         y = x[1:]
     elif c < -1:
-        y = z
+        y = np.flip(z)
     else:
         y = z[:-1] * 1
     y[0] = 1
-    return x
+    x[2] = 8  # shows through y when y is x[1:]
+    return y.copy()
+
+
+def choice_inner_kept(x, c):
+    t = np.atleast_2d(x)
+    if c > 0:
+        if c > 1:
+            t = t >> 1
+        t[0, 1] += 2  # the inner choice: x's memory when c == 1
+    t[t > 2] &= 6
+    return t.copy()
+
+
+@pytest.mark.parametrize("c", [-3, -1, 0, 1, 2])
+def test_memory_chosen_in_nested_branches(c):
+    check_args(choice_in_nested_branches, np.arange(4), np.arange(4) + 5, np.int64(c))
+    check_args(choice_inner_kept, np.arange(4), np.int64(c))
 
 
 def test_memory_chosen_at_run_time_refused_where_not_followed():
-    # (the inner if's choice is made inside the outer branch: its conditions are not outputs)
-    refused_at(choice_in_nested_branches, np.arange(4), np.arange(4), np.int64(1),
-               match="may refer to different memory", line=7)
     refused_at(view_parity_in_loop, np.arange(4), np.int64(2),
                match="may refer to different memory", line=4)
     refused_at(choice_in_list, np.arange(4), np.arange(4), np.int64(1),

@@ -54,9 +54,8 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             return writer(lowering, func.array, *args, **kwargs)
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
-        return view_calls.after_call(
-            ctx, func.name, [func.array, *args], result,
-            lambda c, base: _invoke(c, entry, [base, *args], kwargs))
+        return view_calls.after_call(ctx, func.name, [func.array, *args], result,
+                                     _recompute(entry, args, kwargs))
     receiver = getattr(func, "__self__", None)
     if isinstance(func, types.BuiltinMethodType) and isinstance(receiver, (np.ndarray, np.generic)):
         return _constant_method(lowering, receiver, func, args, kwargs)
@@ -76,9 +75,8 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
         result = _invoke(ctx, entry, args, kwargs)
-        result = view_calls.after_call(
-            ctx, getattr(entry.target, "__name__", ""), args, result,
-            lambda c, base: _invoke(c, entry, [base, *args[1:]], kwargs))
+        result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result,
+                                       _recompute(entry, args[1:], kwargs))
         if isinstance(entry.target, np.ufunc):
             # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
             for r in result if isinstance(result, tuple) else (result,):
@@ -161,6 +159,16 @@ def _constant_method(lowering, receiver: Any, func: Any, args: list[Any],
         array = materialize(lowering, receiver, f"the array whose .{name}() is called")
         return call(lowering, ArrayMethod(array, name), args, kwargs)
     raise ctx.error(_unsupported_call_message(func))
+
+
+def _recompute(entry: CallEntry, rest: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``entry`` called again on another first argument (a view re-derived from its base's new
+    contents); ``portable`` when the other arguments are conversion-time values (usable in any
+    graph scope)."""
+    def again(ctx, base):
+        return _invoke(ctx, entry, [base, *rest], kwargs)
+    again.portable = is_static(list(rest)) and is_static(list(kwargs.values()))
+    return again
 
 
 def _hashable(x: Any) -> bool:

@@ -31,7 +31,7 @@ from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import aliases
 
-__all__ = ["alternative", "make_choice", "propagate", "PRIVATE"]
+__all__ = ["alternative", "make_choice", "propagate", "PRIVATE", "Nested"]
 
 # An alternative in which the name held an array of its own (a copy): nothing to update.
 PRIVATE = object()
@@ -55,12 +55,32 @@ def alternative(ctx, value: Any, name: Any, env: dict | None, outer: set[int],
     buffer, steps = hit
     if aliases.AMBIGUOUS in steps or aliases.UNKNOWN in steps:
         return None
-    if not (buffer in state.memory or id(buffer.initial) in outer or buffer.param is not None):
-        return None  # memory made in the branch
     outer_steps = {id(s) for aid in outer for s in _steps_of(state, aid)}
-    if not all(id(s) in outer_steps or _portable(s) for s in steps):
-        return None
-    return buffer, steps
+
+    def visible(b: aliases.Buffer, ss: tuple) -> bool:
+        return (b in state.memory or id(b.initial) in outer or b.param is not None) and all(
+            id(s) in outer_steps or _portable(s) for s in ss)
+
+    if visible(buffer, steps):
+        return buffer, steps
+    if not buffer.choice or not all(id(s) in outer_steps or _portable(s) for s in steps):
+        return None  # memory made in the branch
+    # A choice made in the branch (an inner if): its alternatives, under conditions of the
+    # branch that the caller exports from the If.
+    inner = []
+    for cond, (x, s) in buffer.choice:
+        if not visible(x, s):
+            return None
+        inner.append((cond, (x, s + steps)))
+    return Nested(inner)
+
+
+class Nested:
+    """The alternatives of a choice made inside a branch: (condition in the branch, (buffer,
+    steps)) pairs; see :func:`alternative`."""
+
+    def __init__(self, alternatives: list):
+        self.alternatives = alternatives
 
 
 def _steps_of(state, array_id: int) -> tuple:
@@ -75,6 +95,8 @@ def _portable(step: Any) -> bool:
         return True
     if isinstance(step, aliases.GetItem):
         return is_static(step.index)
+    if isinstance(step, aliases.Recompute):
+        return getattr(step.fn, "portable", False)
     if isinstance(step, aliases.Reshape):
         return getattr(step.shape_value, "const_value", None) is not None
     return False

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable
 
+import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG
@@ -176,7 +177,20 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             continue
         merged.append((name, plan))
         values.append((a, b))
+    # Conditions of choices made inside a branch (choices.Nested): extra If outputs, false on
+    # the other path, so the outer choice can use them.
+    exported: dict[int, ir.Value] = {}
+    false = Array(ctx.const(np.array(False)), _BOOL, ())
+    for name, alts in ambiguous.items():
+        for side, alt in enumerate(alts or ()):
+            if isinstance(alt, choices.Nested):
+                for c, _ in alt.alternatives:
+                    key = _Exported(id(c))
+                    inner = Array(c, _BOOL, ())
+                    merged.append((key, Leaf(_BOOL, ())))
+                    values.append((inner, false) if side == 0 else (false, inner))
     out_value: Any = None
+    made: list[tuple[Any, Any]] = []
     if merged:
         leaves = [leaf for _, plan in merged for leaf in leaf_plans(plan)]
         branches = []
@@ -188,7 +202,9 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         outs = iter(_emit_if(lowering, cond, branches, leaves))
         for (key, plan), sides in zip(merged, values):
             value = rebuild(plan, outs)
-            if isinstance(key, aliases.Buffer):
+            if isinstance(key, _Exported):
+                exported[key.cond] = value.value
+            elif isinstance(key, aliases.Buffer):
                 state.memory[key] = value
                 state.register(value, key, ())
             else:
@@ -198,7 +214,9 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                     lowering.env.bind(key, value)
                 scalar_kinds.merge_kind(ctx, value, list(sides))
                 if key in ambiguous:
-                    _choose(ctx, value, cond, ambiguous[key])
+                    made.append((value, ambiguous[key]))
+        for value, alts in made:
+            _choose(ctx, value, cond, alts, exported)
     if buffers:
         aliases.rederive(lowering, set(buffers))
     for name, buffer, steps in derived:
@@ -211,14 +229,28 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     return out_value
 
 
-def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None) -> None:
+class _Exported:
+    """The key of an inner choice's condition among the If's outputs."""
+
+    def __init__(self, cond: int):
+        self.cond = cond
+
+
+def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
+            exported: dict[int, ir.Value] | None = None) -> None:
     """Registers a merged name that saw different memory on the two paths: a choice buffer
-    when both paths are followed (``alts``), else AMBIGUOUS (writes refused)."""
+    when both paths are followed (``alts``; a Nested one's conditions are ``exported`` If
+    outputs by id), else AMBIGUOUS (writes refused)."""
     if alts is None or not isinstance(value, Array):
         _mark_ambiguous(ctx, value)
         return
-    other = ctx.op("Not", cond)
-    choices.make_choice(ctx, value, [(cond, alts[0]), (other, alts[1])])
+    pairs = []
+    for side, alt in enumerate(alts):
+        if isinstance(alt, choices.Nested):
+            pairs += [(exported[id(c)], a) for c, a in alt.alternatives]
+        else:
+            pairs.append((cond if side == 0 else ctx.op("Not", cond), alt))
+    choices.make_choice(ctx, value, pairs)
 
 
 def _mark_ambiguous(ctx, value: Any) -> None:
@@ -260,7 +292,9 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
                 outer = outer_ids(ctx)
                 alts = (choices.alternative(ctx, a, None, a_branch.env, outer),
                         choices.alternative(ctx, b, None, b_branch.env, outer))
-                _choose(ctx, value, cond, alts if None not in alts else None)
+                # (both sides ran: an inner choice's conditions do not say which path did)
+                _choose(ctx, value, cond, alts if None not in alts and not any(
+                    isinstance(a, choices.Nested) for a in alts) else None)
             return value
     return _join_branches(lowering, cond, a_branch, b_branch, frozenset(),
                           ctx.loc.lineno if ctx.loc else 0, "expression", result=True)
