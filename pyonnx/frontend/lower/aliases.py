@@ -16,12 +16,13 @@ without any bookkeeping of its own, and a copy (``x.copy()``, fancy indexing, ar
 new, unregistered Array: it breaks the link, as in numpy.
 
 Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`; ``np.flip`` and the
-read-only ``np.diagonal``/``np.broadcast_to`` are :class:`Recompute` steps (the call run again
-on the new base). Views numpy makes that pyonnx does not model (``np.split``, the ravel of a
-view, ...) are registered as :data:`UNKNOWN`:
-a write through one is a ConversionError. So is a write to a name whose buffer depends on
-run-time data (``y = a if c else b`` with a run-time ``c``, registered :data:`AMBIGUOUS` when
-the branches merge).
+read-only ``np.diagonal``/``np.broadcast_to`` are ``view_calls.Recompute`` steps (the call run
+again on the new base). Views numpy makes that pyonnx does not model (``np.split``, the ravel
+of a view, ...) are registered as :data:`UNKNOWN`:
+a write through one is a ConversionError. A name whose buffer depends on run-time data
+(``y = a if c else b`` with a run-time ``c``) is a choice buffer (:mod:`choices`) whose writes
+reach each candidate under its condition; where that cannot be followed it is registered
+:data:`AMBIGUOUS` when the branches merge, and writes are refused.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "Recompute", "UNKNOWN",
+__all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "Transpose", "UNKNOWN",
            "AMBIGUOUS", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
            "current", "materialize", "shares_memory"]
 
@@ -129,28 +130,6 @@ class Transpose(Step):
         for i, p in enumerate(self.perm):
             inverse[p] = i
         return Array(ctx.op("Transpose", view, perm=inverse), base.dtype, base.shape)
-
-
-class Recompute(Step):
-    """A view made by a numpy function (``np.flip``, ``np.diagonal``, ``np.broadcast_to``):
-    ``forward`` runs the function's lowering again on the base. ``inverse`` writes a new value
-    of the view back (``np.flip`` is its own inverse); None for the views numpy makes
-    read-only (a write through one raises in numpy)."""
-
-    def __init__(self, name: str, fn: Any, inverse: Any = None):
-        self.name = name
-        self.fn = fn
-        self.inverse = inverse
-
-    def forward(self, ctx, base: Array) -> Array:
-        return self.fn(ctx, base)
-
-    def backward(self, ctx, base: Array, view: Array) -> Array:
-        if self.inverse is None:
-            raise ctx.error(f"assignment destination is read-only (numpy raises ValueError: "
-                            f"the view np.{self.name} returns cannot be written); write into "
-                            "the original array, or take .copy() first")
-        return self.inverse(ctx, view)
 
 
 class _Marker:

@@ -29,7 +29,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower import aliases, view_calls
 
 __all__ = ["alternative", "make_choice", "propagate", "PRIVATE", "Nested"]
 
@@ -95,7 +95,7 @@ def _portable(step: Any) -> bool:
         return True
     if isinstance(step, aliases.GetItem):
         return is_static(step.index)
-    if isinstance(step, aliases.Recompute):
+    if isinstance(step, view_calls.Recompute):
         return getattr(step.fn, "portable", False)
     if isinstance(step, aliases.Reshape):
         return getattr(step.shape_value, "const_value", None) is not None

@@ -13,11 +13,34 @@ from __future__ import annotations
 from typing import Any
 
 from pyonnx.frontend.lower.aliases import (
-    UNKNOWN, AliasState, Recompute, Reshape, Transpose, register_view)
+    UNKNOWN, AliasState, Reshape, Step, Transpose, register_view)
 from pyonnx.frontend.graph.scalar_kinds import is_array0d, mark_array0d
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["after_call", "VIEW_FUNCTIONS", "ALIAS_FUNCTIONS"]
+__all__ = ["after_call", "Recompute", "VIEW_FUNCTIONS", "ALIAS_FUNCTIONS"]
+
+
+class Recompute(Step):
+    """A view made by a numpy function (``np.flip``, ``np.diagonal``, ``np.broadcast_to``):
+    ``forward`` runs the function's lowering again on the base. ``inverse`` writes a new value
+    of the view back (``np.flip`` is its own inverse); None for the views numpy makes
+    read-only (a write through one raises in numpy)."""
+
+    def __init__(self, name: str, fn: Any, inverse: Any = None):
+        self.name = name
+        self.fn = fn
+        self.inverse = inverse
+
+    def forward(self, ctx, base: Array) -> Array:
+        return self.fn(ctx, base)
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        if self.inverse is None:
+            raise ctx.error(f"assignment destination is read-only (numpy raises ValueError: "
+                            f"the view np.{self.name} returns cannot be written); write into "
+                            "the original array, or take .copy() first")
+        return self.inverse(ctx, view)
+
 
 
 # numpy functions and methods that return a view of their first argument (or the argument
