@@ -418,3 +418,18 @@ def scalar_or_array(x, c):
 def test_scalar_or_array_out_of_if_refused():
     refused_at(scalar_or_array, np.arange(3, dtype=np.int32), np.int64(1),
                match="cannot tell which", line=4)
+
+
+def view_bound_in_loop(a0, n):
+    t1 = a0[..., np.array([0, 1])]  # a copy
+    t3 = np.transpose(a0)
+    for i in range(n):
+        t1 = t3[:]  # a view of a0 once the loop ran (was silently a copy)
+    t1[1] = 1.5
+    a0[0, 0] = 7  # shows through t1 when it views a0
+    return t1.copy()
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_view_bound_in_a_loop_that_may_not_run(n):
+    check_args(view_bound_in_loop, np.arange(10.0).reshape(5, 2), np.int64(n))

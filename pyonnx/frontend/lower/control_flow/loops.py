@@ -181,19 +181,9 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(k, value)
             if k in scalars and isinstance(value, Array):
                 state_aliases.scalars0d.add(value.value)
-            if k in sharing and may_skip and isinstance(value, Array):
-                # Bound to memory before the loop (an argument, a view) and to a new array in
-                # it: after 0 iterations a write through it reaches that memory, after more it
-                # does not. A choice on "the loop ran" (choices.py) when the body's binding is
-                # a new array of its own; else writes are refused (aliases.AMBIGUOUS).
-                before = choices.alternative(ctx, entry[k], k, None, outer, shared=True)
-                exit_value = exits.get(k)
-                if before is None or not isinstance(exit_value, Array) or \
-                        aliases.shares_memory(ctx, exit_value, k, exits):
-                    state_aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
-                else:
-                    skipped = ctx.op("Not", _ran(ctx, count, first_value))
-                    choices.make_choice(ctx, value, [(skipped, before)])
+            if isinstance(value, Array):
+                _follow_memory(ctx, k, value, entry[k] if k in sharing and may_skip else None,
+                               exits.get(k), exits, outer, count, first_value)
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n):
@@ -204,6 +194,26 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(n, plan.value)
     if buffers:
         aliases.rederive(lowering, buffers)
+
+
+def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
+                   outer: set[int], count: Array | None, first: ir.Value) -> None:
+    """A carried name whose memory depends on the trip count: bound before the loop to shared
+    memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
+    the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
+    both can be followed, else AMBIGUOUS (writes refused instead of guessed)."""
+    was = choices.PRIVATE if before is None else choices.alternative(
+        ctx, before, name, None, outer, shared=True)
+    now = choices.alternative(ctx, after, name, exits, outer)
+    if was is choices.PRIVATE and now is choices.PRIVATE:
+        return
+    if any(a is None or isinstance(a, choices.Nested) for a in (was, now)):
+        ctx.aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+        return
+    ran = _ran(ctx, count, first)
+    pairs = [] if was is choices.PRIVATE else [(ctx.op("Not", ran), was)]
+    pairs += [] if now is choices.PRIVATE else [(ran, now)]
+    choices.make_choice(ctx, value, pairs)
 
 
 def _ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:
