@@ -157,6 +157,14 @@ class CompiledFunction:
             except Exception as e:
                 from pyonnx.cache import NeedsStatic  # light; the converter's is not
 
+                if not isinstance(e, NeedsStatic):
+                    try:
+                        if _shapes_needed(self, e):
+                            continue  # converted again with the shapes in the signature
+                    except ConversionError as error:
+                        flight.error = error
+                        raise _at_user_level(error) from None
+
                 # The disk cache's record first: checking it imports no converter.
                 if not isinstance(e, NeedsStatic) and not isinstance(e, _need_static()):
                     raise
@@ -372,6 +380,11 @@ class CompiledFunction:
             except ConversionError as e:
                 raise _at_user_level(e) from None
             except Exception as e:
+                try:
+                    if _shapes_needed(self, e):
+                        continue
+                except ConversionError as error:
+                    raise _at_user_level(error) from None
                 if not isinstance(e, _need_static()):
                     raise
                 with self._lock:
@@ -473,6 +486,27 @@ def _same_list(a: Any, b: Any) -> bool:
         return _hashable(a) == _hashable(b)
     except ConversionError:
         return False
+
+
+def _shapes_needed(fn: CompiledFunction, e: Exception) -> bool:
+    """Whether ``e`` is the frontend's NeedStaticShapes (``np.squeeze`` without axis on a
+    symbolic shape, whose result rank depends on the sizes): the first time, the input shapes
+    join ``fn``'s signature (``static_shapes``: one model per shape) and True says "convert
+    again"; when the shapes were static already, its ConversionError is raised. Only called
+    with exceptions the converter raised (so importing it costs nothing)."""
+    from pyonnx.frontend.graph.context import NeedStaticShapes
+
+    if not isinstance(e, NeedStaticShapes):
+        return False
+    with fn._lock:
+        if fn.static_shapes:
+            raise e.error
+        logger.info("%s: the conversion needs the input shapes; they become part of the "
+                    "signature", fn.fn.__qualname__)
+        fn.static_shapes = True
+        fn._cache.clear()
+        fn.__dict__.pop("_key", None)  # generated for rank-only keys
+    return True
 
 
 def _need_static() -> type:

@@ -320,14 +320,18 @@ def cumulative_max_inplace(x):
 
 # ---------------------------------------------------------------- refused
 def data_dependent_alias(a, b):
-    y = a if a.sum() > b.sum() else b
+    # (y = a if c else b is followed: tests/test_refusals_fixed.py); a view of a view as many
+    # times as the loop runs is not
+    y = a[1:]
+    while y.sum() > b.sum():
+        y = y[::2]
     y[0] = 1  # <- ambiguous_alias
     return a, b
 
 
 def flip_view_write(m):
     y = m.copy()
-    s = np.flip(y)
+    s = np.split(y, 1)[0]  # (np.flip views are followed: tests/test_refusals_fixed.py)
     s[0] = 1  # <- unknown_view
     return y
 

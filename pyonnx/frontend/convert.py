@@ -86,6 +86,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
                          type=ir.TensorType(dtypes.to_ir(spec.dtype)))
         inputs.append(value)
         static_shape = tuple(d if isinstance(d, int) else None for d in spec.shape)
+        ctx.symbolic_params |= None in static_shape
         if p.kind == "scalar":
             ctx.mark_argument_scalar(value, p.name)
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")

@@ -77,7 +77,7 @@ def _inline_call(f: TransformedFunction, lowering, args: list, kwargs: dict) -> 
     import onnx_ir as ir
 
     from pyonnx.frontend.convert import Param
-    from pyonnx.frontend.graph.context import NeedStatic
+    from pyonnx.frontend.graph.context import NeedStatic, NeedStaticShapes
     from pyonnx.frontend.graph.values import Array, is_static
     from pyonnx.specs import spec
 
@@ -104,6 +104,8 @@ def _inline_call(f: TransformedFunction, lowering, args: list, kwargs: dict) -> 
                             "array as an argument of its own")
     try:
         model, converted = f._model_for(params)
+    except NeedStaticShapes as e:
+        raise e.error from None
     except NeedStatic as e:
         raise ctx.error(f"{f!r} needs the value of its argument(s) "
                         f"{', '.join(sorted(e.argnames))} at conversion time, but the call "

@@ -27,7 +27,7 @@ from pyonnx.frontend.graph.nodes import _attributes, _memo_key
 from pyonnx.frontend.graph.values import Array, Dim, Seq, is_static
 from pyonnx.loc import SourceLoc
 
-__all__ = ["Lowering", "NeedStatic"]
+__all__ = ["Lowering", "NeedStatic", "NeedStaticShapes"]
 
 # Constants up to this many elements are deduplicated by value.
 _DEDUP_LIMIT = 4096
@@ -56,6 +56,20 @@ class NeedStatic(Exception):
     def __init__(self, argnames: frozenset[str]):
         super().__init__(", ".join(sorted(argnames)))
         self.argnames = argnames
+
+
+class NeedStaticShapes(Exception):
+    """The conversion needs the input arrays' shapes (``np.squeeze(x)`` without ``axis``: the
+    result's rank depends on which dimensions are 1).
+
+    The API catches this, makes every array argument's shape part of the signature (one model
+    per input shape, as ``static_shapes=True`` does) and converts again. Where that cannot help
+    (the shapes are already static, a spec names its dimensions), ``error`` is raised instead.
+    """
+
+    def __init__(self, error: ConversionError):
+        super().__init__(str(error))
+        self.error = error
 
 
 class Lowering:
@@ -102,6 +116,8 @@ class Lowering:
         # id of each list passed as an argument → its parameter name: numpy code that appends
         # to it changes the caller's list on every call, which a model cannot do.
         self.argument_lists: dict[int, str] = {}
+        # Some parameter has a symbolic dimension (see NeedStaticShapes); set by convert.py.
+        self.symbolic_params = False
 
     # ------------------------------------------------------------------ nodes
     @property

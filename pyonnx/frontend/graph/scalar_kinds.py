@@ -13,7 +13,7 @@ from typing import Any
 
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["mark_array0d", "is_array0d", "scalar_kind"]
+__all__ = ["mark_array0d", "is_array0d", "scalar_kind", "merge_kind"]
 
 
 def mark_array0d(ctx, a: Array) -> Array:
@@ -54,8 +54,24 @@ def scalar_kind(ctx, a: Any) -> str | None:
         return None
     if is_array0d(ctx, a):
         return "array"
+    if a.value in ctx.aliases.scalars0d:
+        return "scalar"
     producer = a.value.producer()
     if producer is None and a.value.const_value is None or producer is not None and \
             producer.op_type in ("If", "Loop"):
         return "unknown"
     return "scalar"
+
+
+def merge_kind(ctx, merged: Any, sides: list[Any]) -> None:
+    """Records the kind of a 0-d value that joins ``sides`` (the values of the paths of a
+    run-time ``if``, or a loop's entry and exit values): the kind they all have, else none
+    (:func:`scalar_kind` then says "unknown")."""
+    if not isinstance(merged, Array) or merged.ndim or merged.weak:
+        return
+    kinds = {scalar_kind(ctx, s) if isinstance(s, Array) and not s.weak else None
+             for s in sides}
+    if kinds == {"array"}:
+        mark_array0d(ctx, merged)
+    elif kinds == {"scalar"}:
+        ctx.aliases.scalars0d.add(merged.value)

@@ -15,11 +15,14 @@ from it. Arrays are registered by identity when they are made, so ``y = x`` alia
 without any bookkeeping of its own, and a copy (``x.copy()``, fancy indexing, arithmetic) is a
 new, unregistered Array: it breaks the link, as in numpy.
 
-Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`. Views numpy makes
-that pyonnx does not model (``np.flip``, ``np.split``, ...) are registered as :data:`UNKNOWN`:
-a write through one is a ConversionError. So is a write to a name whose buffer depends on
-run-time data (``y = a if c else b`` with a run-time ``c``, registered :data:`AMBIGUOUS` when
-the branches merge).
+Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`; ``np.flip`` and the
+read-only ``np.diagonal``/``np.broadcast_to`` are ``view_calls.Recompute`` steps (the call run
+again on the new base). Views numpy makes that pyonnx does not model (``np.split``, the ravel
+of a view, ...) are registered as :data:`UNKNOWN`:
+a write through one is a ConversionError. A name whose buffer depends on run-time data
+(``y = a if c else b`` with a run-time ``c``) is a choice buffer (:mod:`choices`) whose writes
+reach each candidate under its condition; where that cannot be followed it is registered
+:data:`AMBIGUOUS` when the branches merge, and writes are refused.
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["Buffer", "AliasState", "GetItem", "Reshape", "Transpose", "UNKNOWN", "AMBIGUOUS",
-           "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
+__all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "Transpose", "UNKNOWN",
+           "AMBIGUOUS", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
            "current", "materialize", "shares_memory"]
 
 _ids = itertools.count(1)
@@ -50,7 +53,7 @@ class Buffer:
         captured: an array of this memory was appended to a run-time list.
     """
 
-    __slots__ = ("initial", "param", "id", "captured", "shared")
+    __slots__ = ("initial", "param", "id", "captured", "shared", "choice")
 
     def __init__(self, initial: Array, param: str | None = None):
         self.initial = initial
@@ -62,6 +65,9 @@ class Buffer:
         # Seen by names outside the loop body being lowered (a loop state standing for an
         # alias): in-place operators on it write through.
         self.shared = False
+        # A name's memory chosen by run-time data: (condition, (buffer, steps)) per path that
+        # saw other memory (see choices.py).
+        self.choice: tuple = ()
 
     def __repr__(self) -> str:
         return f"Buffer#{self.id}({self.param or ''})"
@@ -160,6 +166,11 @@ class AliasState:
         # 0-d values made as numpy arrays (np.array/np.asarray/np.zeros(()) ...), not numpy
         # scalars; see scalar_kinds.py.
         self.arrays0d: set[Any] = set()
+        # 0-d values out of a run-time if/loop that are numpy scalars on every path.
+        self.scalars0d: set[Any] = set()
+        # Buffers with a run-time choice of memory (choices.py), in creation order.
+        self.choices: list[Buffer] = []
+        self.propagate: Any = None  # choices.propagate once a choice exists
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -233,8 +244,8 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     if UNKNOWN in steps:
         raise ctx.error(
             f"{loc_text} is a view numpy makes with a function whose memory layout pyonnx does "
-            "not follow (only basic indexing, reshape/ravel of a whole array and transposes "
-            "are followed); write into the original array, or take .copy() first")
+            "not follow (only basic indexing, reshape/ravel of a whole array, transposes and "
+            "flips are followed); write into the original array, or take .copy() first")
     if buffer.captured:
         raise ctx.error(
             f"{loc_text} was appended to a list built at run time and is written afterwards: "
@@ -250,7 +261,10 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
         new = step.backward(ctx, parent, new)
     state.memory[buffer] = new
     state.register(new, buffer, ())
-    rederive(lowering, {buffer})
+    # Memory chosen at run time that shares elements with this buffer (choices.py sets the
+    # hook when it makes the first such name).
+    touched = state.propagate(lowering, buffer) if state.propagate is not None else set()
+    rederive(lowering, {buffer} | touched)
 
 
 def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
@@ -354,7 +368,7 @@ def _stale(ctx, steps: tuple) -> Undefined:
     line = ctx.loc.lineno if ctx.loc is not None else "?"
     if UNKNOWN in steps:
         why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
-               "(np.flip, np.diagonal, np.split, ...)")
+               "(np.split, the ravel of a view, ...)")
     else:
         why = "may view that memory or another depending on run-time data"
     return Undefined(f"this name {why}, and the memory it views was written at line {line} "
@@ -389,7 +403,7 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
     entry = state.lookup(value)
     if entry is not None:
         buffer, steps = entry
-        if steps or buffer.shared or buffer.param is not None:
+        if steps or buffer.shared or buffer.param is not None or buffer.choice:
             return True
     # (the same name in another frame is another variable: a helper's parameter 'out' bound
     # to the caller's 'out' shares its memory)

@@ -73,7 +73,11 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             return writer(lowering, func.array, *args, **kwargs)
         entry = lookup_method(func.name)
         result = _invoke(ctx, entry, [func.array, *args], kwargs)
-        return view_calls.after_call(ctx, func.name, [func.array, *args], result)
+        return view_calls.after_call(ctx, func.name, [func.array, *args], result,
+                                     _recompute(entry, args, kwargs))
+    receiver = getattr(func, "__self__", None)
+    if isinstance(func, types.BuiltinMethodType) and isinstance(receiver, (np.ndarray, np.generic)):
+        return _constant_method(lowering, receiver, func, args, kwargs)
     if _hashable(func) and func in _SEQ_BUILTINS and any(isinstance(a, Seq) for a in args):
         raise ctx.error(f"{func.__name__}() of a list built at run time (appended to in a "
                         "run-time loop or branch) is not supported; write "
@@ -94,7 +98,8 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
         result = _invoke(ctx, entry, args, kwargs)
-        result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result)
+        result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result,
+                                       _recompute(entry, args[1:], kwargs))
         if isinstance(entry.target, np.ufunc):
             # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
             for r in result if isinstance(result, tuple) else (result,):
@@ -169,6 +174,59 @@ def _any_all(lowering, is_any: bool, items: list | tuple) -> Any:
         truth = call(lowering, builtins.bool, [v], {})
         acc = lowering.binary(ast.BitOr if is_any else ast.BitAnd, acc, truth)
     return acc
+
+
+# ndarray methods that neither write into their array nor return a view of it: on an array
+# known at conversion time (``np.zeros(3).astype(np.int32)``, ``np.arange(5).sum()``) with
+# static arguments, numpy runs them during the conversion.
+_PURE_METHODS = frozenset({
+    "astype", "sum", "prod", "any", "all", "min", "max", "mean", "std", "var", "argmin",
+    "argmax", "cumsum", "cumprod", "item", "tolist", "copy", "round", "clip", "nonzero",
+    "dot", "repeat", "take", "trace", "flatten", "conj", "conjugate", "searchsorted",
+    "argsort", "__array__", "__len__", "__getitem__", "__contains__", "__eq__", "__ne__",
+    "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__int__", "__float__", "__index__",
+    "tobytes"})
+
+
+def _constant_method(lowering, receiver: Any, func: Any, args: list[Any],
+                     kwargs: dict[str, Any]) -> Any:
+    """``a.name(*args)`` where ``a`` is an array or numpy scalar known at conversion time:
+    numpy runs the pure methods on static arguments; with array arguments the constant is
+    lowered and the method lowered on it; writes go through :mod:`writers` (the array is
+    materialized, every name of it rebound)."""
+    ctx = lowering.ctx
+    name = func.__name__
+    writer = writers.METHODS.get(name)
+    if writer is not None and isinstance(receiver, np.ndarray):
+        return writer(lowering, receiver, *args, **kwargs)
+    if name in _PURE_METHODS and is_static(args) and is_static(list(kwargs.values())):
+        try:
+            with np.errstate(all="ignore"):
+                return func(*args, **kwargs)
+        except Exception as e:
+            raise ctx.error(f"{type(receiver).__name__}.{name}: {type(e).__name__}: {e}") \
+                from None
+    entry = lookup_method(name)
+    if entry is not None and name not in view_calls.VIEW_FUNCTIONS and (
+            name in _PURE_METHODS or not is_static(args)):
+        # Read-only use of the constant: its lowered value is a copy nobody writes.
+        return call(lowering, ArrayMethod(ctx.asarray(receiver), name), args, kwargs)
+    if entry is not None and isinstance(receiver, np.ndarray):
+        # A view or an in-place method: keep one memory with the names bound to the array.
+        from pyonnx.frontend.lower.aliases import materialize
+        array = materialize(lowering, receiver, f"the array whose .{name}() is called")
+        return call(lowering, ArrayMethod(array, name), args, kwargs)
+    raise ctx.error(_unsupported_call_message(func))
+
+
+def _recompute(entry: CallEntry, rest: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``entry`` called again on another first argument (a view re-derived from its base's new
+    contents); ``portable`` when the other arguments are conversion-time values (usable in any
+    graph scope)."""
+    def again(ctx, base):
+        return _invoke(ctx, entry, [base, *rest], kwargs)
+    again.portable = is_static(list(rest)) and is_static(list(kwargs.values()))
+    return again
 
 
 def _hashable(x: Any) -> bool:

@@ -13,11 +13,34 @@ from __future__ import annotations
 from typing import Any
 
 from pyonnx.frontend.lower.aliases import (
-    UNKNOWN, AliasState, Reshape, Transpose, register_view)
+    UNKNOWN, AliasState, Reshape, Step, Transpose, register_view)
 from pyonnx.frontend.graph.scalar_kinds import is_array0d, mark_array0d
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["after_call", "VIEW_FUNCTIONS", "ALIAS_FUNCTIONS"]
+__all__ = ["after_call", "Recompute", "VIEW_FUNCTIONS", "ALIAS_FUNCTIONS"]
+
+
+class Recompute(Step):
+    """A view made by a numpy function (``np.flip``, ``np.diagonal``, ``np.broadcast_to``):
+    ``forward`` runs the function's lowering again on the base. ``inverse`` writes a new value
+    of the view back (``np.flip`` is its own inverse); None for the views numpy makes
+    read-only (a write through one raises in numpy)."""
+
+    def __init__(self, name: str, fn: Any, inverse: Any = None):
+        self.name = name
+        self.fn = fn
+        self.inverse = inverse
+
+    def forward(self, ctx, base: Array) -> Array:
+        return self.fn(ctx, base)
+
+    def backward(self, ctx, base: Array, view: Array) -> Array:
+        if self.inverse is None:
+            raise ctx.error(f"assignment destination is read-only (numpy raises ValueError: "
+                            f"the view np.{self.name} returns cannot be written); write into "
+                            "the original array, or take .copy() first")
+        return self.inverse(ctx, view)
+
 
 
 # numpy functions and methods that return a view of their first argument (or the argument
@@ -42,12 +65,18 @@ ARRAY_MAKERS = frozenset({
     "array", "asarray", "asanyarray", "zeros", "ones", "full", "empty", "zeros_like",
     "ones_like", "full_like", "empty_like", "where", "select"})
 KIND_KEEPERS = frozenset({"copy", "astype"})
+# Views followed by running the function again on the base's new contents (a Recompute step):
+# the flips are their own inverse, so writes through them go back the same way; numpy makes
+# the others read-only (only writes to their base matter).
+_INVOLUTIONS = frozenset({"flip", "fliplr", "flipud"})
+_READ_ONLY = frozenset({"diagonal", "broadcast_to"})
 
 
-def after_call(ctx, name: str, args: list, result: Any) -> Any:
+def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -> Any:
     """The result of numpy function ``name`` with its aliasing recorded: views of the first
     argument registered, and a result that is an argument's own Array object but a copy in
-    numpy (``x.copy()``, ``x.astype(x.dtype)``) made a distinct object."""
+    numpy (``x.copy()``, ``x.astype(x.dtype)``) made a distinct object. ``recompute(ctx, b)``
+    runs the call again with ``b`` for the first argument (views followed that way)."""
     base = args[0] if args else None
     if isinstance(result, Array) and result.ndim == 0 and not result.weak and (
             name in ARRAY_MAKERS or name in KIND_KEEPERS and isinstance(base, Array)
@@ -56,7 +85,11 @@ def after_call(ctx, name: str, args: list, result: Any) -> Any:
     if name in VIEW_FUNCTIONS and isinstance(base, Array):
         if isinstance(result, (list, tuple)):
             return type(result)(_view_of(ctx, r, base, unknown=True) for r in result)
-        return _view_of(ctx, result, base)
+        if recompute is not None and (name in _INVOLUTIONS or name in _READ_ONLY):
+            inverse = recompute if name in _INVOLUTIONS else None
+            return _view_of(ctx, result, base, step=Recompute(name, recompute, inverse))
+        return _view_of(ctx, result, base, same_shape=name == "reshape",
+                        maybe_copy=name == "ravel")
     if name in ALIAS_FUNCTIONS:
         if (name == "ascontiguousarray" and isinstance(base, Array) and not base.weak
                 and isinstance(result, Array) and result.dtype == base.dtype):
@@ -69,22 +102,31 @@ def after_call(ctx, name: str, args: list, result: Any) -> Any:
     return result
 
 
-def _view_of(ctx, result: Any, base: Array, unknown: bool = False) -> Any:
+def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = None,
+             same_shape: bool = False, maybe_copy: bool = False) -> Any:
     if not isinstance(result, Array):
         return result
     state: AliasState = ctx.aliases
-    if result is base:
-        return register_view(ctx, result, base,
-                             UNKNOWN if unknown else Transpose(tuple(range(base.ndim))))
-    node = result.value.producer()
+    if step is not None and result.dtype == base.dtype:
+        return register_view(ctx, result, base, step)
     hit = state.lookup(base)
     whole = hit is None or not hit[1]
+    if result is base:
+        # x.ravel() of a view is a copy when the view is strided (x[::2]), which pyonnx does
+        # not know; of a whole array it is the array.
+        return register_view(ctx, result, base, UNKNOWN if unknown or maybe_copy and not whole
+                             else Transpose(tuple(range(base.ndim))))
+    node = result.value.producer()
     if not unknown and node is not None and result.dtype == base.dtype:
         if node.op_type == "Transpose" and node.inputs[0] is base.value:
             perm = node.attributes["perm"].as_ints() if "perm" in node.attributes else \
                 list(reversed(range(base.ndim)))
             return register_view(ctx, result, base, Transpose(tuple(perm)))
-        if node.op_type in _RESHAPES and node.inputs[0] is base.value and whole:
-            # numpy reshapes a contiguous array in place; a reshaped view may be a copy.
+        if node.op_type in _RESHAPES and node.inputs[0] is base.value and (
+                whole or node.op_type in ("Squeeze", "Unsqueeze")
+                or same_shape and base.ndim == 1 and result.ndim == 1):
+            # numpy reshapes a contiguous array in place; a reshaped view may be a copy. Adding
+            # or removing length-1 axes is a view of any array, and so is x.reshape(-1) of a
+            # 1-D x (not x.ravel(): it copies a strided 1-D view).
             return register_view(ctx, result, base, Reshape(result.shape, ctx.shape_of(result)))
     return register_view(ctx, result, base, UNKNOWN)

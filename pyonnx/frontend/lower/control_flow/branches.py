@@ -18,11 +18,12 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable
 
+import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG
-from pyonnx.frontend.graph import kernels
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.graph import kernels, scalar_kinds
+from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -51,7 +52,12 @@ def _emit_if(lowering, cond: ir.Value, branches: list[tuple[list[ir.Node], list[
     for label, (nodes, arrays) in zip(("then", "else"), branches):
         with ctx.subgraph(nodes):
             produced = outputs_of(nodes)
-            outs = [subgraph_output(ctx, a, p, produced) for a, p in zip(arrays, plans)]
+            outs = []
+            for a, p in zip(arrays, plans):
+                out = subgraph_output(ctx, a, p, produced)
+                if out in outs:  # one value for two outputs (a name and the memory it is):
+                    out = typed(ctx.op("Identity", out), p)  # onnxruntime loses the second
+                outs.append(out)
         graphs.append(ir.Graph([], outs, nodes=nodes, name=f"{ctx.function_name}_{label}"))
     results = ctx.op("If", cond, outputs=len(plans), then_branch=graphs[0],
                      else_branch=graphs[1])
@@ -111,7 +117,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     merged: list[tuple[Any, Plan]] = []
     values: list[tuple[Any, Any]] = []
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
-    ambiguous: set[Any] = set()
+    ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
     for b in buffers:
         a_val = then.memory.get(b, state.memory.get(b, b.initial))
         b_val = other.memory.get(b, state.memory.get(b, b.initial))
@@ -156,8 +162,11 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             continue
         if any(aliases.shares_memory(ctx, v, name, env) for v, env in ((a, then_env), (b, else_env))):
             # The name may share memory with other names on one path only: a later write
-            # through it would change them depending on run-time data.
-            ambiguous.add(name)
+            # through it changes them depending on run-time data (choices.py follows it when
+            # it can: the memory each path saw, under the condition).
+            alts = (choices.alternative(ctx, a, name, then_env, outer),
+                    choices.alternative(ctx, b, name, else_env, outer))
+            ambiguous[name] = alts if None not in alts else None
         plan = join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
                               plan_of(b), f"the branches of the '{construct}' at line {line}"
                               if name is not _RESULT else "a conditional expression")
@@ -168,7 +177,20 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             continue
         merged.append((name, plan))
         values.append((a, b))
+    # Conditions of choices made inside a branch (choices.Nested): extra If outputs, false on
+    # the other path, so the outer choice can use them.
+    exported: dict[int, ir.Value] = {}
+    false = Array(ctx.const(np.array(False)), _BOOL, ())
+    for name, alts in ambiguous.items():
+        for side, alt in enumerate(alts or ()):
+            if isinstance(alt, choices.Nested):
+                for c, _ in alt.alternatives:
+                    key = _Exported(id(c))
+                    inner = Array(c, _BOOL, ())
+                    merged.append((key, Leaf(_BOOL, ())))
+                    values.append((inner, false) if side == 0 else (false, inner))
     out_value: Any = None
+    made: list[tuple[Any, Any]] = []
     if merged:
         leaves = [leaf for _, plan in merged for leaf in leaf_plans(plan)]
         branches = []
@@ -178,19 +200,23 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                           for leaf in leaves_of(ctx, plan, vals[side])]
             branches.append((branch.nodes, arrays))
         outs = iter(_emit_if(lowering, cond, branches, leaves))
-        for key, plan in merged:
+        for (key, plan), sides in zip(merged, values):
             value = rebuild(plan, outs)
-            if isinstance(key, aliases.Buffer):
+            if isinstance(key, _Exported):
+                exported[key.cond] = value.value
+            elif isinstance(key, aliases.Buffer):
                 state.memory[key] = value
                 state.register(value, key, ())
-            elif key is _RESULT:
-                out_value = value
-                if key in ambiguous:
-                    _mark_ambiguous(ctx, value)
             else:
-                lowering.env.bind(key, value)
+                if key is _RESULT:
+                    out_value = value
+                else:
+                    lowering.env.bind(key, value)
+                scalar_kinds.merge_kind(ctx, value, list(sides))
                 if key in ambiguous:
-                    _mark_ambiguous(ctx, value)
+                    made.append((value, ambiguous[key]))
+        for value, alts in made:
+            _choose(ctx, value, cond, alts, exported)
     if buffers:
         aliases.rederive(lowering, set(buffers))
     for name, buffer, steps in derived:
@@ -201,6 +227,30 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         state.register(value, buffer, steps)
         lowering.env.bind(name, value)
     return out_value
+
+
+class _Exported:
+    """The key of an inner choice's condition among the If's outputs."""
+
+    def __init__(self, cond: int):
+        self.cond = cond
+
+
+def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
+            exported: dict[int, ir.Value] | None = None) -> None:
+    """Registers a merged name that saw different memory on the two paths: a choice buffer
+    when both paths are followed (``alts``; a Nested one's conditions are ``exported`` If
+    outputs by id), else AMBIGUOUS (writes refused)."""
+    if alts is None or not isinstance(value, Array):
+        _mark_ambiguous(ctx, value)
+        return
+    pairs = []
+    for side, alt in enumerate(alts):
+        if isinstance(alt, choices.Nested):
+            pairs += [(exported[id(c)], a) for c, a in alt.alternatives]
+        else:
+            pairs.append((cond if side == 0 else ctx.op("Not", cond), alt))
+    choices.make_choice(ctx, value, pairs)
 
 
 def _mark_ambiguous(ctx, value: Any) -> None:
@@ -238,7 +288,13 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
                       for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
             value = rebuild(plan, iter(picked))
             if aliases.shares_memory(ctx, a, None) or aliases.shares_memory(ctx, b, None):
-                _mark_ambiguous(ctx, value)  # a view of a or of b, decided at run time
+                # a view of a or of b, decided at run time
+                outer = outer_ids(ctx)
+                alts = (choices.alternative(ctx, a, None, a_branch.env, outer),
+                        choices.alternative(ctx, b, None, b_branch.env, outer))
+                # (both sides ran: an inner choice's conditions do not say which path did)
+                _choose(ctx, value, cond, alts if None not in alts and not any(
+                    isinstance(a, choices.Nested) for a in alts) else None)
             return value
     return _join_branches(lowering, cond, a_branch, b_branch, frozenset(),
                           ctx.loc.lineno if ctx.loc else 0, "expression", result=True)

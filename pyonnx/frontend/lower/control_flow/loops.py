@@ -15,7 +15,8 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.graph import scalar_kinds
+from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
     join_or_error, outer_ids, outputs_of, subgraph_output, typed)
@@ -77,9 +78,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     derived: set[str] = set()
     sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
                and aliases.shares_memory(ctx, entry[n], n)}
+    # 0-d names that are numpy scalars before the loop and after every iteration (x -= 1
+    # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
+    scalars = {n for n in names if n not in pending
+               and scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"}
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived)
+            lowering, node, plans, start, next_test, line, sharing - derived, scalars)
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
@@ -92,6 +97,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     entry[buffer] = state_aliases.memory.get(buffer, buffer.initial)
                     plans[buffer] = plan_of(entry[buffer])
             outer = outer_ids(ctx)
+            continue
+        lost = {n for n in scalars if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "scalar"}
+        if lost:
+            scalars -= lost
             continue
         for n in derived:
             if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
@@ -173,11 +182,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             state_aliases.register(value, k, ())
         else:
             env.bind(k, value)
-            if k in sharing and may_skip and isinstance(value, Array):
-                # Bound to memory before the loop (an argument, a view) and to a new array in
-                # it: after 0 iterations a write through it reaches that memory, after more it
-                # does not, so writes are refused (aliases.AMBIGUOUS) instead of guessed.
-                state_aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+            if k in scalars and isinstance(value, Array):
+                state_aliases.scalars0d.add(value.value)
+            if isinstance(value, Array):
+                _follow_memory(ctx, k, value, entry[k] if k in sharing and may_skip else None,
+                               exits.get(k), exits, outer, count, first_value)
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n) and (may_skip or n not in keys):
@@ -190,6 +199,35 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(n, plan.value)
     if buffers:
         aliases.rederive(lowering, buffers)
+
+
+def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
+                   outer: set[int], count: Array | None, first: ir.Value) -> None:
+    """A carried name whose memory depends on the trip count: bound before the loop to shared
+    memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
+    the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
+    both can be followed, else AMBIGUOUS (writes refused instead of guessed)."""
+    was = choices.PRIVATE if before is None else choices.alternative(
+        ctx, before, name, None, outer, shared=True)
+    now = choices.alternative(ctx, after, name, exits, outer)
+    if was is choices.PRIVATE and now is choices.PRIVATE:
+        return
+    if any(a is None or isinstance(a, choices.Nested) for a in (was, now)):
+        ctx.aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+        return
+    ran = _ran(ctx, count, first)
+    pairs = [] if was is choices.PRIVATE else [(ctx.op("Not", ran), was)]
+    pairs += [] if now is choices.PRIVATE else [(ran, now)]
+    choices.make_choice(ctx, value, pairs)
+
+
+def _ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:
+    """Whether a ``Loop`` with trip count ``count`` and first condition ``first`` runs its
+    body at least once (a bool 0-d value)."""
+    if count is None:
+        return first
+    more = ctx.op("Greater", count, ctx.const(np.array(0, np.int64)))
+    return ctx.op("And", more, first)
 
 
 def _at_least_once(count: Array | None) -> bool:
@@ -207,7 +245,8 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
                 and aliases.steps_equal(e0[1], e1[1]))
 
 
-def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset()):
+def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
+                scalars=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs) and its condition output."""
@@ -243,6 +282,8 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
             else:
                 env.bind(key, value)
                 bound[key] = value
+                if key in scalars and isinstance(value, Array):
+                    ctx.aliases.scalars0d.add(value.value)
                 if key in sharing and isinstance(value, Array):
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).

@@ -60,6 +60,22 @@ def _finite_check(ctx, value: Array) -> ir.Value:
     return ctx.op("Range", _i64(ctx, 0), _i64(ctx, 1), ok)
 
 
+def _bool_range(ctx, start, step, length: Array) -> Array:
+    """``np.arange(..., dtype=bool)``: ``[bool(start), bool(start + step)][:length]``; numpy
+    raises TypeError for a longer result, the model fails at run time there."""
+    from pyonnx.frontend.graph.checks import runtime_check
+
+    first = ctx.cast(_strong(ctx.asarray(start)), _BOOL)
+    second = ctx.cast(_strong(_ufunc(ctx, np.add, start, step)), _BOOL)
+    axis0 = ctx.const(np.array([0], np.int64))
+    pair = ctx.op("Concat", ctx.op("Unsqueeze", first, axis0), ctx.op("Unsqueeze", second, axis0),
+                  axis=0)
+    too_long = Array(ctx.op("Greater", length, _i64(ctx, 2)), _BOOL, ())
+    length = runtime_check(ctx, too_long, length, "arange_bool_longer_than_2")
+    end = ctx.op("Unsqueeze", length, axis0)
+    return Array(ctx.op("Slice", pair, axis0, end), _BOOL, (None,))
+
+
 @register(np.arange)
 def arange(ctx, start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
     if like is not None:
@@ -77,9 +93,6 @@ def arange(ctx, start=None, stop=None, step=None, dtype=None, *, device=None, li
     if dt is None:
         # "intentionally made to be at least NPY_LONG" (numpy's PyArray_ArangeObj)
         dt = np.result_type(_I64, _descr(start), _descr(stop), _descr(step))
-    if dt == _BOOL:
-        raise ctx.error("np.arange with dtype=bool is not supported (numpy allows it only for "
-                        "lengths up to 2)")
     if is_static(step) and ctx.static(step, "step") == 0:
         raise ctx.error("np.arange: the step is 0 (numpy raises ZeroDivisionError)")
     # Length: ceil((stop - start) / step) with numpy's scalar arithmetic, as _calc_length does.
@@ -102,6 +115,8 @@ def arange(ctx, start=None, stop=None, step=None, dtype=None, *, device=None, li
         length = Array(ctx.op("Add", length, check), _I64, ())
     # (Where, not Max: onnxruntime's int64 Max compares only the low 32 bits in its vector loop.)
     length = ctx.op("Where", ctx.op("Less", length, _i64(ctx, 0)), _i64(ctx, 0), length)
+    if dt == _BOOL:
+        return _bool_range(ctx, start, step, Array(length, _I64, ()))
     idx = Array(ctx.op("Range", _i64(ctx, 0), length, _i64(ctx, 1)), _I64, (None,))
     # buffer[0] = start, buffer[1] = start + step, then fill: start + i * (buffer[1] - buffer[0])
     first = ctx.cast(_strong(ctx.asarray(start)), dt)

@@ -177,9 +177,22 @@ def where(ctx, condition, *args):
     if dt not in dtypes.SUPPORTED_DTYPES:
         raise ctx.error(f"np.where: dtype {dt} is not supported")
     c = _to_bool(ctx, ctx.asarray(condition))
-    x = ctx.asarray(a, dt) if not isinstance(a, Array) else ctx.cast(a, dt)
-    y = ctx.asarray(b, dt) if not isinstance(b, Array) else ctx.cast(b, dt)
+    x, y = (ctx.cast(v, dt) if isinstance(v, Array) else ctx.asarray(_cast_static(v, dt))
+            for v in (a, b))
     return where_(ctx, c, x, y, dt)
+
+
+def _cast_static(v, dt):
+    """A conversion-time operand of np.where in ``dt`` as numpy makes it: ``np.asarray`` then
+    a C cast (``np.where(c, -1, uint8_array)`` wraps -1 to 255; no OverflowError)."""
+    try:
+        arr = np.asarray(v)
+    except Exception:
+        return v
+    if arr.dtype.kind not in "biuf":
+        return v
+    with np.errstate(all="ignore"):
+        return arr.astype(dt)
 
 
 _NoValue = getattr(np, "_NoValue", object())

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.context import NeedStaticShapes
 from pyonnx.frontend.graph.values import Array, Dim
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
@@ -139,17 +140,23 @@ def squeeze(ctx, a, axis=None):
     """``np.squeeze(x, axis=None)``, ``x.squeeze(axis)``.
 
     Without ``axis``, which dimensions are 1 must be known at conversion time (the result's
-    rank depends on it). With ``axis``, a dynamic dimension that is not 1 at run time makes
+    rank depends on it): with symbolic input shapes the conversion asks for static ones
+    (NeedStaticShapes: one model per input shape); a dimension only the data decides (after a
+    mask, ``np.nonzero``) is refused. With ``axis``, a dynamic dimension that is not 1 at run time makes
     onnxruntime's Squeeze fail, where numpy raises.
     """
     a = to_array(ctx, a)
     axis = ctx.static(axis, "axis")
     if axis is None:
         if any(d is None for d in a.shape):
-            raise ctx.error(
+            error = ctx.error(
                 f"np.squeeze without axis on an array of shape {fmt_shape(a.shape)}: which "
                 "dimensions are 1 is only known at run time, and the result's rank depends on "
                 "it; pass axis= with the axes to remove")
+            if ctx.symbolic_params:
+                # Exact with the inputs' shapes fixed; the API converts again with them.
+                raise NeedStaticShapes(error)
+            raise error
         return squeeze_axes(ctx, a, [i for i, d in enumerate(a.shape) if d == 1])
     seq = axis if isinstance(axis, (tuple, list)) else (axis,)
     axes = [axis_of(ctx, ax, a.ndim) for ax in seq]

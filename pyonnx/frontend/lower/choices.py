@@ -1,0 +1,187 @@
+"""Names whose memory depends on run-time data: ``y = a if c else b``, or ``y`` bound in a
+run-time ``if`` to a view of ``x`` on one path and to a new array on the other.
+
+Input: the merged value of such a name after the ``If`` (an If output), and per path the run-time
+condition under which the path ran and the memory the name saw there (a buffer and the view
+steps from it, or nothing: a private array). Output: a *choice buffer*, the name's own memory,
+that carries those alternatives (:attr:`Buffer.choice`).
+
+numpy's meaning, kept exactly with ``If`` nodes (never ``Where``: on the path not taken the
+alternative's shapes may not fit, and an ``If`` runs only the taken branch):
+
+* a write through the name (or a view of it) writes the memory the name saw on the path that
+  ran: each alternative buffer ``X`` becomes ``If(cond, X with the new values written back
+  through the steps, X)`` (:func:`propagate`, downwards);
+* a write to an alternative buffer ``X`` shows through the name when its path ran: the choice
+  buffer becomes ``If(cond, the steps applied to the new X, its old contents)`` (upwards).
+
+Where an alternative cannot be followed (memory made inside the branch and seen by another
+name, a view whose steps use values of the branch, an unmodelled view, a container of arrays),
+the name stays :data:`~pyonnx.frontend.lower.aliases.AMBIGUOUS` and writes are refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower import aliases, view_calls
+
+__all__ = ["alternative", "make_choice", "propagate", "PRIVATE", "Nested"]
+
+# An alternative in which the name held an array of its own (a copy): nothing to update.
+PRIVATE = object()
+
+
+def alternative(ctx, value: Any, name: Any, env: dict | None, outer: set[int],
+                shared: bool = False) -> Any:
+    """What ``value`` (bound to ``name`` at the end of one path) saw: :data:`PRIVATE`, a
+    ``(buffer, steps)`` pair of memory visible before the branches, or None when that cannot
+    be followed. ``shared``: the value is known to share memory (skips that test)."""
+    if not isinstance(value, Array):
+        return None
+    if not shared and not aliases.shares_memory(ctx, value, name, env):
+        return PRIVATE
+    state: aliases.AliasState = ctx.aliases
+    hit = state.lookup(value)
+    if hit is None:
+        if id(value) not in outer:
+            return None  # a new array another name of the branch holds
+        hit = state.buffer_of(value)
+    buffer, steps = hit
+    if aliases.AMBIGUOUS in steps or aliases.UNKNOWN in steps:
+        return None
+    outer_steps = {id(s) for aid in outer for s in _steps_of(state, aid)}
+
+    def visible(b: aliases.Buffer, ss: tuple) -> bool:
+        return (b in state.memory or id(b.initial) in outer or b.param is not None) and all(
+            id(s) in outer_steps or _portable(s) for s in ss)
+
+    if visible(buffer, steps):
+        return buffer, steps
+    if not buffer.choice or not all(id(s) in outer_steps or _portable(s) for s in steps):
+        return None  # memory made in the branch
+    # A choice made in the branch (an inner if): its alternatives, under conditions of the
+    # branch that the caller exports from the If.
+    inner = []
+    for cond, (x, s) in buffer.choice:
+        if not visible(x, s):
+            return None
+        inner.append((cond, (x, s + steps)))
+    return Nested(inner)
+
+
+class Nested:
+    """The alternatives of a choice made inside a branch: (condition in the branch, (buffer,
+    steps)) pairs; see :func:`alternative`."""
+
+    def __init__(self, alternatives: list):
+        self.alternatives = alternatives
+
+
+def _steps_of(state, array_id: int) -> tuple:
+    hit = state.registry.get(array_id)
+    return hit[2] if hit is not None else ()
+
+
+def _portable(step: Any) -> bool:
+    """Whether a step made inside a branch uses only values visible after it."""
+    from pyonnx.frontend.graph.values import is_static
+    if isinstance(step, aliases.Transpose):
+        return True
+    if isinstance(step, aliases.GetItem):
+        return is_static(step.index)
+    if isinstance(step, view_calls.Recompute):
+        return getattr(step.fn, "portable", False)
+    if isinstance(step, aliases.Reshape):
+        return getattr(step.shape_value, "const_value", None) is not None
+    return False
+
+
+def make_choice(ctx, value: Array, alternatives: list[tuple[ir.Value, Any]]) -> None:
+    """Registers ``value`` (the merged name) as the base of a choice buffer whose
+    ``alternatives`` are (condition, (buffer, steps)) pairs; PRIVATE ones are dropped."""
+    state: aliases.AliasState = ctx.aliases
+    buffer = aliases.Buffer(value)
+    buffer.choice = tuple((c, alt) for c, alt in alternatives if alt is not PRIVATE)
+    state.memory[buffer] = value
+    state.register(value, buffer, ())
+    state.choices.append(buffer)
+    state.propagate = propagate  # aliases.write_with calls it after every write from now on
+
+
+def propagate(lowering, written: aliases.Buffer) -> set[aliases.Buffer]:
+    """After ``written``'s contents changed: updates every memory that shares elements with
+    it under a run-time condition (see the module docstring); returns the buffers updated."""
+    ctx = lowering.ctx
+    state: aliases.AliasState = ctx.aliases
+    touched: set[aliases.Buffer] = set()
+    pending = [written]
+    while pending:
+        b = pending.pop()
+        new = state.memory[b]
+        here: set[aliases.Buffer] = set()
+        for cond, (x, steps) in b.choice:  # down: the memory the name saw on a path
+            # (two paths may have seen one buffer through different steps: both apply)
+            if x is written or x in touched and x not in here:
+                continue
+            here.add(x)
+            old = state.memory.get(x, x.initial)
+            state.memory[x] = _if(ctx, cond, lambda c, x=x, s=steps, o=old: _write_back(
+                c, o, s, new), old)
+            state.register(state.memory[x], x, ())
+            touched.add(x)
+            pending.append(x)
+        for q in state.choices:  # up: names that saw b on some path
+            if q is written or q in touched or q not in state.memory:
+                continue
+            for cond, (x, steps) in q.choice:
+                if x is b:
+                    old = state.memory[q]
+                    state.memory[q] = _if(ctx, cond, lambda c, s=steps: _derive(c, new, s), old)
+                    state.register(state.memory[q], q, ())
+                    touched.add(q)
+                    pending.append(q)
+    return touched
+
+
+def _derive(ctx, base: Array, steps: tuple) -> Array:
+    for step in steps:
+        base = step.forward(ctx, base)
+    return base
+
+
+def _write_back(ctx, base: Array, steps: tuple, view: Array) -> Array:
+    chain = [base]
+    for step in steps[:-1]:
+        chain.append(step.forward(ctx, chain[-1]))
+    for step, parent in zip(reversed(steps), reversed(chain)):
+        view = step.backward(ctx, parent, view)
+    return view
+
+
+def _if(ctx, cond: ir.Value, compute: Callable[[Any], Array], old: Array) -> Array:
+    """``compute(ctx)`` when ``cond`` holds (lowered in the then-branch only), else ``old``."""
+    from pyonnx.frontend.lower.control_flow.common import outputs_of, subgraph_output
+    from pyonnx.frontend.lower.structure import Leaf
+
+    with ctx.subgraph() as then_nodes:
+        new = compute(ctx)
+        if new.dtype != old.dtype:
+            new = ctx.cast(new, old.dtype)
+    shape = tuple(a if a == b else None for a, b in zip(new.shape, old.shape)) \
+        if new.ndim == old.ndim else old.shape
+    leaf = Leaf(old.dtype, shape)
+    graphs = []
+    for label, nodes, arr in (("then", then_nodes, new), ("else", [], old)):
+        with ctx.subgraph(nodes):
+            out = subgraph_output(ctx, arr, leaf, outputs_of(nodes))
+        graphs.append(ir.Graph([], [out], nodes=nodes, name=f"{ctx.function_name}_{label}"))
+    value = ctx.op("If", cond, then_branch=graphs[0], else_branch=graphs[1])
+    value.type = ir.TensorType(dtypes.to_ir(old.dtype))
+    value.shape = ir.Shape(list(shape))
+    return Array(value, np.dtype(old.dtype), shape, old.weak)
