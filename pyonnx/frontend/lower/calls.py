@@ -179,7 +179,7 @@ def _any_all(lowering, is_any: bool, items: list | tuple) -> Any:
 # ndarray methods that neither write into their array nor return a view of it: on an array
 # known at conversion time (``np.zeros(3).astype(np.int32)``, ``np.arange(5).sum()``) with
 # static arguments, numpy runs them during the conversion.
-_PURE_METHODS = frozenset({
+_PURE_ARRAY_METHODS = frozenset({
     "astype", "sum", "prod", "any", "all", "min", "max", "mean", "std", "var", "argmin",
     "argmax", "cumsum", "cumprod", "item", "tolist", "copy", "round", "clip", "nonzero",
     "dot", "repeat", "take", "trace", "flatten", "conj", "conjugate", "searchsorted",
@@ -199,7 +199,7 @@ def _constant_method(lowering, receiver: Any, func: Any, args: list[Any],
     writer = writers.METHODS.get(name)
     if writer is not None and isinstance(receiver, np.ndarray):
         return writer(lowering, receiver, *args, **kwargs)
-    if name in _PURE_METHODS and is_static(args) and is_static(list(kwargs.values())):
+    if name in _PURE_ARRAY_METHODS and is_static(args) and is_static(list(kwargs.values())):
         try:
             with np.errstate(all="ignore"):
                 return func(*args, **kwargs)
@@ -208,7 +208,7 @@ def _constant_method(lowering, receiver: Any, func: Any, args: list[Any],
                 from None
     entry = lookup_method(name)
     if entry is not None and name not in view_calls.VIEW_FUNCTIONS and (
-            name in _PURE_METHODS or not is_static(args)):
+            name in _PURE_ARRAY_METHODS or not is_static(args)):
         # Read-only use of the constant: its lowered value is a copy nobody writes.
         return call(lowering, ArrayMethod(ctx.asarray(receiver), name), args, kwargs)
     if entry is not None and isinstance(receiver, np.ndarray):
