@@ -221,6 +221,7 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
 
 
 _KIND_ORDER = "biuf"
+_PYTYPE = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
 def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
@@ -233,6 +234,14 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
     if a.weak and b.weak:  # Python bool/int/float: the wider Python type
         wide = max((a, b), key=lambda p: _KIND_ORDER.index(p.dtype.kind))
         return Leaf(wide.dtype, shape, True)
+    if (a.weak or b.weak) and not loop:
+        # A Python scalar on one path, a numpy value on the other: numpy's result differs in
+        # type (int vs np.int64 / ndarray) and in how later operations promote, depending on
+        # the path taken at run time; one graph value cannot carry that difference.
+        w = a if a.weak else b
+        raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path taken; "
+                        f"make both the same, e.g. {_PYTYPE[w.dtype.kind].__name__}(...) or "
+                        "np.asarray(...) on both paths")
     if a.weak or b.weak:
         w, s = (a, b) if a.weak else (b, a)
         pytype = {"b": bool, "i": int, "u": int, "f": float}[w.dtype.kind]
@@ -271,7 +280,8 @@ def placeholder(ctx, plan: Plan) -> Any:
         return plan.value
     if isinstance(plan, Leaf):
         shape = tuple(d if d is not None else 0 for d in plan.shape)
-        return ctx.const_array(np.zeros(shape, plan.dtype))
+        # weak as the plan: a Python scalar returned on one path stays one after the join
+        return ctx.const_array(np.zeros(shape, plan.dtype), weak=plan.weak)
     if isinstance(plan, SeqPlan):
         return []
     return plan.kind(placeholder(ctx, p) for p in plan.children)

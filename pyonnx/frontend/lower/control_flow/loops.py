@@ -148,7 +148,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             outs = [cond_in]
         else:
             outs = [subgraph_output(ctx, Array(cond_out, _BOOL, ()), Leaf(_BOOL, ()),
-                                     outputs_of(nodes))]
+                                     produced)]
         exit_arrays = [leaf for k in keys for leaf in leaves_of(
             ctx, plans[k], memory.get(k, entry[k]) if isinstance(k, aliases.Buffer) else exits[k])]
         outs += [subgraph_output(ctx, a, p, produced) for a, p in zip(exit_arrays, leaves)]
