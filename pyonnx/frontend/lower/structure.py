@@ -234,10 +234,12 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
     if a.weak and b.weak:  # Python bool/int/float: the wider Python type
         wide = max((a, b), key=lambda p: _KIND_ORDER.index(p.dtype.kind))
         return Leaf(wide.dtype, shape, True)
-    if (a.weak or b.weak) and not loop:
-        # A Python scalar on one path, a numpy value on the other: numpy's result differs in
-        # type (int vs np.int64 / ndarray) and in how later operations promote, depending on
-        # the path taken at run time; one graph value cannot carry that difference.
+    if (a.weak or b.weak) and not loop and _KIND_ORDER.index(a.dtype.kind) != \
+            _KIND_ORDER.index(b.dtype.kind) and not (a.dtype.kind + b.dtype.kind in ("iu", "ui")):
+        # A Python scalar on one path, a numpy value of another kind on the other (a Python
+        # int or a float64): the value numpy gives depends on the path taken at run time, in
+        # type and in how later operations promote; one graph value cannot carry that. (The
+        # same kind, a Python float and a float32 0-d, is joined as the numpy value.)
         w = a if a.weak else b
         raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path taken; "
                         f"make both the same, e.g. {_PYTYPE[w.dtype.kind].__name__}(...) or "
