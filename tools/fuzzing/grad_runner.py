@@ -15,7 +15,8 @@ import numpy as np
 from fuzzing.compare import compare
 from fuzzing.grad_gen import resample
 from fuzzing.program import load, run_numpy
-from fuzzing.runner import Outcome, Timeout, alarm, crash_group, group_of
+from fuzzing.runner import (Outcome, Timeout, alarm, crash_group, group_of,
+                            is_runtime_refusal)
 
 STEPS = (1e-4, 1e-6)
 
@@ -100,6 +101,8 @@ def run(prog, timeout: float = 20.0) -> Outcome:
     except pyonnx.ConversionError as e:
         return Outcome("refused", f"{check}: {e}", f"{check.split(' ')[0]}: {group_of(str(e))}")
     except Exception as e:  # noqa: BLE001
+        if is_runtime_refusal(e):
+            return Outcome("refused", f"{check}: {e}", f"{check.split(' ')[0]}: {group_of(str(e))}")
         return Outcome("crash", f"{check}: {type(e).__name__}: {e}",
                        f"{check.split(' ')[0]}: {crash_group(e)}")
     return Outcome("pass")

@@ -29,7 +29,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "kind_changed", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -224,6 +224,15 @@ _KIND_ORDER = "biuf"
 _PYTYPE = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
+def kind_changed(a: Plan | None, b: Plan | None) -> bool:
+    """Whether two 0-d-or-array leaves differ in kind (bool / integer / float), the difference
+    numpy's result shows in its type whichever the values (int 0 against float 0.0)."""
+    if not (isinstance(a, Leaf) and isinstance(b, Leaf)):
+        return False
+    kinds = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+    return kinds.get(a.dtype.kind) != kinds.get(b.dtype.kind)
+
+
 def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
     if len(a.shape) != len(b.shape):
         raise JoinError(_describe(a), _describe(b), "the rank must be the same on every path")
@@ -234,8 +243,7 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
     if a.weak and b.weak:  # Python bool/int/float: the wider Python type
         wide = max((a, b), key=lambda p: _KIND_ORDER.index(p.dtype.kind))
         return Leaf(wide.dtype, shape, True)
-    if (a.weak or b.weak) and not loop and _KIND_ORDER.index(a.dtype.kind) != \
-            _KIND_ORDER.index(b.dtype.kind) and not (a.dtype.kind + b.dtype.kind in ("iu", "ui")):
+    if (a.weak or b.weak) and not loop and kind_changed(a, b):
         # A Python scalar on one path, a numpy value of another kind on the other (a Python
         # int or a float64): the value numpy gives depends on the path taken at run time, in
         # type and in how later operations promote; one graph value cannot carry that. (The

@@ -19,9 +19,10 @@ from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
     join_or_error, outer_ids, outputs_of, subgraph_output, typed)
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.lower.structure import (
-    Leaf, Plan, Static, is_number, leaf_plans, leaves_of, number_leaf, placeholder, plan_of,
-    rebuild)
+    Leaf, Plan, Static, is_number, kind_changed, leaf_plans, leaves_of, number_leaf,
+    placeholder, plan_of, rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
 
 __all__ = ["lower_loop"]
@@ -70,6 +71,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     plans: dict[Any, Plan | None] = {
         n: (None if n in pending else number_leaf(v) if is_number(v) else plan_of(v))
         for n, v in entry.items()}
+    entry_plans = dict(plans)  # the types before the first iteration (see _check_ran)
     outer = outer_ids(ctx)
     # A carried name that shares memory (an argument, a view, an alias) follows its buffer:
     # the buffer is the state, the name is re-derived from it in the body and after the loop.
@@ -163,8 +165,19 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
     may_skip = not (is_static(first) and first is True and _at_least_once(count))
+    ran = None
     for k in keys:
         value = rebuild(plans[k], finals)
+        if may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
+                isinstance(value, Array) and kind_changed(entry_plans.get(k), plans[k]):
+            # numpy gives the entry type after 0 iterations, the widened one after more: the
+            # model fails at run time when the loop runs 0 times rather than answer in the
+            # wrong type (a Python int 0 where numpy gives 0, not 0.0).
+            ran = ran or _ran(ctx, count, first)
+            # (the node name says why; "refused_" marks a run-time refusal, not numpy's error)
+            what = f"refused_{k}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
+            value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what)
+            value = Array(value.value, plans[k].dtype, value.shape, plans[k].weak)
         if isinstance(k, aliases.Buffer):
             state_aliases.memory[k] = value
             state_aliases.register(value, k, ())
@@ -185,6 +198,15 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(n, plan.value)
     if buffers:
         aliases.rederive(lowering, buffers)
+
+
+def _ran(ctx, count: Array | None, first: Any) -> ir.Value:
+    """Whether the loop runs at least one iteration (a bool scalar value)."""
+    ran = None if is_static(first) else condition(ctx, first)
+    if count is not None and not _at_least_once(count):
+        positive = ctx.op("Greater", count.value, ctx.const(np.array(0, np.int64)))
+        ran = positive if ran is None else ctx.op("And", ran, positive)
+    return ran if ran is not None else ctx.const(np.array(True))
 
 
 def _at_least_once(count: Array | None) -> bool:
