@@ -186,3 +186,67 @@ def test_write_through_identity_transpose():
     check_calls(write_through_transpose_of_0d, [np.array(0, np.uint8)], [np.array(6, np.uint8)])
     check_calls(write_through_transpose_of_1d, [np.array([1, 2], np.int16)],
                 [np.array([1, 2, 3, 4], np.int16)])
+
+
+# ---------------------------------------------------------------------------------------------
+# A loop that may run 0 times and changes a carried value's kind (seeds 100360, 100139:
+# 'k = 0' then 'k /= 1' in a while loop): numpy gives the Python int after 0 iterations, a float
+# after more. The model answers when the loop ran and fails at run time when it did not.
+
+def loop_changes_kind(x):
+    s = 0
+    for v in x:
+        s = s + v
+    return s
+
+
+def test_loop_that_changes_kind_fails_when_it_runs_zero_times():
+    compiled = pyonnx.compile(loop_changes_kind)
+    check_calls(loop_changes_kind, [np.array([1.5, 2.0])], [np.array([0.5, 1.0, 4.0])])
+    with pytest.raises(pyonnx.ExecutionError, match="changes_type_in_the_loop") as info:
+        compiled(np.zeros(0))
+    assert f":{loop_changes_kind.__code__.co_firstlineno + 2}:" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# A name bound in a loop to a view of outer memory (seed 100395: 't2 = a1[...]' in a loop, then
+# 't2 <<= 1'): after the loop it was the Loop's output, a copy, and the write never reached a1.
+# Writes through it are refused; so is reading it after that memory was written.
+
+def view_bound_in_loop_then_written(a0, a1):
+    t2 = np.full_like(a1, 2)
+    for i3 in range(min(a0.shape[0], 3)):
+        t2 = a1[...]
+    t2 <<= 1
+
+
+def view_bound_in_loop_then_read(a1, x):
+    t2 = np.zeros(2)
+    for v in x:
+        t2 = a1[1:]
+    return t2 * 2
+
+
+def test_view_bound_in_a_loop():
+    with pytest.raises(pyonnx.ConversionError, match="may refer to different memory") as info:
+        pyonnx.compile(view_bound_in_loop_then_written)(np.zeros((4, 5), np.int32),
+                                                          np.array(6, np.uint8))
+    assert info.value.lineno == view_bound_in_loop_then_written.__code__.co_firstlineno + 4
+    check_calls(view_bound_in_loop_then_read, [np.ones(3), np.ones(2)],
+                [np.arange(3.0), np.ones(5)])
+
+
+# ---------------------------------------------------------------------------------------------
+# The rows of a local array that the loop writes into (seed 100153): each row is read from the
+# array as it is on that iteration, not as it was before the loop.
+
+def rows_of_written_local(a0):
+    a0 = a0 - 0.5
+    for i1 in a0:
+        a0[:, 0::-2] = i1 / 1.5
+    return a0
+
+
+def test_rows_of_a_local_array_written_in_the_loop():
+    check_calls(rows_of_written_local, [np.array([[5], [5], [1]], np.uint32)],
+                [np.array([[3], [0], [0], [1]], np.uint32)])

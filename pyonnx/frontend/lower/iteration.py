@@ -153,6 +153,10 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
         return [view(getitem(ctx, x, i), i) for i in range(n)]
     count = ctx.dim(x, 0)
     count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
+    # The loop reads its rows from x's memory: x's names then follow that memory through the
+    # loop (a name bound to x and written in the body is x's memory, not a state of its own
+    # that the rows, read from x as it was before the loop, would not see).
+    ctx.aliases.buffer_of(x)[0].shared = True
 
     def item(ctx, k: Array) -> Array:
         base = aliases.current(ctx, x)

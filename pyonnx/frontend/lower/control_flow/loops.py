@@ -80,8 +80,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
                and aliases.shares_memory(ctx, entry[n], n)}
     for _ in range(8):
-        exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived)
+        exits, memory, nodes, inputs, cond_out, bound, escaping = _lower_body(
+            lowering, node, plans, start, next_test, line, sharing - derived, outer)
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
@@ -183,7 +183,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             state_aliases.register(value, k, ())
         else:
             env.bind(k, value)
-            if k in sharing and may_skip and isinstance(value, Array):
+            if k in escaping and isinstance(value, Array):
+                # A view of outer memory made in the body: after the loop it is a copy (and a
+                # stale one after 0 iterations), so writes through it and reads after a write
+                # to that memory are refused (aliases.AMBIGUOUS), as numpy's link is lost.
+                state_aliases.register(value, escaping[k], (aliases.AMBIGUOUS,))
+            elif k in sharing and may_skip and isinstance(value, Array):
                 # Bound to memory before the loop (an argument, a view) and to a new array in
                 # it: after 0 iterations a write through it reaches that memory, after more it
                 # does not, so writes are refused (aliases.AMBIGUOUS) instead of guessed.
@@ -224,10 +229,14 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
                 and aliases.steps_equal(e0[1], e1[1]))
 
 
-def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset()):
+def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
+                outer=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
-    inputs (iteration number, condition, per key its state inputs) and its condition output."""
+    inputs (iteration number, condition, per key its state inputs), its condition output, the
+    names bound to their state inputs, and ``escaping``: the carried names the body binds to
+    a view or alias of memory from outside the loop (their buffer), whose link the Loop's
+    output (a copy) loses. ``outer``: ids of the Arrays visible before the loop."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -279,8 +288,16 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                     cond_out = condition(ctx, test) if not is_static(test) else ctx.const(
                         np.array(bool(test)))
         ctx.loop_buffers.pop()
+        escaping = {}
+        for key in plans:
+            value = env.locals.get(key) if not isinstance(key, aliases.Buffer) else None
+            hit = ctx.aliases.lookup(value) if isinstance(value, Array) and \
+                key not in sharing else None
+            if hit is not None and (hit[0] in buffers or hit[0].param is not None
+                                    or id(hit[0].initial) in outer):
+                escaping[key] = hit[0]
         return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
-                bound)
+                bound, escaping)
 
 
 def _same_list(a: list, b: Any) -> bool:
