@@ -250,3 +250,37 @@ def rows_of_written_local(a0):
 def test_rows_of_a_local_array_written_in_the_loop():
     check_calls(rows_of_written_local, [np.array([[5], [5], [1]], np.uint32)],
                 [np.array([[3], [0], [0], [1]], np.uint32)])
+
+
+# ---------------------------------------------------------------------------------------------
+# A Python number on one path and a numpy value of the same kind on the other, returned (seed
+# 100522: 'k14 -= a2.all()' in one branch only): numpy returns int on one path, np.int64 on the
+# other. Returning it is refused at the 'if'; using it in array arithmetic is fine.
+
+def returns_python_or_numpy_int(x):
+    k = 0
+    if x.sum() > 0:
+        k = k - x.all()
+    return k
+
+
+def early_returns_numpy_or_python_float(x):
+    if x.sum() > 0:
+        return x.sum()
+    return 0.0
+
+
+def python_or_numpy_float_in_arithmetic(x):
+    r = 0.0
+    if x.sum() > 0:
+        r = x.sum()
+    return r * 1.5 + x
+
+
+def test_returned_python_or_numpy_scalar_is_refused():
+    with pytest.raises(pyonnx.ConversionError, match="Python number on the other") as info:
+        pyonnx.compile(returns_python_or_numpy_int)(np.ones(2))
+    assert info.value.lineno == returns_python_or_numpy_int.__code__.co_firstlineno + 2
+    with pytest.raises(pyonnx.ConversionError, match="numpy value on the other"):
+        pyonnx.compile(early_returns_numpy_or_python_float)(np.ones(2))
+    check_calls(python_or_numpy_float_in_arithmetic, [np.ones(2)], [-np.ones(3)])

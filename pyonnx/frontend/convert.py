@@ -234,6 +234,8 @@ def _outputs(ctx: Lowering, fn, tree, result: Any) -> tuple[list[Array], str, li
             item = ctx.asarray(item)
         if not isinstance(item, Array):
             raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}")
+        if id(item.value) in ctx.mixed_scalars:  # a Python number on one path only
+            raise ctx.mixed_scalars[id(item.value)]
         zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)

@@ -99,6 +99,9 @@ class Lowering:
         # Per Loop body being lowered (innermost last): the buffers it carries, and the ids of
         # the Arrays its state inputs bind (memory that persists across iterations).
         self.loop_buffers: list[tuple[set[Any], set[int]]] = []
+        # ids of the ir.Values joined from a Python scalar on one path and a numpy value on the
+        # other, with the error to raise if one is returned (numpy's type depends on the path).
+        self.mixed_scalars: dict[int, Exception] = {}
 
     # ------------------------------------------------------------------ nodes
     @property

@@ -29,7 +29,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "kind_changed", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -222,6 +222,14 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
 
 _KIND_ORDER = "biuf"
 _PYTYPE = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def mixes_python_scalar(a: Plan, b: Plan) -> bool:
+    """Whether ``a`` and ``b`` are a Python number on one side and a numpy value on the other
+    (the join carries the numpy one: the returned Python type would depend on the path)."""
+    a = number_leaf(a.value) if isinstance(a, Static) and is_number(a.value) else a
+    b = number_leaf(b.value) if isinstance(b, Static) and is_number(b.value) else b
+    return isinstance(a, Leaf) and isinstance(b, Leaf) and a.weak != b.weak
 
 
 def kind_changed(a: Plan | None, b: Plan | None) -> bool:
