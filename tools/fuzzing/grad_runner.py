@@ -149,6 +149,11 @@ def _checks(pyonnx, fn, sets, values, oracles):
     if args[0].size <= 4:
         def hessian():
             want = hessian_fd(fn, args, 0)
+            # Two steps, as for gradients: a branch switch within the step (seed 700027: a
+            # test 1e-3 from its threshold) shows as disagreeing differences, not a bug.
+            half = hessian_fd(fn, args, 0, h=5e-4)
+            if not np.allclose(want, half, rtol=1e-2, atol=1e-2 * max(1.0, np.max(np.abs(half)))):
+                return None
             got = pyonnx.jacobian(pyonnx.grad(fn, 0), 0)(*args)
             scale = max(1.0, float(np.max(np.abs(want))))
             ok = np.shape(got) == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-3 * scale)
