@@ -256,6 +256,8 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
             raise ConversionError(f"{fn.__qualname__} returns a {type(item).__name__}; only "
                                   "arrays, numbers, None and lists or tuples of them can be "
                                   "model outputs", loc)
+        if id(item.value) in ctx.mixed_scalars:  # a Python number on one path only
+            raise ctx.mixed_scalars[id(item.value)]
         zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)

@@ -152,7 +152,7 @@ class Generator:
             return False
         if not self._types_stable(res, assigned):
             return False
-        if not opens and all(r[0] is None for r in res) and not self._dry_run(lines):
+        if not opens and all(r[0] is None for r in res) and not self._dry_run(lines, assigned):
             return False
         self.lines += extra
         self.stats["kept"] += 1
@@ -166,9 +166,12 @@ class Generator:
                 self.blocks[-1]["new"].add(n)
         return True
 
-    def _dry_run(self, lines) -> bool:
+    def _dry_run(self, lines, assigned=()) -> bool:
         """A statement no input set reaches still runs on the values at its block's entry (an
-        unreached but invalid statement would make pyonnx refuse a valid program)."""
+        unreached but invalid statement would make pyonnx refuse a valid program), and must
+        not change the type of a name it assigns: the model (the probes' snapshots) does not
+        see the statement, so later statements would be generated for the old type (seed
+        200154: ``t1 = np.max(x)`` unreached, then ``t1.shape[-1]``)."""
         if any(ln.split()[0] in ("return", "break", "continue") for ln in lines):
             return True
         for k in range(2):
@@ -180,6 +183,11 @@ class Generator:
                         exec("\n".join(lines), {"np": np, **self.helper_ns}, env)
             except Exception:  # noqa: BLE001 - invalid at the block's entry
                 return False
+            for n in assigned:
+                if n in env and n in self.snap[k]:
+                    a, b = self.snap[k][n][0], V.describe(env[n])
+                    if (a.kind, a.dtype, a.ndim) != (b.kind, b.dtype, b.ndim):
+                        return False
         return True
 
     def _types_stable(self, res, assigned) -> bool:

@@ -15,7 +15,8 @@ import numpy as np
 from fuzzing.compare import compare
 from fuzzing.grad_gen import resample
 from fuzzing.program import load, run_numpy
-from fuzzing.runner import Outcome, Timeout, alarm, crash_group, group_of
+from fuzzing.runner import (Outcome, Timeout, alarm, crash_group, group_of,
+                            is_runtime_refusal)
 
 STEPS = (1e-4, 1e-6)
 
@@ -100,6 +101,8 @@ def run(prog, timeout: float = 20.0) -> Outcome:
     except pyonnx.ConversionError as e:
         return Outcome("refused", f"{check}: {e}", f"{check.split(' ')[0]}: {group_of(str(e))}")
     except Exception as e:  # noqa: BLE001
+        if is_runtime_refusal(e):
+            return Outcome("refused", f"{check}: {e}", f"{check.split(' ')[0]}: {group_of(str(e))}")
         return Outcome("crash", f"{check}: {type(e).__name__}: {e}",
                        f"{check.split(' ')[0]}: {crash_group(e)}")
     return Outcome("pass")
@@ -146,6 +149,11 @@ def _checks(pyonnx, fn, sets, values, oracles):
     if args[0].size <= 4:
         def hessian():
             want = hessian_fd(fn, args, 0)
+            # Two steps, as for gradients: a branch switch within the step (seed 700027: a
+            # test 1e-3 from its threshold) shows as disagreeing differences, not a bug.
+            half = hessian_fd(fn, args, 0, h=5e-4)
+            if not np.allclose(want, half, rtol=1e-2, atol=1e-2 * max(1.0, np.max(np.abs(half)))):
+                return None
             got = pyonnx.jacobian(pyonnx.grad(fn, 0), 0)(*args)
             scale = max(1.0, float(np.max(np.abs(want))))
             ok = np.shape(got) == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-3 * scale)

@@ -118,6 +118,9 @@ class Lowering:
         self.argument_lists: dict[int, str] = {}
         # Some parameter has a symbolic dimension (see NeedStaticShapes); set by convert.py.
         self.symbolic_params = False
+        # ids of the ir.Values joined from a Python scalar on one path and a numpy value on the
+        # other, with the error to raise if one is returned (numpy's type depends on the path).
+        self.mixed_scalars: dict[int, Exception] = {}
 
     # ------------------------------------------------------------------ nodes
     @property

@@ -122,10 +122,14 @@ class Transpose(Step):
     perm: tuple[int, ...]
 
     def forward(self, ctx, base: Array) -> Array:
+        if self.perm == tuple(range(len(self.perm))):
+            return base  # ``.T`` of a 0-d or 1-d array (an empty perm is no valid attribute)
         shape = tuple(base.shape[p] for p in self.perm)
         return Array(ctx.op("Transpose", base, perm=list(self.perm)), base.dtype, shape)
 
     def backward(self, ctx, base: Array, view: Array) -> Array:
+        if self.perm == tuple(range(len(self.perm))):
+            return view
         inverse = [0] * len(self.perm)
         for i, p in enumerate(self.perm):
             inverse[p] = i

@@ -149,16 +149,23 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
     if x.ndim == 0:
         raise ctx.error("iteration over a 0-d array (numpy raises TypeError)")
     n = x.shape[0]
+    # The items of a 1-D array are numpy scalars, copies: ``for v in x: v //= 2`` rebinds v
+    # and leaves x alone (as ``x[i]`` does, see expr._selects_element).
+    view = (lambda row, i: aliases.register_view(ctx, row, x, aliases.GetItem(i))) \
+        if x.ndim > 1 else (lambda row, i: row)
     if unroll and n is not None and n <= UNROLL_LIMIT:
-        return [aliases.register_view(ctx, getitem(ctx, x, i), x, aliases.GetItem(i))
-                for i in range(n)]
+        return [view(getitem(ctx, x, i), i) for i in range(n)]
     count = ctx.dim(x, 0)
     count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
+    # The loop reads its rows from x's memory: x's names then follow that memory through the
+    # loop (a name bound to x and written in the body is x's memory, not a state of its own
+    # that the rows, read from x as it was before the loop, would not see).
+    ctx.aliases.buffer_of(x)[0].shared = True
 
     def item(ctx, k: Array) -> Array:
         base = aliases.current(ctx, x)
         row = Array(ctx.op("Gather", base, k, axis=0), x.dtype, x.shape[1:])
-        return aliases.register_view(ctx, row, x, aliases.GetItem(k))
+        return view(row, k)
     return DynamicIter(Array(count.value, _I64, ()), item)
 
 

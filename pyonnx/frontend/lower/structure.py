@@ -29,7 +29,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -229,6 +229,24 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
 
 
 _KIND_ORDER = "biuf"
+_PYTYPE = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def mixes_python_scalar(a: Plan, b: Plan) -> bool:
+    """Whether ``a`` and ``b`` are a Python number on one side and a numpy value on the other
+    (the join carries the numpy one: the returned Python type would depend on the path)."""
+    a = number_leaf(a.value) if isinstance(a, Static) and is_number(a.value) else a
+    b = number_leaf(b.value) if isinstance(b, Static) and is_number(b.value) else b
+    return isinstance(a, Leaf) and isinstance(b, Leaf) and a.weak != b.weak
+
+
+def kind_changed(a: Plan | None, b: Plan | None) -> bool:
+    """Whether two 0-d-or-array leaves differ in kind (bool / integer / float), the difference
+    numpy's result shows in its type whichever the values (int 0 against float 0.0)."""
+    if not (isinstance(a, Leaf) and isinstance(b, Leaf)):
+        return False
+    kinds = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+    return kinds.get(a.dtype.kind) != kinds.get(b.dtype.kind)
 
 
 def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
@@ -241,6 +259,15 @@ def _join_leaves(a: Leaf, b: Leaf, loop: bool) -> Leaf:
     if a.weak and b.weak:  # Python bool/int/float: the wider Python type
         wide = max((a, b), key=lambda p: _KIND_ORDER.index(p.dtype.kind))
         return Leaf(wide.dtype, shape, True)
+    if (a.weak or b.weak) and not loop and kind_changed(a, b):
+        # A Python scalar on one path, a numpy value of another kind on the other (a Python
+        # int or a float64): the value numpy gives depends on the path taken at run time, in
+        # type and in how later operations promote; one graph value cannot carry that. (The
+        # same kind, a Python float and a float32 0-d, is joined as the numpy value.)
+        w = a if a.weak else b
+        raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path taken; "
+                        f"make both the same, e.g. {_PYTYPE[w.dtype.kind].__name__}(...) or "
+                        "np.asarray(...) on both paths")
     if a.weak or b.weak:
         w, s = (a, b) if a.weak else (b, a)
         pytype = {"b": bool, "i": int, "u": int, "f": float}[w.dtype.kind]
@@ -279,7 +306,8 @@ def placeholder(ctx, plan: Plan) -> Any:
         return plan.value
     if isinstance(plan, Leaf):
         shape = tuple(d if d is not None else 0 for d in plan.shape)
-        return ctx.const_array(np.zeros(shape, plan.dtype))
+        # weak as the plan: a Python scalar returned on one path stays one after the join
+        return ctx.const_array(np.zeros(shape, plan.dtype), weak=plan.weak)
     if isinstance(plan, SeqPlan):
         return []
     return plan.kind(placeholder(ctx, p) for p in plan.children)

@@ -21,14 +21,15 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG
+from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import kernels, scalar_kinds
 from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
 from pyonnx.frontend.lower.structure import (
-    Leaf, Plan, Static, leaf_plans, leaves_of, placeholder, plan_of, rebuild)
+    Leaf, Plan, Static, leaf_plans, leaves_of, mixes_python_scalar, placeholder, plan_of,
+    rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined
 
 __all__ = ["lower_if", "unrolled_iteration", "select"]
@@ -72,6 +73,21 @@ def lower_if(lowering, node: ast.If, cond_value: Any) -> None:
     other = lower_branch(lowering, lambda: lowering.block(node.orelse))
     _join_branches(lowering, cond, then, other, getattr(node, "pyonnx_live_out", None),
                    lowering.loc_of(node).lineno, "if", return_guard=_is_return_guard(node))
+
+
+def _mixed_error(lowering, name: Any, a: Plan, b: Plan, line: int, construct: str):
+    """The error for returning a value that is a Python number on one path only."""
+    shown = "the return value" if not isinstance(name, str) or name.startswith(RETURN_VALUE) \
+        else f"'{name}'"
+    python = isinstance(a, Static) and type(a.value) in (int, float, bool) or \
+        isinstance(a, Leaf) and a.weak
+    first, second = ("a Python number", "a numpy value") if python else \
+        ("a numpy value", "a Python number")
+    return lowering.ctx.error(
+        f"{shown} is {first} on one path and {second} on the other (the branches of the "
+        f"'{construct}' at line {line}), and it is returned: numpy returns a different type "
+        "depending on the path; make both the same (e.g. float(...)/int(...) on both, or "
+        "np.float64(...) on both)")
 
 
 def _is_return_guard(node: ast.If) -> bool:
@@ -118,6 +134,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     values: list[tuple[Any, Any]] = []
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
+    mixed: dict[Any, Exception] = {}  # names joined from a Python number and a numpy value
     for b in buffers:
         a_val = then.memory.get(b, state.memory.get(b, b.initial))
         b_val = other.memory.get(b, state.memory.get(b, b.initial))
@@ -170,6 +187,10 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         plan = join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
                               plan_of(b), f"the branches of the '{construct}' at line {line}"
                               if name is not _RESULT else "a conditional expression")
+        if isinstance(plan, Leaf) and mixes_python_scalar(plan_of(a), plan_of(b)):
+            mixed[name] = _mixed_error(lowering, name, plan_of(a), plan_of(b), line, construct)
+            if isinstance(name, str) and name.startswith(RETURN_VALUE):
+                raise mixed[name]  # returned on both paths: numpy's type depends on the path
         if isinstance(plan, Static):
             if name is _RESULT:
                 return plan.value
@@ -202,6 +223,8 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         outs = iter(_emit_if(lowering, cond, branches, leaves))
         for (key, plan), sides in zip(merged, values):
             value = rebuild(plan, outs)
+            if key in mixed:
+                ctx.mixed_scalars[id(value.value)] = mixed[key]
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
             elif isinstance(key, aliases.Buffer):

@@ -59,13 +59,16 @@ def typed(value: ir.Value, leaf: Leaf | SeqPlan) -> ir.Value:
 
 def subgraph_output(ctx, arr: Array | Seq, leaf: Leaf | SeqPlan, produced: set[int]) -> ir.Value:
     """``arr`` as an output of the subgraph being built: cast to the leaf dtype, and produced
-    by a node of this subgraph (an outer value or a constant passes through an Identity)."""
+    by a node of this subgraph (an outer value or a constant passes through an Identity), once:
+    ``produced`` loses the value it returns, so a value that is two outputs (a returned
+    argument that is also written back) gets an Identity the second time (onnxruntime gives
+    None for the repeated output of a subgraph)."""
     if isinstance(arr, Array) and arr.dtype != leaf.dtype:
         arr = ctx.cast(arr, leaf.dtype)
     value = arr.value
     if id(value) not in produced:
         value = ctx.op("Identity", value)
-    produced.add(id(value))
+    produced.discard(id(value))
     return typed(value, leaf)
 
 

@@ -20,9 +20,10 @@ from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
     join_or_error, outer_ids, outputs_of, subgraph_output, typed)
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.lower.structure import (
-    Leaf, Plan, Static, is_number, leaf_plans, leaves_of, number_leaf, placeholder, plan_of,
-    rebuild)
+    Leaf, Plan, Static, is_number, kind_changed, leaf_plans, leaves_of, number_leaf,
+    placeholder, plan_of, rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
 
 __all__ = ["lower_loop"]
@@ -71,6 +72,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     plans: dict[Any, Plan | None] = {
         n: (None if n in pending else number_leaf(v) if is_number(v) else plan_of(v))
         for n, v in entry.items()}
+    entry_plans = dict(plans)  # the types before the first iteration (see _check_ran)
     outer = outer_ids(ctx)
     # A carried name that shares memory (an argument, a view, an alias) follows its buffer:
     # the buffer is the state, the name is re-derived from it in the body and after the loop.
@@ -161,7 +163,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             outs = [cond_in]
         else:
             outs = [subgraph_output(ctx, Array(cond_out, _BOOL, ()), Leaf(_BOOL, ()),
-                                     outputs_of(nodes))]
+                                     produced)]
         exit_arrays = [leaf for k in keys for leaf in leaves_of(
             ctx, plans[k], memory.get(k, entry[k]) if isinstance(k, aliases.Buffer) else exits[k])]
         outs += [subgraph_output(ctx, a, p, produced) for a, p in zip(exit_arrays, leaves)]
@@ -175,8 +177,19 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     results = ctx.op("Loop", count, first_value, *initial, outputs=len(leaves), body=graph)
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
+    ran = None
     for k in keys:
         value = rebuild(plans[k], finals)
+        if may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
+                isinstance(value, Array) and kind_changed(entry_plans.get(k), plans[k]):
+            # numpy gives the entry type after 0 iterations, the widened one after more: the
+            # model fails at run time when the loop runs 0 times rather than answer in the
+            # wrong type (a Python int 0 where numpy gives 0, not 0.0).
+            ran = ran or _ran(ctx, count, first_value)
+            # (the node name says why; "refused_" marks a run-time refusal, not numpy's error)
+            what = f"refused_{k}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
+            value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what)
+            value = Array(value.value, plans[k].dtype, value.shape, plans[k].weak)
         if isinstance(k, aliases.Buffer):
             state_aliases.memory[k] = value
             state_aliases.register(value, k, ())
@@ -249,7 +262,8 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 scalars=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
-    inputs (iteration number, condition, per key its state inputs) and its condition output."""
+    inputs (iteration number, condition, per key its state inputs), its condition output, the
+    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
