@@ -72,8 +72,42 @@ def _dtype_attr(dtype: np.dtype) -> ast.expr:
 
 
 def run_steps(lw, node: ast.AST, space: Space, steps: list) -> None:
+    before = {st.target: _python_kind(lw.env.lookup(st.target)[1]) for st in steps
+              if st.kind in ("reduce", "flag", "argext")}
     for st in steps:
         globals()[f"_{st.kind}"](lw, node, space, st)
+    for target, kind in before.items():
+        _fail_on_zero_trips_if_kind_changed(lw, node, space, target, kind)
+
+
+def _python_kind(value: Any) -> str | None:
+    """"b"/"i"/"f" for a Python number (or a weak 0-d value: a Python number at run time)."""
+    if isinstance(value, (bool, int, float)):
+        return "b" if isinstance(value, bool) else "i" if isinstance(value, int) else "f"
+    if isinstance(value, Array) and value.weak and value.ndim == 0:
+        return value.dtype.kind
+    return None
+
+
+def _fail_on_zero_trips_if_kind_changed(lw, node, space: Space, target: str,
+                                        kind: str | None) -> None:
+    """As the Loop lowering does (control_flow/loops.py): a Python number the loop turns into
+    another kind (``s = 0`` summing floats) is the entry value after 0 iterations in numpy, so the
+    model fails at run time when no iteration runs instead of answering in the wrong type."""
+    value = lw.env.lookup(target)[1]
+    if kind is None or not isinstance(value, Array) or value.dtype.kind == kind:
+        return
+    from pyonnx.frontend.graph.checks import runtime_check
+
+    checks = [bind(lw, node, expr("k > 0", k=v.k), "ran")[1] for v in space.vars]
+    ctx = lw.ctx
+    ok = checks[0]
+    for c in checks[1:]:
+        ok = Array(ctx.op("And", ok.value, c.value), ok.dtype, ())
+    line = getattr(node, "lineno", 0)
+    what = f"refused_{target}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
+    checked = runtime_check(ctx, Array(ctx.op("Not", ok.value), ok.dtype, ()), value, what)
+    lw.env.bind(target, Array(checked.value, value.dtype, value.shape, value.weak))
 
 
 def _write(lw, node, space, st) -> None:

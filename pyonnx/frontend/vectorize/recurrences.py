@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.vectorize import emit
 from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
                                              name)
@@ -221,8 +222,20 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
             value = _rename(v, var.name, at)
             stmts.append(emit.assign(t, call("where", name(found), value, name(t))))
         stmts.append(emit.assign(flag, name(found)))
+        # A result that is a Python number before the loop and set from the loop variable and
+        # constants only (idx = -1 ... idx = i) stays a Python number, as in the loop.
+        python = [t for t, v in sets if uses(v) <= {var.name} and _python_number(lw, t)]
         emit.lower_stmts(lw, node, stmts)
+        for t in python:
+            value = lw.env.lookup(t)[1]
+            lw.env.bind(t, Array(value.value, value.dtype, value.shape, weak=True))
     return run
+
+
+def _python_number(lw, name: str) -> bool:
+    value = lw.env.lookup(name)[1]
+    return isinstance(value, (int, float)) and not isinstance(value, bool) or \
+        isinstance(value, Array) and value.weak and value.ndim == 0
 
 
 def uses(e: ast.expr) -> set[str]:
