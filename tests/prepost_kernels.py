@@ -62,7 +62,9 @@ def nms_count(boxes, scores, thresh):
     if keep:
         best = keep[0]
     else:
-        best = -1
+        # np.int64 like keep[0]: a Python -1 here would make numpy's result type depend on the
+        # path, which pyonnx refuses at the 'if' (tests/test_fuzz_regressions.py)
+        best = np.int64(-1)
     return n, best
 
 
