@@ -421,6 +421,9 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
                     return True
             elif entry is not None and isinstance(v, Array):
                 other = state.lookup(v)
-                if other is not None and other[0] is entry[0]:
-                    return True  # another view or the base of the same memory
+                if other is not None and (other[0] is entry[0] or any(
+                        alt[0] is entry[0] for _, alt in other[0].choice)):
+                    # another view or the base of the same memory, or a name whose memory
+                    # run-time data chooses among candidates that include it (choices.py)
+                    return True
     return False
