@@ -22,7 +22,7 @@ from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_con
                                    local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Undefined
-from pyonnx.frontend.lower.calls import call
+from pyonnx.frontend.lower.calls import _hashable, call
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.expr import ExprLowering
@@ -40,14 +40,6 @@ def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSou
     check_syntax(src)
     tree = annotate_liveness(canonicalize(src.tree))
     return src, tree, assigned_names(tree)
-
-
-def _hashable(x: Any) -> bool:
-    try:
-        hash(x)
-        return True
-    except TypeError:
-        return False
 
 
 def _local_tree(tree: ast.FunctionDef) -> ast.FunctionDef:
