@@ -343,7 +343,9 @@ class CompiledFunction:
         if "_layouts" in self.__dict__:
             layout, flat = self._layout_for(args, kwargs)
             return layout.to_onnx(*flat)
-        return onnx.load_from_string(self._build_for(args, kwargs)[1])
+        from pyonnx.passes.name_output_dims import name_output_dims
+
+        return name_output_dims(onnx.load_from_string(self._build_for(args, kwargs)[1]))
 
     def show(self, *args: Any, **kwargs: Any):
         """The model as a listing grouped by source line (:class:`pyonnx.show.Listing`: text
@@ -351,13 +353,14 @@ class CompiledFunction:
         specs, or without arguments for the signature called last."""
         import onnx
 
+        from pyonnx.passes.name_output_dims import name_output_dims
         from pyonnx.show import Listing
 
         if args or kwargs or self._last is None:
             model = onnx.load_from_string(self._build_for(args, kwargs)[1])
         else:
             model = onnx.load_from_string(self._last.model)
-        return Listing(model, self.fn.__qualname__)
+        return Listing(name_output_dims(model), self.fn.__qualname__)
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the listing of the signature called last (or, before any call, the

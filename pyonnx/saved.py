@@ -47,6 +47,7 @@ def save(f: Any, path: str, *args: Any, **kwargs: Any):
     import onnx
 
     from pyonnx.api import CompiledFunction, compile
+    from pyonnx.passes.name_output_dims import name_output_dims
 
     if not isinstance(f, CompiledFunction):
         f = compile(f)
@@ -54,7 +55,7 @@ def save(f: Any, path: str, *args: Any, **kwargs: Any):
         raise ValueError(f"{f!r} repacks its results in Python; save the function it transforms "
                          "with a single argnums instead")
     params, model_bytes, structure, scalars = f._build_for(args, kwargs)
-    model = onnx.load_from_string(model_bytes)
+    model = name_output_dims(onnx.load_from_string(model_bytes))
     meta = {"format": _FORMAT, "function": f.fn.__qualname__,
             "call": call_meta.to_json(structure, scalars),
             "params": [_param_out(p) for p in params]}
