@@ -6,6 +6,11 @@ Input: an ``ir.Model``. Output: the same model without
   (walking each graph backwards, so whole dead chains go in one pass);
 - unused optional outputs (``Dropout``'s mask ... per the op schema) and trailing omitted
   inputs of the nodes that stay;
+- unused outputs of ``If`` nodes, with the branch outputs that computed them (the If is
+  rebuilt with fewer outputs, and the branches' dead nodes go in the same walk). Besides the
+  work saved, onnxruntime 1.32's optimizer fails on an If in a branch whose outputs nobody
+  uses when it reads an outer value ("Trying to get a TensorSeq, but got: (null)", fuzz seed
+  934593);
 - main-graph initializers that are no longer used (an initializer that is also a graph input
   stays: it is part of the signature);
 - opset imports no node uses (the default domain always stays).
@@ -67,7 +72,10 @@ def _sweep(graph: ir.Graph | ir.Function, opset: int | None, domains: set[str]) 
             count += 1
             continue
         domains.add(node.domain)
-        if any(unused) and opset is not None and node.domain in ("", "ai.onnx"):
+        if any(unused) and node.op_type == "If" and node.domain in ("", "ai.onnx"):
+            node = _prune_if(graph, node, unused)
+            count += 1
+        elif any(unused) and opset is not None and node.domain in ("", "ai.onnx"):
             count += _trim_outputs(node, unused, opset)
         inputs = node.inputs
         if inputs and inputs[-1] is None:
@@ -85,6 +93,35 @@ def _sweep(graph: ir.Graph | ir.Function, opset: int | None, domains: set[str]) 
                             else (attr.as_graph(),)):
                     count += _sweep(sub, opset, domains)
     return count
+
+
+def _prune_if(graph: ir.Graph | ir.Function, node: ir.Node, unused: list[bool]) -> ir.Node:
+    """``node`` (an If with some outputs unused) rebuilt without them and without the branch
+    outputs that made them; returns the new node, in ``node``'s place."""
+    keep = [i for i, dead in enumerate(unused) if not dead]
+    branches = []
+    for attr_name in ("then_branch", "else_branch"):
+        sub = node.attributes[attr_name].as_graph()
+        outs = [sub.outputs[i] for i in keep]
+        sub.outputs.clear()
+        sub.outputs.extend(outs)
+        branches.append(ir.AttrGraph(attr_name, sub))
+    old = [node.outputs[i] for i in keep]
+    new = ir.Node(node.domain, "If", inputs=list(node.inputs), attributes=branches,
+                  num_outputs=len(keep), name=node.name, version=node.version,
+                  doc_string=node.doc_string)
+    new.metadata_props.update(node.metadata_props)
+    graph.insert_before(node, new)
+    for was, now in zip(old, new.outputs):
+        now.type, now.shape, now.const_value = was.type, was.shape, was.const_value
+        was.replace_all_uses_with(now, replace_graph_outputs=True)
+    names = [v.name for v in old]
+    for v in old:
+        v.name = None
+    for v, n in zip(new.outputs, names):
+        v.name = n
+    graph.remove(node, safe=False)
+    return new
 
 
 def _trim_outputs(node: ir.Node, unused: list[bool], opset: int) -> int:

@@ -37,7 +37,7 @@ import numpy as np
 from pyonnx.frontend.graph.values import Array, Undefined
 
 __all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "Transpose", "UNKNOWN",
-           "AMBIGUOUS", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
+           "AMBIGUOUS", "candidates", "mark_ambiguous", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
            "current", "materialize", "shares_memory"]
 
 _ids = itertools.count(1)
@@ -53,7 +53,7 @@ class Buffer:
         captured: an array of this memory was appended to a run-time list.
     """
 
-    __slots__ = ("initial", "param", "id", "captured", "shared", "choice")
+    __slots__ = ("initial", "param", "id", "captured", "shared", "choice", "maybe")
 
     def __init__(self, initial: Array, param: str | None = None):
         self.initial = initial
@@ -68,6 +68,9 @@ class Buffer:
         # A name's memory chosen by run-time data: (condition, (buffer, steps)) per path that
         # saw other memory (see choices.py).
         self.choice: tuple = ()
+        # An AMBIGUOUS name's own buffer: the buffers it may view (a write to one of them
+        # makes the name stale), or None when they are not known (any write does).
+        self.maybe: frozenset | None = frozenset()
 
     def __repr__(self) -> str:
         return f"Buffer#{self.id}({self.param or ''})"
@@ -330,7 +333,7 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
     def fresh(value: Any) -> Any:
         if isinstance(value, Array):
             hit = state.lookup(value)
-            if hit is None or hit[0] not in buffers:
+            if hit is None or hit[0] not in buffers and not _may_view(hit[0], buffers):
                 return value
             buffer, steps = hit
             if AMBIGUOUS in steps or UNKNOWN in steps:
@@ -365,6 +368,51 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
                 env[name] = new
 
 
+def _may_view(buffer: Buffer, buffers: set[Buffer]) -> bool:
+    """Whether an AMBIGUOUS name's buffer may view one of ``buffers``."""
+    return buffer.maybe is None or not buffer.maybe.isdisjoint(buffers)
+
+
+def candidates(ctx, *values: Any) -> frozenset | None:
+    """The buffers that ``values`` may view (their own buffers, the candidates of memory
+    chosen at run time, an AMBIGUOUS one's candidates), or None when that is not known (an
+    array made where no name outside can be followed). Input of :func:`mark_ambiguous`."""
+    state: AliasState = ctx.aliases
+    found: set[Buffer] = set()
+    for v in values:
+        if isinstance(v, (tuple, list)):
+            inner = candidates(ctx, *v)
+            if inner is None:
+                return None
+            found |= inner
+            continue
+        if not isinstance(v, Array):
+            continue
+        hit = state.lookup(v)
+        if hit is None:
+            if id(v) in state.params:
+                found.add(state.buffer_of(v)[0])
+            continue
+        buffer = hit[0]
+        if AMBIGUOUS in hit[1]:
+            if buffer.maybe is None:
+                return None
+            found |= buffer.maybe
+        found.add(buffer)
+        found |= {alt[0] for _, alt in buffer.choice}
+    return frozenset(found)
+
+
+def mark_ambiguous(ctx, value: Array, maybe: frozenset | None) -> None:
+    """Registers ``value`` as a name whose memory run-time data chose in a way pyonnx cannot
+    follow: writes through it are refused, and a write to any buffer in ``maybe`` (any write,
+    when None) makes it stale (reading it afterwards is refused), as numpy would show the new
+    values through it on some paths."""
+    buffer = Buffer(value)
+    buffer.maybe = maybe
+    ctx.aliases.register(value, buffer, (AMBIGUOUS,))
+
+
 def _stale(ctx, steps: tuple) -> Undefined:
     """What a name becomes when the memory it views was just written but pyonnx cannot
     re-derive it (an unmodelled view, or memory chosen by run-time data): reading it later is
@@ -374,7 +422,8 @@ def _stale(ctx, steps: tuple) -> Undefined:
         why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
                "(np.split, the ravel of a view, ...)")
     else:
-        why = "may view that memory or another depending on run-time data"
+        why = ("was bound in a run-time 'if' or loop to a view of some memory on some paths "
+               "only (which one depends on run-time data)")
     return Undefined(f"this name {why}, and the memory it views was written at line {line} "
                      "after it was made: numpy shows the new values through it, which pyonnx "
                      "cannot re-derive; take .copy() of it before that write, or make it after")

@@ -234,6 +234,10 @@ class ExprLowering:
                         ast.Invert: operator.invert}[op](operand)
             except Exception as e:
                 raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+        if operand.weak and operand.dtype == np.bool_:
+            # A Python bool: Python's -b, +b and ~b are int arithmetic (~True is -2)
+            as_int = self.ctx.cast(operand, np.int64)
+            operand = Array(as_int.value, np.dtype(np.int64), operand.shape, weak=True)
         ufunc = {ast.USub: np.negative, ast.UAdd: np.positive, ast.Invert: np.invert}[op]
         entry = lookup(ufunc)
         if entry is None:

@@ -89,23 +89,37 @@ def _python_kind(value: Any) -> str | None:
     return None
 
 
+_KIND_NAMES = {"b": "bool", "i": "int", "f": "float"}
+
+
 def _fail_on_zero_trips_if_kind_changed(lw, node, space: Space, target: str,
                                         kind: str | None) -> None:
     """As the Loop lowering does (control_flow/loops.py): a Python number the loop turns into
     another kind (``s = 0`` summing floats) is the entry value after 0 iterations in numpy, so the
-    model fails at run time when no iteration runs instead of answering in the wrong type."""
+    model fails at run time when no iteration runs instead of answering in the wrong type.
+    (``s = 0.0`` summing float64 elements gives np.float64(0.0) after 0 iterations where numpy
+    keeps the Python 0.0: np.float64 is a subclass of float, equal in value and dtype; refusing
+    the most common loop on empty input would cost more than it protects.)"""
     value = lw.env.lookup(target)[1]
     if kind is None or not isinstance(value, Array) or value.dtype.kind == kind or \
             target.startswith("_pyonnx_"):  # internal accumulators (sum() of a generator)
         return
     from pyonnx.frontend.graph.checks import runtime_check
 
-    checks = [bind(lw, node, expr("k > 0", k=v.k), "ran")[1] for v in space.vars]
     ctx = lw.ctx
+    line = getattr(node, "lineno", 0)
+    checks = [bind(lw, node, expr("k > 0", k=v.k), "ran")[1] for v in space.vars]
+    if any(not isinstance(c, Array) and not bool(c) for c in checks):
+        raise ctx.error(f"'{target}' is a Python {_KIND_NAMES[kind]} before the loop at line "
+                        f"{line} and another type in it, and the loop runs 0 times: numpy "
+                        f"keeps the {_KIND_NAMES[kind]}; start it with the type the loop makes "
+                        "(e.g. 0.0, or np.float64(0) for a sum of array elements)")
+    checks = [c for c in checks if isinstance(c, Array)]
+    if not checks:
+        return  # every trip count is a known positive number: the loop runs
     ok = checks[0]
     for c in checks[1:]:
         ok = Array(ctx.op("And", ok.value, c.value), ok.dtype, ())
-    line = getattr(node, "lineno", 0)
     what = f"refused_{target}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
     checked = runtime_check(ctx, Array(ctx.op("Not", ok.value), ok.dtype, ()), value, what)
     lw.env.bind(target, Array(checked.value, value.dtype, value.shape, value.weak))
@@ -192,6 +206,7 @@ def _reduce(lw, node, space, st) -> None:
             red = call(op, E, dtype=_dtype_attr(P))
             binop = ast.Add() if op == "sum" else ast.Mult()
         lower_stmts(lw, node, [assign(acc, ast.BinOp(left=name(acc), op=binop, right=red))])
+        _keep_python_number(lw, acc, a, e)
         return
     kind = "max" if op in ("pymax", "maximum") else "min"
     # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
@@ -212,11 +227,24 @@ def _reduce(lw, node, space, st) -> None:
         keep = ast.Compare(left=name(r_name), ops=[cmp], comparators=[name(acc)])
         lower_stmts(lw, node, [assign(acc, _scalar(call("where", keep, name(r_name),
                                                         name(acc))))])
+        _keep_python_number(lw, acc, a, e)
         return
     E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
     r = call(fn, E, initial=ast.Constant(ident))
     lower_stmts(lw, node, [assign(acc, call("maximum" if kind == "max" else "minimum",
                                             name(acc), r))])
+
+
+def _keep_python_number(lw, acc: str, before: Any, e: Any) -> None:
+    """``acc`` is a Python number after the loop when it was one before and every iteration
+    combined it with a Python number (``s += a + i`` for Python ``s``, ``a`` and the loop's
+    ``i``; ``max(s, i)``): the reduction's numpy scalar is rebound weak, as numpy returns it."""
+    each = (not isinstance(e, Array) and isinstance(e, (bool, int, float))) or \
+        (isinstance(e, Array) and e.weak)
+    after = lw.env.lookup(acc)[1]
+    if _python_kind(before) is not None and each and isinstance(after, Array) and \
+            after.ndim == 0 and not after.weak:
+        lw.env.bind(acc, Array(after.value, after.dtype, (), weak=True))
 
 
 def _argext(lw, node, space, st) -> None:

@@ -134,6 +134,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     values: list[tuple[Any, Any]] = []
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
+    guarded: set[Any] = set()  # flag-guarded names: bound on one path, read on it only
     mixed: dict[Any, Exception] = {}  # names joined from a Python number and a numpy value
     for b in buffers:
         a_val = then.memory.get(b, state.memory.get(b, b.initial))
@@ -170,6 +171,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             # A flag-guarded value (the return value, or a name bound under the return guard):
             # the other path never reads it.
             known = b if a_undef else a
+            guarded.add(name)  # (later writes run on the other path only: never stale)
             stand_in = placeholder(ctx, plan_of(known))
             a, b = (stand_in, b) if a_undef else (a, stand_in)
         ea, eb = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
@@ -211,7 +213,8 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                     merged.append((key, Leaf(_BOOL, ())))
                     values.append((inner, false) if side == 0 else (false, inner))
     out_value: Any = None
-    made: list[tuple[Any, Any]] = []
+    made: list[tuple[Any, Any, tuple]] = []
+    unfollowed: list[tuple[Any, tuple]] = []
     if merged:
         leaves = [leaf for _, plan in merged for leaf in leaf_plans(plan)]
         branches = []
@@ -237,11 +240,18 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                     lowering.env.bind(key, value)
                 scalar_kinds.merge_kind(ctx, value, list(sides))
                 if key in ambiguous:
-                    made.append((value, ambiguous[key]))
-        for value, alts in made:
-            _choose(ctx, value, cond, alts, exported)
+                    made.append((value, ambiguous[key], () if key in guarded else sides))
+        for value, alts, sides in made:
+            if alts is None or not isinstance(value, Array):
+                unfollowed.append((value, sides))
+            else:
+                _choose(ctx, value, cond, alts, exported, sides)
     if buffers:
         aliases.rederive(lowering, set(buffers))
+    for value, sides in unfollowed:
+        # Marked after the re-derivation: the merged value is made after the branches'
+        # writes, which it already shows (only later writes make it stale).
+        _mark_ambiguous(ctx, value, aliases.candidates(ctx, *sides) if sides else frozenset())
     for name, buffer, steps in derived:
         value = state.memory.get(buffer, buffer.initial)
         for step in steps:
@@ -260,12 +270,14 @@ class _Exported:
 
 
 def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
-            exported: dict[int, ir.Value] | None = None) -> None:
+            exported: dict[int, ir.Value] | None = None, sides: tuple = ()) -> None:
     """Registers a merged name that saw different memory on the two paths: a choice buffer
     when both paths are followed (``alts``; a Nested one's conditions are ``exported`` If
-    outputs by id), else AMBIGUOUS (writes refused)."""
+    outputs by id), else AMBIGUOUS (writes refused; stale after a write to memory one of
+    ``sides``, the paths' values, may view; no ``sides``: a value only one path made, which
+    later writes, run on the other path only, never reach)."""
     if alts is None or not isinstance(value, Array):
-        _mark_ambiguous(ctx, value)
+        _mark_ambiguous(ctx, value, aliases.candidates(ctx, *sides) if sides else frozenset())
         return
     pairs = []
     for side, alt in enumerate(alts):
@@ -276,12 +288,14 @@ def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
     choices.make_choice(ctx, value, pairs)
 
 
-def _mark_ambiguous(ctx, value: Any) -> None:
+def _mark_ambiguous(ctx, value: Any, maybe: frozenset | None) -> None:
+    """Writes through ``value`` are refused; a write to a buffer in ``maybe`` (the memory the
+    paths' values may view; None: unknown) makes it stale."""
     if isinstance(value, Array):
-        ctx.aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
+        aliases.mark_ambiguous(ctx, value, maybe)
     elif isinstance(value, (tuple, list)):
         for v in value:
-            _mark_ambiguous(ctx, v)
+            _mark_ambiguous(ctx, v, maybe)
 
 
 def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callable[[], Any],
@@ -317,7 +331,7 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
                         choices.alternative(ctx, b, None, b_branch.env, outer))
                 # (both sides ran: an inner choice's conditions do not say which path did)
                 _choose(ctx, value, cond, alts if None not in alts and not any(
-                    isinstance(a, choices.Nested) for a in alts) else None)
+                    isinstance(a, choices.Nested) for a in alts) else None, sides=(a, b))
             return value
     return _join_branches(lowering, cond, a_branch, b_branch, frozenset(),
                           ctx.loc.lineno if ctx.loc else 0, "expression", result=True)

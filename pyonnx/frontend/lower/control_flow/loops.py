@@ -178,6 +178,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     results = [results] if len(leaves) == 1 else list(results or ())
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
     ran = None
+    unfollowed: list[tuple[Array, frozenset | None]] = []
     for k in keys:
         value = rebuild(plans[k], finals)
         if may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
@@ -198,8 +199,9 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             if k in scalars and isinstance(value, Array):
                 state_aliases.scalars0d.add(value.value)
             if isinstance(value, Array):
-                _follow_memory(ctx, k, value, entry[k] if k in sharing and may_skip else None,
-                               exits.get(k), exits, outer, count, first_value)
+                unfollowed += _follow_memory(
+                    ctx, k, value, entry[k] if k in sharing and may_skip else None,
+                    exits.get(k), exits, outer, count, first_value)
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n) and (may_skip or n not in keys):
@@ -212,26 +214,32 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(n, plan.value)
     if buffers:
         aliases.rederive(lowering, buffers)
+    for value, maybe in unfollowed:
+        # Marked after the re-derivation: the loop's final value already shows the body's
+        # writes (only later writes make it stale).
+        aliases.mark_ambiguous(ctx, value, maybe)
 
 
 def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
-                   outer: set[int], count: Array | None, first: ir.Value) -> None:
+                   outer: set[int], count: Array | None, first: ir.Value) -> list:
     """A carried name whose memory depends on the trip count: bound before the loop to shared
     memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
     the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
-    both can be followed, else AMBIGUOUS (writes refused instead of guessed)."""
+    both can be followed; else returns ``[(value, the buffers it may view)]`` for the caller to
+    mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
     was = choices.PRIVATE if before is None else choices.alternative(
         ctx, before, name, None, outer, shared=True)
     now = choices.alternative(ctx, after, name, exits, outer)
     if was is choices.PRIVATE and now is choices.PRIVATE:
-        return
+        return []
     if any(a is None or isinstance(a, choices.Nested) for a in (was, now)):
-        ctx.aliases.register(value, aliases.Buffer(value), (aliases.AMBIGUOUS,))
-        return
+        # Writes through it are refused; a write to memory it may view makes it stale.
+        return [(value, aliases.candidates(ctx, before, after))]
     ran = _ran(ctx, count, first)
     pairs = [] if was is choices.PRIVATE else [(ctx.op("Not", ran), was)]
     pairs += [] if now is choices.PRIVATE else [(ran, now)]
     choices.make_choice(ctx, value, pairs)
+    return []
 
 
 def _ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:

@@ -21,7 +21,7 @@ import operator
 
 import numpy as np
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import lookup, register
@@ -196,6 +196,16 @@ def pow_operator(ctx, a, b):
     if not isinstance(b, Array):
         if isinstance(b, int) and not isinstance(b, bool):
             if b == 2:
+                if a.dtype == _BOOL and a.ndim == 0:
+                    # A numpy bool scalar's ** is scalar math, which has no square fast
+                    # path: np.True_ ** 2 is int64, np.array(True) ** 2 is int8.
+                    kind = scalar_kinds.scalar_kind(ctx, a)
+                    if kind == "unknown":
+                        raise ctx.error("`** 2` of a bool that is a numpy scalar on one path "
+                                        "and a 0-d array on another has no single dtype (int64 "
+                                        "or int8); write np.square(v) or v.astype(np.int64) ** 2")
+                    if kind == "scalar":
+                        return call(np.power, a, b)
                 return call(np.square, a)
             if b == -1 and is_float:
                 return call(np.reciprocal, a)
