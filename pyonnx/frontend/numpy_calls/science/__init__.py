@@ -1,0 +1,14 @@
+"""numpy's scientific helpers: signal processing, histograms, polynomials, calculus,
+statistics of pairs of variables, window views and set routines.
+
+Input: Arrays and static values. Output: Arrays (tuples of them where numpy returns tuples).
+Most follow numpy's own Python source step by step through :mod:`.compose` (the lowerings of
+the numpy functions it calls), so their dtypes and roundings are numpy's.
+
+Modules (importing this package imports them all, which registers their entries): ``signal``
+(convolve, correlate).
+"""
+
+from __future__ import annotations
+
+from pyonnx.frontend.numpy_calls.science import signal  # noqa: F401
