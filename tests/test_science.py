@@ -106,3 +106,174 @@ def test_convolve_runtime_empty_fails():
     compiled(np.ones(3), np.ones(2))
     with pytest.raises(pyonnx.errors.ExecutionError):
         compiled(np.ones(3), np.ones(0))
+
+
+# ------------------------------------------------------------- histogram, digitize
+def hist_default(a):
+    return np.histogram(a)
+
+
+def hist_range(a):
+    return np.histogram(a, bins=5, range=(-2, 3))
+
+
+def hist_range_float(a):
+    return np.histogram(a, 7, range=(-1.5, 2.25))
+
+
+def hist_density(a):
+    return np.histogram(a, bins=4, density=True)
+
+
+def hist_weights(a, w):
+    return np.histogram(a, bins=3, weights=w)
+
+
+def hist_edges(a, e):
+    return np.histogram(a, bins=e)
+
+
+def hist_edges_density(a, e):
+    return np.histogram(a, bins=e, density=True)
+
+
+def bin_edges_only(a):
+    return np.histogram_bin_edges(a, bins=6)
+
+
+def make_estimator(name):
+    def hist_estimated(a):
+        return np.histogram(a, bins=name)
+    hist_estimated.__name__ = f"hist_{name}"
+    return hist_estimated
+
+
+def make_estimator_range(name):
+    def hist_estimated_range(a):
+        return np.histogram_bin_edges(a, bins=name, range=(-1, 2))
+    hist_estimated_range.__name__ = f"hist_range_{name}"
+    return hist_estimated_range
+
+
+ESTIMATORS = ["auto", "fd", "sturges", "sqrt", "rice", "scott"]
+
+
+def spread(dtype: str, n: int) -> np.ndarray:
+    x = RNG.standard_normal(n) * 3
+    if dtype == "bool":
+        return x > 0
+    if np.dtype(dtype).kind == "u":
+        x = np.abs(x)
+    return x.astype(dtype)
+
+
+@pytest.mark.filterwarnings("ignore:Converting input from bool")  # numpy's, for bool data
+@pytest.mark.parametrize("dtype", REAL)
+def test_histogram_dtypes(dtype):
+    for n in (0, 1, 2, 40):
+        a = spread(dtype, n)
+        check(hist_default, a)
+        check(hist_range, a)
+        check(hist_density, a)
+        check(bin_edges_only, a)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float16", "float32", "float64"])
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_histogram_estimators(dtype, name):
+    """The bin count depends on the data: one model, run-time edge lengths."""
+    compiled = pyonnx.compile(make_estimator(name))
+    for n in (0, 1, 3, 50):
+        check(compiled, spread(dtype, n))
+    # onnx's reference evaluator gathers with np.choose, limited to 64 choices
+    check(compiled, spread(dtype, 200), reference=False)
+    check(compiled, np.full(5, 2, dtype))  # all equal: numpy's ±0.5 range
+    check(make_estimator_range(name), spread(dtype, 60))
+
+
+@pytest.mark.parametrize("wdtype", ["int8", "int64", "uint32", "float16", "float32", "float64"])
+def test_histogram_weights(wdtype):
+    a = spread("float64", 30)
+    check(hist_weights, a, vals(wdtype, 30))
+    check(hist_range_float, a)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "float32", "float64"])
+def test_histogram_explicit_edges(dtype):
+    a = spread(dtype, 40)
+    for edges in (np.array([-1.0, 0, 0.5, 2, 5]), np.array([0, 1, 1, 3]), np.array([2.0])):
+        check(hist_edges, a, edges)
+    check(hist_edges_density, a, np.array([-2.0, 0, 1, 4]))
+    check(hist_weights_edges, a, np.array([-1, 0, 2]), vals("int32", 40))
+
+
+def hist_weights_edges(a, e, w):
+    return np.histogram(a, bins=e, weights=w)
+
+
+def hist_float_weights_edges(a, e, w):
+    return np.histogram(a, bins=e, weights=w)
+
+
+def hist_stone(a):
+    return np.histogram(a, bins="stone")
+
+
+def hist_weighted_auto(a):
+    return np.histogram(a, bins="auto", weights=a)
+
+
+def hist_bad_range(a):
+    return np.histogram(a, range=(2, 1))
+
+
+def hist_zero_bins(a):
+    return np.histogram(a, bins=0)
+
+
+def test_histogram_refusals():
+    a = np.ones(3)
+    with pytest.raises(pyonnx.ConversionError, match="float weights with explicit"):
+        pyonnx.compile(hist_float_weights_edges)(a, np.array([0.0, 1.0]), a)
+    with pytest.raises(pyonnx.ConversionError, match="'stone' is not supported"):
+        pyonnx.compile(hist_stone)(a)
+    check_refused(hist_weighted_auto, a, match="not supported for weighted data")
+    check_refused(hist_bad_range, a, match="max must be larger than min")
+    check_refused(hist_zero_bins, a, match="must be positive")
+
+
+def test_histogram_nonfinite_fails_at_run_time():
+    """numpy raises ValueError (autodetected range is not finite); the run fails."""
+    compiled = pyonnx.compile(hist_default)
+    compiled(np.ones(3))
+    for bad in (np.nan, np.inf):
+        with pytest.raises(ValueError):
+            np.histogram(np.array([1.0, bad]))
+        with pytest.raises(pyonnx.errors.ExecutionError):
+            compiled(np.array([1.0, bad]))
+    check(hist_range, np.array([np.nan, 1.0, np.inf, -np.inf, 2.0]))
+
+
+def digitize_left(x, b):
+    return np.digitize(x, b)
+
+
+def digitize_right(x, b):
+    return np.digitize(x, b, right=True)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_digitize(dtype):
+    x = vals(dtype, 12).reshape(3, 4)
+    for bins in (np.array([-2, 0, 1, 3]), np.array([3.0, 1.0, 0.0, -2.5]), np.array([1, 1, 2]),
+                 np.array([0.5]), np.zeros(0)):
+        check(digitize_left, x, bins)
+        check(digitize_right, x, bins)
+    check(digitize_left, vals(dtype, 0), np.array([1, 2]))
+    check(digitize_right, np.array([np.nan, 1.0, np.inf]), np.array([0.0, 1.0, 2.0]))
+
+
+def test_digitize_not_monotonic_fails_at_run_time():
+    compiled = pyonnx.compile(digitize_left)
+    with pytest.raises(pyonnx.errors.ExecutionError):
+        compiled(np.ones(3), np.array([1.0, 3.0, 2.0]))
