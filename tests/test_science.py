@@ -277,3 +277,146 @@ def test_digitize_not_monotonic_fails_at_run_time():
     compiled = pyonnx.compile(digitize_left)
     with pytest.raises(pyonnx.errors.ExecutionError):
         compiled(np.ones(3), np.array([1.0, 3.0, 2.0]))
+
+
+# ----------------------------------------------------------------------- polynomials
+def polyval_(p, x):
+    return np.polyval(p, x)
+
+
+def polyval_list(x):
+    return np.polyval([3, 0, -1.5], x)
+
+
+def vander_(x):
+    return np.vander(x, 4), np.vander(x, 3, increasing=True), np.vander(x, 1), np.vander(x, 0)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_polyval_dtypes(dtype):
+    for pd in ("int64", "float32", dtype):
+        for n in (0, 1, 3):
+            p = vals(pd, n)
+            if n == 0 and np.result_type(p, vals(dtype, 1)) != np.dtype(dtype):
+                continue  # numpy's dtype then depends on len(p): see test_polyval_empty_p
+            check(polyval_, p, vals(dtype, 5))
+            check(polyval_, p, vals(dtype, 1)[0])
+    check(polyval_list, vals(dtype, 4))
+    check(vander_, vals(dtype, 5))
+
+
+def test_polyval_static_shapes_and_scalars():
+    compiled = pyonnx.compile(polyval_, static_shapes=True)
+    check(compiled, np.array([1.0, -2.0, 0.5]), np.linspace(-2, 2, 7))
+    check(polyval_, np.array([1.0, -2.0, 0.5]), 2.5)
+    check(polyval_, np.zeros(0), np.ones(3))
+
+
+def test_polyval_empty_p_fails_when_dtype_changes():
+    """numpy returns zeros_like(x) (x's dtype) for no coefficients: the run fails when the
+    model's dtype (that of one Horner step) differs."""
+    compiled = pyonnx.compile(polyval_)
+    check(compiled, np.array([1.0, 2.0]), np.arange(3))
+    with pytest.raises(pyonnx.errors.ExecutionError):
+        compiled(np.zeros(0), np.arange(3))
+
+
+def polyfit2(x, y):
+    return np.polyfit(x, y, 2)
+
+
+def polyfit_deg(x, y, deg):
+    return np.polyfit(x, y, deg)
+
+
+def polyfit_w(x, y, w):
+    return np.polyfit(x, y, 3, w=w)
+
+
+def polyfit_then_val(x, y):
+    return np.polyval(np.polyfit(x, y, 1), x)
+
+
+def assert_fit(got, want, rel):
+    """|got - want| <= rel * max|want|: the accuracy the module doc states."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.max(np.abs(got - want)) <= rel * np.max(np.abs(want))
+
+
+@pytest.mark.parametrize("deg", [0, 1, 2, 3, 5, 8])
+@pytest.mark.parametrize("offset", [0.0, 10.0])
+def test_polyfit_accuracy(deg, offset):
+    compiled = pyonnx.compile(polyfit_deg, static_argnames=("deg",))
+    x = np.linspace(-1, 3, 40) + offset
+    y = np.sin(x) + RNG.standard_normal(40) * 0.1
+    lhs = np.vander(x, deg + 1)
+    lhs = lhs / np.sqrt((lhs * lhs).sum(0))
+    cond = np.linalg.cond(lhs)
+    if cond * (deg + 1) > 1e8:
+        with pytest.raises(pyonnx.errors.ExecutionError):
+            compiled(x, y, deg)
+        return
+    rel = 1e-12 if cond < 1e3 else 1e-9
+    assert_fit(compiled(x, y, deg), np.polyfit(x, y, deg), rel)
+
+
+def test_polyfit_forms():
+    x = np.linspace(0, 2, 9)
+    y = 1 - x + 0.25 * x ** 2 + np.cos(5 * x) * 0.01
+    check(polyfit2, x, y, rtol=1e-12, atol=1e-13)
+    check(polyfit2, x, np.stack([y, 2 * y, -y], 1), rtol=1e-12, atol=1e-13)
+    check(polyfit2, x.astype(np.float32), y.astype(np.float32), rtol=1e-5, atol=1e-6)
+    check(polyfit2, np.arange(6), np.arange(6) ** 2, rtol=1e-12, atol=1e-12)
+    check(polyfit_w, x, y, np.abs(y) + 1, rtol=1e-10, atol=1e-12)
+    check(polyfit_then_val, x, y, rtol=1e-12, atol=1e-13)
+    check(polyfit_deg, np.array([2.0]), np.array([3.0]), 0)
+
+
+def polyfit_full(x, y):
+    return np.polyfit(x, y, 1, full=True)
+
+
+def polyfit_f16(x, y):
+    return np.polyfit(x, y, 1)
+
+
+def test_polyfit_refusals():
+    with pytest.raises(pyonnx.ConversionError, match="full=True"):
+        pyonnx.compile(polyfit_full)(np.ones(3), np.ones(3))
+    check_refused(polyfit_f16, np.ones(3, np.float16), np.ones(3, np.float16),
+                  match="float16 is unsupported in linalg")
+    with pytest.raises(pyonnx.errors.ExecutionError):  # a singular fit
+        pyonnx.compile(polyfit2)(np.ones(4), np.arange(4.0))
+
+
+def polyder_(p):
+    return np.polyder(p), np.polyder(p, 2), np.polyder(p, 0)
+
+
+def polyint_(p):
+    return np.polyint(p), np.polyint(p, 2, k=[1.0, -2.0]), np.polyint(p, 3, k=0.5)
+
+
+def polyadd_(a, b):
+    return np.polyadd(a, b), np.polysub(a, b), np.polysub(b, a)
+
+
+def polymul_(a, b):
+    return np.polymul(a, b)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_poly_arithmetic(dtype):
+    for n in (1, 2, 5):
+        p = vals(dtype, n)
+        if dtype != "bool":
+            check(polyder_, p)
+        check(polyint_, p)
+        for m in (1, 3):
+            q = vals(dtype, m)
+            if dtype != "bool":
+                check(polyadd_, p, q)
+            check(polymul_, p, q)
+    if dtype != "bool":
+        check(polymul_, np.array([0, 0, 1, 2], dtype), np.array([0, 3], dtype))
+        check(polymul_, np.zeros(3, dtype), np.array([1, 2], dtype))
