@@ -420,3 +420,96 @@ def test_poly_arithmetic(dtype):
     if dtype != "bool":
         check(polymul_, np.array([0, 0, 1, 2], dtype), np.array([0, 3], dtype))
         check(polymul_, np.zeros(3, dtype), np.array([1, 2], dtype))
+
+
+# -------------------------------------------------------------------------- calculus
+def grad_default(f):
+    return np.gradient(f)
+
+
+def grad_spacing(f):
+    return np.gradient(f, 0.5, edge_order=2)
+
+
+def grad_axis(f):
+    return np.gradient(f, axis=0), np.gradient(f, 2.0, axis=-1, edge_order=2)
+
+
+def grad_coords(f, x):
+    return np.gradient(f, x), np.gradient(f, x, edge_order=2)
+
+
+def grad_coords_2d(f, x, y):
+    return np.gradient(f, x, y), np.gradient(f, x, 3.0, edge_order=2)
+
+
+GRAD_DTYPES = [d for d in REAL if d != "bool"]
+
+
+@pytest.mark.parametrize("dtype", GRAD_DTYPES)
+def test_gradient_dtypes(dtype):
+    f1 = vals(dtype, 7)
+    f2 = vals(dtype, 12).reshape(3, 4)
+    check(grad_default, f1)
+    check(grad_default, f2)
+    check(grad_spacing, f1)
+    check(grad_axis, f2)
+    check(grad_default, vals(dtype, 2))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_gradient_coordinates(dtype):
+    f = vals(dtype, 6)
+    check(grad_coords, f, np.array([0.0, 0.5, 1.5, 1.75, 3.0, 4.5]))
+    check(grad_coords, f, np.arange(6) * 3)  # equal steps: numpy's uniform formula
+    check(grad_coords, f, np.linspace(0, 1, 6).astype(np.float32))
+    f2 = vals(dtype, 12).reshape(3, 4)
+    check(grad_coords_2d, f2, np.array([0.0, 1.0, 3.0]), np.array([1, 2, 4, 8]))
+
+
+def test_gradient_short_axis():
+    """numpy raises ValueError: a conversion error for a known length, else the run fails."""
+    with pytest.raises(pyonnx.ConversionError, match="too small to calculate"):
+        pyonnx.compile(grad_spacing, static_shapes=True)(np.ones(2))
+    compiled = pyonnx.compile(grad_default)
+    check(compiled, np.ones(2))
+    with pytest.raises(pyonnx.errors.ExecutionError):
+        compiled(np.ones(1))
+
+
+def ediff(a):
+    return np.ediff1d(a)
+
+
+def ediff_edges(a):
+    return np.ediff1d(a, to_end=[7, 8], to_begin=-1)
+
+
+@pytest.mark.parametrize("dtype", GRAD_DTYPES)
+def test_ediff1d(dtype):
+    for n in (0, 1, 5):
+        check(ediff, vals(dtype, n))
+        if dtype not in ("uint8", "uint16", "uint32", "uint64", "int8"):
+            check(ediff_edges, vals(dtype, n))
+    check(ediff, vals(dtype, 6).reshape(2, 3))
+
+
+def trap(y):
+    return np.trapezoid(y)
+
+
+def trap_dx(y):
+    return np.trapezoid(y, dx=0.25, axis=0)
+
+
+def trap_x(y, x):
+    return np.trapezoid(y, x)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trapezoid(dtype):
+    for shape in ((0,), (1,), (6,), (3, 4)):
+        y = vals(dtype, int(np.prod(shape))).reshape(shape)
+        check(trap, y)
+        check(trap_dx, y)
+        check(trap_x, y, np.linspace(0, 2, shape[-1]) ** 2)
