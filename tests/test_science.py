@@ -513,3 +513,54 @@ def test_trapezoid(dtype):
         check(trap, y)
         check(trap_dx, y)
         check(trap_x, y, np.linspace(0, 2, shape[-1]) ** 2)
+
+
+# ------------------------------------------------------------------ cov, corrcoef
+def cov_(m):
+    return np.cov(m)
+
+
+def cov_cols(m):
+    return np.cov(m, rowvar=False), np.cov(m, bias=True), np.cov(m, ddof=0)
+
+
+def cov_xy(x, y):
+    return np.cov(x, y)
+
+
+def cov_weights(m, f, a):
+    return np.cov(m, fweights=f), np.cov(m, aweights=a), np.cov(m, fweights=f, aweights=a)
+
+
+def corr_(m):
+    return np.corrcoef(m)
+
+
+def corr_xy(x, y):
+    return np.corrcoef(x, y), np.corrcoef(x, y, rowvar=False)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_cov_corrcoef(dtype):
+    m = spread(dtype, 15).reshape(3, 5)
+    tol = dict(rtol=1e-12, atol=1e-12)
+    check(cov_, m, **tol)
+    check(cov_cols, m, **tol)
+    check(corr_, m, **tol)
+    check(cov_, m[0], **tol)  # one variable: a 0-d result
+    check(corr_, m[0], **tol)
+    check(cov_xy, m[0], m[1], **tol)
+    check(corr_xy, m[0], m[2], **tol)
+    check(cov_, m[:, :1], **tol)  # one observation: fact 0, numpy's inf/nan
+
+
+def test_cov_weights():
+    m = RNG.standard_normal((3, 6))
+    tol = dict(rtol=1e-12, atol=1e-12)
+    check(cov_weights, m, np.array([1, 2, 1, 3, 1, 1]), np.array([0.5, 1, 2, 1, 1, 0.25]), **tol)
+    check(cov_weights, m, np.array([1.0, 2, 1, 3, 1, 1]), np.ones(6), **tol)
+    compiled = pyonnx.compile(cov_weights)
+    with pytest.raises(pyonnx.errors.ExecutionError):  # numpy: fweights must be integer
+        compiled(m, np.array([1.5, 2, 1, 3, 1, 1]), np.ones(6))
+    with pytest.raises(pyonnx.errors.ExecutionError):  # numpy: aweights cannot be negative
+        compiled(m, np.ones(6), -np.ones(6))
