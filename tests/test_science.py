@@ -564,3 +564,111 @@ def test_cov_weights():
         compiled(m, np.array([1.5, 2, 1, 3, 1, 1]), np.ones(6))
     with pytest.raises(pyonnx.errors.ExecutionError):  # numpy: aweights cannot be negative
         compiled(m, np.ones(6), -np.ones(6))
+
+
+# ------------------------------------------------------------ windows and index helpers
+from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
+
+
+def swv_1d(x):
+    return sliding_window_view(x, 3)
+
+
+def swv_axis(x):
+    return (np.lib.stride_tricks.sliding_window_view(x, 2, axis=0),
+            sliding_window_view(x, (2, 3)), sliding_window_view(x, (2, 2), axis=(1, 1)))
+
+
+def swv_mean(x):
+    return sliding_window_view(x, 4).mean(axis=-1)
+
+
+def swv_write(x):
+    w = sliding_window_view(x, 2)
+    w[0, 0] = 5
+    return w
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_sliding_window_view(dtype):
+    check(swv_1d, vals(dtype, 6))
+    check(swv_1d, vals(dtype, 3))
+    check(swv_axis, vals(dtype, 20).reshape(4, 5))
+    if dtype != "bool":
+        check(swv_mean, vals(dtype, 9))
+
+
+def test_sliding_window_view_refusals():
+    with pytest.raises(ValueError, match="read-only"):
+        swv_write(np.ones(4))
+    with pytest.raises(pyonnx.ConversionError, match="read-only"):
+        pyonnx.compile(swv_write)(np.ones(4))
+    with pytest.raises(pyonnx.ConversionError, match="cannot be larger"):
+        pyonnx.compile(swv_1d, static_shapes=True)(np.ones(2))
+    with pytest.raises(pyonnx.errors.ExecutionError):
+        pyonnx.compile(swv_1d)(np.ones(2))
+
+
+def index_helpers(n):
+    return (np.diag_indices(n), np.diag_indices(n, 3), np.tril_indices(n), np.triu_indices(n, 1),
+            np.tril_indices(n, -1, n + 2), np.triu_indices(n, k=2, m=3))
+
+
+def index_helpers_from(a):
+    return (np.diag_indices_from(a), np.tril_indices_from(a), np.triu_indices_from(a, k=1),
+            a[np.triu_indices_from(a, 1)], a[np.diag_indices_from(a)])
+
+
+def index_helpers_runtime(a):
+    n = a.shape[0]
+    return np.tril_indices(n), np.triu_indices(n, 1), np.diag_indices(n)
+
+
+def test_index_helpers():
+    for n in (0, 1, 4):
+        check(index_helpers, n)
+        check(index_helpers_from, np.arange(n * n, dtype=np.float32).reshape(n, n))
+        check(index_helpers_runtime, np.ones((n, 2)))
+
+
+def fill_diag(a):
+    np.fill_diagonal(a, 7)
+    return a
+
+
+def fill_diag_wrap(a, v):
+    np.fill_diagonal(a, v, wrap=True)
+
+
+def fill_diag_float(a):
+    b = a.copy()
+    np.fill_diagonal(b, 2.7)
+    return b, a
+
+
+def fill_diag_view(a):
+    np.fill_diagonal(a[1:, :], 5)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_fill_diagonal(dtype):
+    for shape in ((3, 3), (2, 5), (5, 2), (7, 3), (1, 1), (0, 0), (3, 3, 3), (2, 2, 2, 2)):
+        a = vals(dtype, int(np.prod(shape))).reshape(shape)
+        check(fill_diag, a)
+        check(fill_diag_float, a)
+        check(fill_diag_wrap, a, vals(dtype, 2))
+    check(fill_diag_view, vals(dtype, 20).reshape(5, 4))
+    check(fill_diag_wrap, vals(dtype, 12).reshape(6, 2), vals(dtype, 0))
+
+
+def fill_diag_overflow(a):
+    np.fill_diagonal(a, -1)
+
+
+def test_fill_diagonal_refusals():
+    check_refused(fill_diag_overflow, np.zeros((2, 2), np.uint8), match="out of bounds")
+    check_refused(fill_diag, np.zeros(3), match="at least 2-d")
+    with pytest.raises(pyonnx.ConversionError, match="equal length"):
+        pyonnx.compile(fill_diag, static_shapes=True)(np.zeros((2, 3, 2)))
+    with pytest.raises(pyonnx.errors.ExecutionError):
+        pyonnx.compile(fill_diag)(np.zeros((2, 3, 2)))
