@@ -672,3 +672,43 @@ def test_fill_diagonal_refusals():
         pyonnx.compile(fill_diag, static_shapes=True)(np.zeros((2, 3, 2)))
     with pytest.raises(pyonnx.errors.ExecutionError):
         pyonnx.compile(fill_diag)(np.zeros((2, 3, 2)))
+
+
+# ------------------------------------------------------------------ quantile methods
+QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                    "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+                    "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
+
+
+def make_quantiles(method):
+    def quantiles(x):
+        return (np.quantile(x, [0.0, 0.1, 0.25, 0.5, 0.7, 0.9, 1.0], method=method),
+                np.percentile(x, 40, axis=0, method=method),
+                np.quantile(x, np.float32(0.35), axis=-1, method=method, keepdims=True),
+                np.quantile(x, 0.5, method=method))
+    quantiles.__name__ = f"quantiles_{method}"
+    return quantiles
+
+
+@pytest.mark.parametrize("method", QUANTILE_METHODS)
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float16", "float32", "float64"])
+def test_quantile_methods(method, dtype):
+    fn = make_quantiles(method)
+    for shape in ((1, 1), (2, 3), (5, 4), (7, 1)):
+        x = spread(dtype, int(np.prod(shape))).reshape(shape)
+        if dtype.startswith("float") and method in ("linear", "hazen", "midpoint"):
+            x[0, 0] = np.nan  # NaN slices give NaN, as numpy's
+        check(fn, x)
+
+
+def bool_lower(x):
+    return np.quantile(x, [0.2, 0.8], method="lower"), np.percentile(x, 50, method="nearest")
+
+
+def bad_method(x):
+    return np.quantile(x, 0.5, method="bogus")
+
+
+def test_quantile_method_forms():
+    check(bool_lower, np.array([True, False, True, True]))
+    check_refused(bad_method, np.ones(3), match="is not a valid method")
