@@ -712,3 +712,49 @@ def bad_method(x):
 def test_quantile_method_forms():
     check(bool_lower, np.array([True, False, True, True]))
     check_refused(bad_method, np.ones(3), match="is not a valid method")
+
+
+# -------------------------------------------------------------------------------- pad
+def make_pad(mode, width, **kw):
+    def padded(x):
+        return np.pad(x, width, mode=mode, **kw)
+    padded.__name__ = f"pad_{mode}"
+    return padded
+
+
+PAD_CASES = [
+    ("symmetric", 2, {}), ("symmetric", ((1, 7), (3, 0)), {}), ("wrap", ((4, 1), (2, 9)), {}),
+    ("reflect", ((5, 2), (1, 1)), {}), ("reflect", 1, {"reflect_type": "odd"}),
+    ("symmetric", ((2, 1), (0, 2)), {"reflect_type": "odd"}), ("edge", ((2, 3), (1, 0)), {}),
+    ("linear_ramp", ((2, 3), (1, 2)), {}), ("linear_ramp", 2, {"end_values": ((1, -2), (5, 3))}),
+    ("maximum", 2, {}), ("minimum", ((1, 2), (2, 0)), {"stat_length": 2}),
+    ("mean", ((2, 1), (1, 2)), {}), ("mean", 1, {"stat_length": ((1, 2), (3, 1))}),
+    ("median", ((1, 1), (2, 0)), {}), ("constant", ((1, 2), (2, 1)), {"constant_values": ((1, 2), (3, 4))}),
+]
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("case", range(len(PAD_CASES)))
+def test_pad_modes(case, dtype):
+    mode, width, kw = PAD_CASES[case]
+    if dtype == "bool" and (mode in ("linear_ramp", "mean", "median")
+                            or kw.get("reflect_type") == "odd"):
+        return  # numpy: boolean subtract / no bool mean rounding (TypeError)
+    fn = make_pad(mode, width, **kw)
+    # an odd reflection wider than one reflection is refused (see test_pad_empty_axis)
+    shapes = ((3, 4), (2, 2), (5, 3)) if kw.get("reflect_type") == "odd" else \
+        ((3, 4), (1, 2), (2, 1), (5, 3))
+    for shape in shapes:
+        x = vals(dtype, int(np.prod(shape))).reshape(shape)
+        check(fn, x)
+    check(pyonnx.compile(fn, static_shapes=True), vals(dtype, 12).reshape(4, 3))
+
+
+def test_pad_empty_axis():
+    check(make_pad("constant", 1), np.zeros((0, 2)))
+    with pytest.raises(pyonnx.ConversionError, match="empty axis"):
+        pyonnx.compile(make_pad("wrap", 1), static_shapes=True)(np.zeros((0, 2)))
+    with pytest.raises(pyonnx.errors.ExecutionError):
+        pyonnx.compile(make_pad("symmetric", 1))(np.zeros((0, 2)))
+    with pytest.raises(pyonnx.errors.ExecutionError):  # odd reflection wider than the axis
+        pyonnx.compile(make_pad("reflect", 3, reflect_type="odd"))(np.ones(3))

@@ -12,5 +12,5 @@ Modules (importing this package imports them all, which registers their entries)
 from __future__ import annotations
 
 from pyonnx.frontend.numpy_calls.science import (  # noqa: F401
-    calculus, covariance, histograms, polynomials, signal, windows,
+    calculus, covariance, histograms, padding, polynomials, signal, windows,
 )
