@@ -758,3 +758,35 @@ def test_pad_empty_axis():
         pyonnx.compile(make_pad("symmetric", 1))(np.zeros((0, 2)))
     with pytest.raises(pyonnx.errors.ExecutionError):  # odd reflection wider than the axis
         pyonnx.compile(make_pad("reflect", 3, reflect_type="odd"))(np.ones(3))
+
+
+# ------------------------------------------------------------------------------ sets
+def set_ops(a, b):
+    return (np.union1d(a, b), np.intersect1d(a, b), np.setdiff1d(a, b), np.setxor1d(a, b),
+            np.setdiff1d(b, a))
+
+
+def set_ops_unique(a, b):
+    return (np.intersect1d(a, b, assume_unique=True), np.setdiff1d(a, b, assume_unique=True),
+            np.setxor1d(a, b, True))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_set_routines(dtype):
+    for n, m in ((0, 0), (1, 3), (6, 4), (8, 0)):
+        check(set_ops, vals(dtype, n), vals(dtype, m))
+    other = "uint32" if dtype == "uint64" else "int64"  # isin refuses uint64 with int64
+    check(set_ops, vals(dtype, 6).reshape(2, 3), vals(other, 5))
+    check(set_ops_unique, np.unique(vals(dtype, 7)), np.unique(vals(dtype, 5)))
+    if dtype.startswith("float"):
+        nan = np.array([np.nan, 1.0, np.nan, 2.0], dtype)
+        check(set_ops, nan, np.array([np.nan, 2.0, 3.0], dtype))
+
+
+def intersect_indices(a, b):
+    return np.intersect1d(a, b, return_indices=True)
+
+
+def test_set_refusals():
+    with pytest.raises(pyonnx.ConversionError, match="return_indices"):
+        pyonnx.compile(intersect_indices)(np.ones(2), np.ones(2))

@@ -6,11 +6,11 @@ Most follow numpy's own Python source step by step through :mod:`.compose` (the 
 the numpy functions it calls), so their dtypes and roundings are numpy's.
 
 Modules (importing this package imports them all, which registers their entries): ``signal``
-(convolve, correlate), ``histograms`` (histogram, histogram_bin_edges, digitize), ``polynomials`` (vander, polyval, polyfit, polyder, polyint, polyadd, polysub, polymul), ``calculus`` (gradient, ediff1d, trapezoid), ``covariance`` (cov, corrcoef), ``windows`` (sliding_window_view, diag/tril/triu index helpers, fill_diagonal's value).
+(convolve, correlate), ``histograms`` (histogram, histogram_bin_edges, digitize), ``polynomials`` (vander, polyval, polyfit, polyder, polyint, polyadd, polysub, polymul), ``calculus`` (gradient, ediff1d, trapezoid), ``covariance`` (cov, corrcoef), ``windows`` (sliding_window_view, diag/tril/triu index helpers, fill_diagonal's value), ``padding`` (np.pad's modes beyond ONNX Pad), ``sets`` (union1d, intersect1d, setdiff1d, setxor1d).
 """
 
 from __future__ import annotations
 
 from pyonnx.frontend.numpy_calls.science import (  # noqa: F401
-    calculus, covariance, histograms, padding, polynomials, signal, windows,
+    calculus, covariance, histograms, padding, polynomials, sets, signal, windows,
 )
