@@ -319,6 +319,8 @@ TABLE["numpy.trapezoid"] = E("np.trapezoid({x} ** 2, {y})", "any", "any")
 TABLE["numpy.cov"] = E("np.cov({x}) * 2.0")
 TABLE["numpy.corrcoef"] = E("np.corrcoef({x}) * 2.0", "spread")
 TABLE["numpy.histogram_bin_edges"] = E("np.histogram_bin_edges({x}, 4) ** 2", "spread")
+TABLE["numpy.fill_diagonal"] = Entry(
+    "b = {x} * 1.0\nnp.fill_diagonal(b, {y}[:2])\ne = b ** 2", "any", "any")
 TABLE["numpy.union1d"] = E("np.union1d({x}, {y}) ** 2", "spread", "spread")
 TABLE["numpy.intersect1d"] = E("np.intersect1d({x}, {x}[1]) ** 2", "spread")
 TABLE["numpy.setdiff1d"] = E("np.setdiff1d({x}, {x}[1]) ** 2", "spread")

@@ -89,10 +89,12 @@ def place(lowering, arr: Any, mask: Any, vals: Any) -> None:
 
 
 def fill_diagonal(lowering, a: Any, val: Any, wrap: Any = False) -> None:
-    """``np.fill_diagonal(a, val, wrap=False)`` (the value: science/windows.py)."""
-    from pyonnx.frontend.numpy_calls.science.windows import fill_diagonal_value
+    """``np.fill_diagonal(a, val, wrap=False)``: the registry entry computes the new value
+    (numpy_calls/science/windows.py), written here."""
+    from pyonnx.frontend.numpy_calls import lookup
 
-    aliases.write_with(lowering, a, lambda ctx, t: fill_diagonal_value(ctx, t, val, wrap),
+    value = lookup(np.fill_diagonal).fn
+    aliases.write_with(lowering, a, lambda ctx, t: value(ctx, t, val, wrap),
                        "the array of np.fill_diagonal")
 
 

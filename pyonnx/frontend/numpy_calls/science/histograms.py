@@ -30,6 +30,7 @@ counts block by block, which may round float weights differently in the last bit
 from __future__ import annotations
 
 import numpy as np
+import onnx_ir as ir
 
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array, is_static
@@ -90,11 +91,6 @@ class _Data:
                                 "raises ValueError)")
             self.w = w
         self.size = Array(ctx.op("Size", x), _I64, ())
-
-
-def _slice0(ctx, a: Array, start, stop) -> Array:
-    return Array(ctx.op("Slice", a, ints(ctx, [start]), ints(ctx, [stop]), ints(ctx, [0])),
-                 a.dtype, (None,))
 
 
 def _select(ctx, cond, a: Array, b: Array) -> Array:
@@ -292,16 +288,11 @@ def _uniform_counts(ctx, N, d: _Data, edges: _Edges, bin_edges: Array, n) -> Arr
         acc_dt, upd = _I64, ctx.op("Expand", one, ctx.op("Shape", idx))
     else:  # numpy's bincount adds the weights as float64, then casts to their dtype
         acc_dt, upd = _F64, ctx.cast(d.w, _F64).value
-    zeros = ctx.op("ConstantOfShape", slots, value=ir_zero(acc_dt))
+    zeros = ctx.op("ConstantOfShape", slots, value=ir.tensor(np.zeros(1, acc_dt)))
     total = ctx.op("ScatterElements", zeros, idx, upd, axis=0, reduction="add")
     counts = Array(ctx.op("Slice", total, ints(ctx, [0]), ctx.op("Unsqueeze", n_v, ints(ctx, [0])),
                           ints(ctx, [0])), acc_dt, (n if isinstance(n, int) else None,))
     return counts if d.w is None else ctx.cast(counts, d.w.dtype)
-
-
-def ir_zero(dtype: np.dtype):
-    import onnx_ir as ir
-    return ir.tensor(np.zeros(1, dtype))
 
 
 def _sorted_counts(ctx, N, d: _Data, bin_edges: Array) -> Array:

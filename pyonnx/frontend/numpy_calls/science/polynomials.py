@@ -33,8 +33,9 @@ array and ``np.polyval``), ``np.roots`` and ``np.poly`` (eigenvalues).
 from __future__ import annotations
 
 import numpy as np
+import onnx_ir as ir
 
-from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.science.compose import Np, counted_loop
 from pyonnx.frontend.numpy_calls.shape import to_array
@@ -300,7 +301,7 @@ def _left_padded(ctx, a: Array, length) -> Array:
     """``a`` with zeros of its dtype in front, to ``length`` (an int64 0-d value)."""
     missing = ctx.op("Sub", length, _len(ctx, a))
     zeros = ctx.op("ConstantOfShape", ctx.op("Reshape", missing, ints(ctx, [1])),
-                   value=__import__("onnx_ir").tensor(np.zeros(1, a.dtype)))
+                   value=ir.tensor(np.zeros(1, a.dtype)))
     return Array(ctx.op("Concat", zeros, a, axis=0), a.dtype, (None,))
 
 

@@ -179,9 +179,14 @@ def triu_indices_from(ctx, arr, k=0):
 
 
 # ------------------------------------------------------------------- fill_diagonal
-def fill_diagonal_value(ctx, a: Array, val, wrap) -> Array:
+@register(np.fill_diagonal, static_eval=False)
+def fill_diagonal_value(ctx, a, val, wrap=False) -> Array:
     """The new value of ``a`` after ``np.fill_diagonal(a, val, wrap)``: numpy's
-    ``a.flat[:end:step] = val``, ``val`` repeated cyclically and cast as numpy casts."""
+    ``a.flat[:end:step] = val``, ``val`` repeated cyclically and cast as numpy casts.
+
+    Statement lowering never calls this as a function (numpy's returns None): the writer in
+    lower/writers.py, which runs first, looks it up and writes its result into ``a``."""
+    a = to_array(ctx, a)
     wrap = bool(ctx.static(wrap, "wrap"))
     if a.ndim < 2:
         raise ctx.error("np.fill_diagonal: array must be at least 2-d (numpy raises "
