@@ -302,6 +302,31 @@ TABLE["numpy.insert"] = E("np.insert({x}, 1, {y}[:3], axis=1) ** 2", "any", "any
 TABLE["numpy.partition"] = E("np.partition({x}, 2, axis=1) * {y}", "spread", "any")
 TABLE["numpy.maximum.accumulate"] = E("np.maximum.accumulate({x}, axis=1) * {y}", "spread", "any")
 TABLE["numpy.minimum.accumulate"] = E("np.minimum.accumulate({x}, axis=1) * {y}", "spread", "any")
+# numpy_calls/science
+TABLE["numpy.convolve"] = E("np.convolve({x}[0], {y}, 'same') * {y}", "any", "any")
+TABLE["numpy.correlate"] = E("np.correlate({x}[1], {y}, 'full')", "any", "any")
+TABLE["numpy.polyval"] = E("np.polyval({y}, {x})", "any", "any")
+TABLE["numpy.polyfit"] = E("np.polyfit({y}, {x}[0], 2)", "any", "spread")
+TABLE["numpy.vander"] = E("np.vander({x}[0], 3)")
+TABLE["numpy.polyder"] = E("np.polyder({x}[0]) * {x}[1, :3]")
+TABLE["numpy.polyint"] = E("np.polyint({x}[0], 2) ** 2")
+TABLE["numpy.polyadd"] = E("np.polyadd({x}[0], {x}[1, :2]) ** 2")
+TABLE["numpy.polysub"] = E("np.polysub({x}[1, :2], {x}[0]) ** 2")
+TABLE["numpy.polymul"] = E("np.polymul({x}[0], {y})", "nz", "nz")
+TABLE["numpy.gradient"] = E("np.gradient({x}, axis=1, edge_order=2) * {x}")
+TABLE["numpy.ediff1d"] = E("np.ediff1d({x}) ** 2")
+TABLE["numpy.trapezoid"] = E("np.trapezoid({x} ** 2, {y})", "any", "any")
+TABLE["numpy.cov"] = E("np.cov({x}) * 2.0")
+TABLE["numpy.corrcoef"] = E("np.corrcoef({x}) * 2.0", "spread")
+TABLE["numpy.histogram_bin_edges"] = E("np.histogram_bin_edges({x}, 4) ** 2", "spread")
+TABLE["numpy.fill_diagonal"] = Entry(
+    "b = {x} * 1.0\nnp.fill_diagonal(b, {y}[:2])\ne = b ** 2", "any", "any")
+TABLE["numpy.union1d"] = E("np.union1d({x}, {y}) ** 2", "spread", "spread")
+TABLE["numpy.intersect1d"] = E("np.intersect1d({x}, {x}[1]) ** 2", "spread")
+TABLE["numpy.setdiff1d"] = E("np.setdiff1d({x}, {x}[1]) ** 2", "spread")
+TABLE["numpy.setxor1d"] = E("np.setxor1d({x}, {x}[1, :2]) ** 2", "spread")
+TABLE["numpy.lib.stride_tricks.sliding_window_view"] = E(
+    "np.lib.stride_tricks.sliding_window_view({x}, 2, axis=1) ** 2")
 
 _INT = "integer or boolean result"
 _CONST = "no float input: a constant"
@@ -316,7 +341,12 @@ NOT_DIFFERENTIABLE: dict[str, str] = {
         "numpy.isfinite", "numpy.isin", "numpy.isinf", "numpy.isnan", "numpy.isneginf",
         "numpy.isposinf", "numpy.lexsort", "numpy.logical_not", "numpy.ndim",
         "numpy.nonzero", "numpy.searchsorted", "numpy.shape", "numpy.signbit", "numpy.size",
-        "numpy.invert", "numpy.bitwise_count", "numpy.argpartition", "ndarray.argpartition")},
+        "numpy.invert", "numpy.bitwise_count", "numpy.argpartition", "ndarray.argpartition",
+        "numpy.digitize", "numpy.diag_indices", "numpy.diag_indices_from",
+        "numpy.tril_indices", "numpy.triu_indices", "numpy.tril_indices_from",
+        "numpy.triu_indices_from")},
+    "numpy.histogram": "integer counts (density=True is piecewise constant in the data; the "
+                       "edges are checked through numpy.histogram_bin_edges)",
     **{n: "a dtype query answered at conversion time" for n in (
         "numpy.can_cast", "numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.issubdtype",
         "numpy.promote_types", "numpy.result_type")},

@@ -53,7 +53,7 @@ def _warn_once(provider: str, what: str, detail: str, message: str, *args: Any) 
 
 
 # onnxruntime graph rewrites that change results on graphs pyonnx emits (see _open).
-_DISABLED_OPTIMIZERS = ["ExpandElimination", "DivMulFusion"]
+_DISABLED_OPTIMIZERS = ["ExpandElimination", "DivMulFusion", "NoopElimination"]
 
 def _session_options(options: tuple[tuple[str, Any], ...]):
     import onnxruntime as ort
@@ -128,6 +128,9 @@ class Session:
                 # a 0 where the input's dimension is symbolic, giving wrong shapes and values.
                 # DivMulFusion rewrites Mul(Div(1, b), c) as Div(c, b) for integers too, where
                 # 1 // b is 0: Python's 1 % n (1 - (1 // n) * n) came out 0 for n = 3.
+                # NoopElimination drops Add(x, 0), which turns numpy's -0.0 + 0 = +0.0 into
+                # -0.0 (np.linspace(0, stop) with a negative step, seen through np.pad's
+                # linear_ramp with static shapes).
                 sess = ort.InferenceSession(self._bytes, _session_options(self.options),
                                             providers=chain, enable_fallback=0,
                                             disabled_optimizers=_DISABLED_OPTIMIZERS)

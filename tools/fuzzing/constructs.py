@@ -163,6 +163,12 @@ def e_shape(g):
         forms += [f"np.swapaxes({a}, 0, 1)", f"{a}.reshape({a}.shape[0], -1)"]
     if g.is_exact(a):
         forms += [f"np.sort({a})", f"np.unique({a})", f"np.nonzero({a})[0]"]
+        if g.is_exact(b):  # numpy_calls/science: set routines over unique
+            forms += [f"np.union1d({a}, {b})", f"np.setdiff1d({a}, {b})"]
+    if d.dtype != "bool":  # science: numpy refuses boolean subtraction
+        forms += [f"np.ediff1d({a})"]
+        if d.ndim == 1 and min(g.desc(a, 0).shape[0], g.desc(a, 1).shape[0]) >= 2:
+            forms += [f"np.lib.stride_tricks.sliding_window_view({a}, 2)"]
     return g.rng.choice(forms), g.is_exact(a) and g.is_exact(b)
 
 

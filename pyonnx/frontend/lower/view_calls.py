@@ -53,6 +53,7 @@ VIEW_FUNCTIONS = frozenset({
     "rollaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
     "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "split", "array_split", "hsplit",
     "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack",
+    "sliding_window_view",
 })
 # numpy returns its argument itself when nothing needs converting: an alias, not a copy
 # (``np.array(x, copy=None/False)``, ``x.astype(x.dtype, copy=False)``). Their lowerings return
@@ -69,7 +70,7 @@ KIND_KEEPERS = frozenset({"copy", "astype"})
 # the flips are their own inverse, so writes through them go back the same way; numpy makes
 # the others read-only (only writes to their base matter).
 _INVOLUTIONS = frozenset({"flip", "fliplr", "flipud"})
-_READ_ONLY = frozenset({"diagonal", "broadcast_to"})
+_READ_ONLY = frozenset({"diagonal", "broadcast_to", "sliding_window_view"})
 
 
 def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -> Any:

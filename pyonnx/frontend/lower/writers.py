@@ -1,5 +1,5 @@
 """numpy functions and methods that write into an existing array: ``np.copyto``,
-``x.fill``, ``np.add.at``/``np.subtract.at``, ``np.place``/``np.putmask``.
+``x.fill``, ``np.add.at``/``np.subtract.at``, ``np.place``/``np.putmask``, ``np.fill_diagonal``.
 
 Input: the call's frontend values. Output: the write, through
 :func:`pyonnx.frontend.lower.aliases.write_with` (every name of the written memory is rebound;
@@ -88,8 +88,18 @@ def place(lowering, arr: Any, mask: Any, vals: Any) -> None:
                        "the array of np.place")
 
 
+def fill_diagonal(lowering, a: Any, val: Any, wrap: Any = False) -> None:
+    """``np.fill_diagonal(a, val, wrap=False)``: the registry entry computes the new value
+    (numpy_calls/science/windows.py), written here."""
+    from pyonnx.frontend.numpy_calls import lookup
+
+    value = lookup(np.fill_diagonal).fn
+    aliases.write_with(lowering, a, lambda ctx, t: value(ctx, t, val, wrap),
+                       "the array of np.fill_diagonal")
+
+
 _FUNCTIONS: dict[Any, Callable[..., None]] = {np.copyto: copyto, np.putmask: putmask,
-                                              np.place: place}
+                                              np.place: place, np.fill_diagonal: fill_diagonal}
 METHODS: dict[str, Callable[..., None]] = {"fill": fill}
 
 

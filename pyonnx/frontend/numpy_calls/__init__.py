@@ -18,7 +18,7 @@ from pyonnx.frontend.numpy_calls.registry import CallEntry
 __all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "registered_names"]
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
-            "attributes", "misc", "indexing_calls", "type_queries")
+            "attributes", "misc", "indexing_calls", "type_queries", "science")
 _loaded = False
 _load_lock = threading.Lock()
 

@@ -29,8 +29,8 @@ Supported syntax (``x`` an array; ``dims`` ints, -1 once, or integer 0-d arrays 
 * ``np.split``/``np.array_split``/``np.hsplit``/``np.vsplit``/``np.dsplit`` with a static
   number of sections or static indices (a list of arrays).
 * ``x.astype(dtype, casting=, copy=)``, ``np.astype``, ``np.copy(x)``, ``x.copy()``.
-* ``np.pad(x, pad_width, mode='constant'|'edge'|'reflect', constant_values=)`` with static
-  pad widths.
+* ``np.pad(x, pad_width, mode=..., **kwargs)`` with static pad widths and every numpy mode
+  but 'empty' and callables (science/padding.py for those ONNX ``Pad`` lacks).
 * ``np.shape(x)``, ``np.ndim(x)``, ``np.size(x, axis=None)``.
 
 Modules (importing this package imports them all, which registers their entries):

@@ -10,8 +10,8 @@ Supported syntax:
 * ``np.tile(x, reps)``, ``np.repeat(x, repeats, axis=None)`` and ``x.repeat`` (int, 0-d
   array, or per-element repeats: static or a 1-D int array).
 * ``np.broadcast_to(x, shape)``, ``np.broadcast_arrays(*arrays)``.
-* ``np.pad(x, pad_width, mode='constant'|'edge'|'reflect', constant_values=)`` with static
-  pad widths.
+* ``np.pad(x, pad_width, mode=..., **kwargs)`` with static pad widths and every numpy mode
+  but 'empty' and callables (science/padding.py for those ONNX ``Pad`` lacks).
 """
 
 from __future__ import annotations
@@ -230,21 +230,17 @@ _PAD_MODES = {"constant": "constant", "edge": "edge", "reflect": "reflect"}
 
 @register(np.pad)
 def pad(ctx, array, pad_width, mode="constant", **kwargs):
-    """``np.pad(x, pad_width, mode='constant', constant_values=0)`` and modes 'edge',
-    'reflect' (pad widths static: an int, a pair, or one pair per axis)."""
+    """``np.pad(x, pad_width, mode='constant', constant_values=0)``, every numpy mode but
+    'empty' and callables (pad widths static: an int, a pair, or one pair per axis). ONNX
+    ``Pad`` does 'constant' with one value, 'edge', and 'reflect' narrower than the axis; the
+    other modes and forms are numpy_calls/science/padding.py."""
+    from pyonnx.frontend.numpy_calls.science import padding
+
     a = to_array(ctx, array)
     mode = ctx.static(mode, "mode")
-    if mode not in _PAD_MODES:
-        raise ctx.error(f"np.pad(mode={mode!r}) is not supported; use 'constant', 'edge' or "
-                        "'reflect'")
-    allowed = {"constant_values"} if mode == "constant" else set()
-    if mode == "reflect":
-        allowed = {"reflect_type"}
-    extra = set(kwargs) - allowed
-    if extra:
-        raise ctx.error(f"unsupported keyword arguments for mode '{mode}': {sorted(extra)}")
-    if mode == "reflect" and ctx.static(kwargs.get("reflect_type", "even"), "reflect_type") != "even":
-        raise ctx.error("np.pad(mode='reflect', reflect_type='odd') is not supported")
+    if mode not in padding.MODES:
+        raise ctx.error(f"np.pad(mode={mode!r}) is not supported; use one of "
+                        f"{', '.join(sorted(padding.MODES))}")
     widths = np.asarray(ctx.static(pad_width, "pad_width"))
     if widths.dtype.kind not in "iu":
         raise ctx.error("`pad_width` must be of integral type.")
@@ -254,6 +250,16 @@ def pad(ctx, array, pad_width, mode="constant", **kwargs):
         raise ctx.error(f"ValueError: {e}") from None
     if (widths < 0).any():
         raise ctx.error("index can't contain negative values")
+    if mode not in _PAD_MODES or _needs_general(ctx, a, widths, mode, kwargs):
+        if not widths.any():
+            return _copy(ctx, a)
+        return padding.pad_general(ctx, a, widths, mode, kwargs)
+    allowed = {"constant_values"} if mode == "constant" else set()
+    if mode == "reflect":
+        allowed = {"reflect_type"}
+    extra = set(kwargs) - allowed
+    if extra:
+        raise ctx.error(f"unsupported keyword arguments for mode '{mode}': {sorted(extra)}")
     befores = [int(w) for w in widths[:, 0]]
     afters = [int(w) for w in widths[:, 1]]
     shape = tuple(None if d is None else d + b + f for d, b, f in zip(a.shape, befores, afters))
@@ -270,18 +276,28 @@ def pad(ctx, array, pad_width, mode="constant", **kwargs):
             value = ctx.cast(ctx.cast(strong(cv), a.dtype), run)
         else:
             cvs = np.asarray(cv)
-            if cvs.size != 1 and not (cvs == cvs.reshape(-1)[0]).all():
-                raise ctx.error("np.pad with different constant_values per axis or side is not "
-                                "supported; pad in steps, one constant per call")
             # numpy casts the constant to the array's dtype (unsafe), as astype does.
             with np.errstate(all="ignore"):
                 const = cvs.reshape(-1)[0].astype(a.dtype).astype(run)
             value = ctx.const(const)
-    elif mode == "reflect":
-        for d, b, f in zip(a.shape, befores, afters):
-            if d is not None and (b or f) and d <= max(b, f):
-                raise ctx.error("np.pad(mode='reflect') with a pad as wide as the axis "
-                                "(numpy reflects repeatedly) is not supported")
     out = Array(ctx.op("Pad", x, ints(ctx, befores + afters), value, mode=_PAD_MODES[mode]),
                 run, shape)
     return ctx.cast(out, a.dtype)
+
+
+def _needs_general(ctx, a: Array, widths: np.ndarray, mode: str, kwargs: dict) -> bool:
+    """Whether ONNX ``Pad`` cannot do this: per-side constants, odd reflection, or a
+    reflection as wide as the axis (or of an axis whose length is not known)."""
+    if mode == "constant":
+        cv = kwargs.get("constant_values", 0)
+        if isinstance(cv, Array):
+            return False
+        cvs = np.asarray(ctx.static(cv, "constant_values"))
+        return cvs.size != 1 and not (cvs == cvs.reshape(-1)[0]).all()
+    if mode == "reflect":
+        if ctx.static(kwargs.get("reflect_type", "even"), "reflect_type") != "even":
+            return True
+        return any((b or f) and (d is None or d <= max(b, f))
+                   for d, (b, f) in zip(a.shape, widths))
+    # edge: an empty axis must fail as numpy's does (ONNX Pad would pad nothing)
+    return any((b or f) and (d is None or d == 0) for d, (b, f) in zip(a.shape, widths))

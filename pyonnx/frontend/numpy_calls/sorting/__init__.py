@@ -26,14 +26,15 @@ Supported syntax:
 * ``np.isin(element, test_elements, assume_unique=False, invert=False, kind=None)``.
 * ``np.bincount(x, weights=None, minlength=0)`` (with weights, an empty ``x`` gives float64
   zeros where numpy gives int64 zeros: the dtype cannot depend on the run-time size).
-* ``np.quantile(a, q, axis=None, keepdims=False)`` and ``np.percentile(...)`` with
-  ``method='linear'`` and ``q`` known at conversion time: numpy's ``_quantile`` arithmetic
-  step by step (its dtypes, its two-sided lerp, NaN slices giving NaN) on the sorted data.
+* ``np.quantile(a, q, axis=None, keepdims=False, method=...)`` and ``np.percentile(...)``
+  with any of numpy's 13 methods and ``q`` known at conversion time: numpy's ``_quantile``
+  arithmetic step by step (its dtypes, its two-sided lerp, NaN slices giving NaN) on the
+  sorted data.
 
 Not supported: ``np.partition``/``np.argpartition`` (numpy's element order inside each part is
 an implementation detail of introselect), ``np.unique(..., axis=k)``, ``sorted=False``
 (numpy then uses a hash table whose order cannot be reproduced), ``order=`` (structured arrays),
-``np.unique_values`` (hash order), quantile methods other than 'linear', weights, run-time ``q``.
+``np.unique_values`` (hash order), weights, run-time ``q``.
 
 float16 arithmetic goes through :func:`emit_exact` (float32 between explicit Casts), because
 onnxruntime drops the float16 rounding between chained float16 ops.

@@ -7,10 +7,11 @@ stable ordering core.
 
 Supported syntax:
 
-* ``np.quantile(a, q, axis=None, keepdims=False)`` and ``np.percentile(...)`` with
-  ``method='linear'`` and ``q`` known at conversion time.
+* ``np.quantile(a, q, axis=None, keepdims=False, method='linear')`` and
+  ``np.percentile(...)`` with ``q`` known at conversion time and any of numpy's 13 methods
+  (:mod:`.quantile_methods`).
 
-Not supported: methods other than 'linear', ``weights=``, run-time ``q``.
+Not supported: ``weights=``, run-time ``q``, integer ``q`` with a method other than 'linear'.
 """
 
 from __future__ import annotations
@@ -25,13 +26,18 @@ from pyonnx.frontend.numpy_calls.sorting.common import (
     _BOOL, _I64, _axis, _bool_flag, _ints, emit_exact,
 )
 from pyonnx.frontend.numpy_calls.sorting.ordering import sort_along
+from pyonnx.frontend.numpy_calls.sorting.quantile_methods import (
+    METHODS, fix_gamma, virtual_indexes,
+)
 
 _F64 = np.dtype(np.float64)
 
 
 # ------------------------------------------------------------------ quantile, percentile
-def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) -> Array:
-    """numpy's ``_quantile_ureduce_func`` + ``_quantile`` for method='linear', step by step.
+def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
+              method: str = "linear") -> Array:
+    """numpy's ``_quantile_ureduce_func`` + ``_quantile``, step by step (the method's virtual
+    indexes and gamma: :mod:`.quantile_methods`).
 
     ``qa`` is numpy's ``q`` array (after ``/ 100`` for percentile), known at conversion time;
     ``weak_q``: q was a Python int/float (numpy then interpolates with a Python-float gamma).
@@ -82,9 +88,17 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) 
     q_const = ctx.const(qa.astype(qdt))
     inexact = x.dtype.kind == "f"
     out_q = qa.shape
-    if qdt.kind in "iu":
+    discrete = False
+    if qdt.kind not in "iu":
+        n_values = Array(ctx.op("Add", n_minus_1, ctx.const(np.array(1, np.int64))), _I64, ())
+        discrete, vi = virtual_indexes(ctx, method, n_values, Array(q_const, qdt, qa.shape))
+    elif method != "linear":
+        raise ctx.error(f"{fname}: integer quantiles with method={method!r} are not supported; "
+                        "pass them as floats")
+    if qdt.kind in "iu" or discrete:
         # Integer virtual indexes: numpy takes the elements, no interpolation.
-        vi = ctx.op("Mul", n_minus_1, ctx.cast(Array(q_const, qdt, qa.shape), _I64))
+        if not discrete:
+            vi = ctx.op("Mul", n_minus_1, ctx.cast(Array(q_const, qdt, qa.shape), _I64))
         result = Array(ctx.op("Gather", srt, vi, axis=0), x.dtype, out_q + rest)
         result_dt = x.dtype
     else:
@@ -92,8 +106,6 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) 
             raise ctx.error(f"{fname}: numpy boolean subtract is not supported (numpy raises "
                             "TypeError); cast the array to a number type first")
         n1 = ctx.cast(Array(n_minus_1, _I64, ()), qdt)
-        qv = Array(q_const, qdt, qa.shape)
-        vi = emit_exact(ctx, "Mul", [n1, qv], qdt)
         prev = emit_exact(ctx, "Floor", [vi], qdt)
         one = ctx.const_array(np.ones((), qdt))
         nxt = emit_exact(ctx, "Add", [prev, one], qdt)
@@ -105,7 +117,7 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) 
         prev = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, prev))
         nxt = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, nxt))
         prev_a = Array(prev, qdt, qa.shape)
-        gamma = emit_exact(ctx, "Sub", [vi, prev_a], qdt)
+        gamma = fix_gamma(ctx, method, emit_exact(ctx, "Sub", [vi, prev_a], qdt), vi)
         lo = Array(ctx.op("Gather", srt, ctx.cast(prev_a, _I64), axis=0), x.dtype, out_q + rest)
         hi = Array(ctx.op("Gather", srt, ctx.cast(Array(nxt, qdt, qa.shape), _I64), axis=0),
                    x.dtype, out_q + rest)
@@ -151,36 +163,37 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str) 
     return result
 
 
-def _method(ctx, method, fname: str, out, weights) -> None:
+def _method(ctx, method, fname: str, out, weights) -> str:
     if out is not None:
         raise ctx.error(f"{fname}(..., out=...) is not supported; assign the result")
     if weights is not None:
         raise ctx.error(f"{fname}(..., weights=...) is not supported (it needs "
                         "method='inverted_cdf')")
     method = ctx.static(method, "method")
-    if method != "linear":
-        raise ctx.error(f"{fname}: only method='linear' (the default) is supported, got "
-                        f"{method!r}")
+    if method not in METHODS:
+        raise ctx.error(f"{fname}: {method!r} is not a valid method. Use one of: "
+                        f"{', '.join(sorted(METHODS))} (numpy raises ValueError)")
+    return method
 
 
 @register(np.quantile)
 def quantile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False, *, weights=None):
-    """``np.quantile(a, q, axis=None, keepdims=False)`` with method='linear' and ``q`` known
-    at conversion time (a Python number, list, tuple or constant array)."""
-    _method(ctx, method, "np.quantile", out, weights)
+    """``np.quantile(a, q, axis=None, keepdims=False, method=...)`` with ``q`` known at
+    conversion time (a Python number, list, tuple or constant array)."""
+    method = _method(ctx, method, "np.quantile", out, weights)
     qs = ctx.static(q, "q (the quantiles)")
     weak_q = type(qs) in (int, float)
-    return _quantile(ctx, a, np.asanyarray(qs), weak_q, axis, keepdims, "np.quantile")
+    return _quantile(ctx, a, np.asanyarray(qs), weak_q, axis, keepdims, "np.quantile", method)
 
 
 @register(np.percentile)
 def percentile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None):
-    """``np.percentile(a, q, axis=None, keepdims=False)`` with method='linear' and ``q`` known
-    at conversion time."""
-    _method(ctx, method, "np.percentile", out, weights)
+    """``np.percentile(a, q, axis=None, keepdims=False, method=...)`` with ``q`` known at
+    conversion time."""
+    method = _method(ctx, method, "np.percentile", out, weights)
     qs = ctx.static(q, "q (the percentiles)")
     weak_q = type(qs) in (int, float)
     return _quantile(ctx, a, np.true_divide(qs, 100, out=...), weak_q, axis, keepdims,
-                     "np.percentile")
+                     "np.percentile", method)
