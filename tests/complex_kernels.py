@@ -1,0 +1,152 @@
+"""Kernels with complex values (tests/test_complex_*.py run them against numpy)."""
+
+import numpy as np
+
+
+def c_identity(z):
+    return z
+
+
+def c_arith(z, w):
+    return z + w, z - w, z * w, z / w, -z
+
+
+def c_mixed_real(z, x):
+    return z + x, x * z, z / x, x / z, x - z
+
+
+def c_python_scalar(z):
+    return z + 1j, 2 * z, z * (1 - 2j), 1j / (z + 3), z * 0.5
+
+
+def c_literal(x):
+    return x + 1j * x
+
+
+def c_complex_builtin(x):
+    return x * complex(1.5, -2)
+
+
+def c_parts(z):
+    return z.real, z.imag, np.real(z), np.imag(z), np.conj(z), z.conjugate(), z.conj()
+
+
+def c_abs_angle(z):
+    return np.abs(z), abs(z), np.angle(z), np.angle(z, deg=True)
+
+
+def c_from_real(x):
+    return x.astype(np.complex128), np.complex64(x), x.astype(complex)
+
+
+def c_to_real(z):
+    return z.astype(np.float64), z.astype(np.float32), z.astype(bool)
+
+
+def c_powers(z):
+    return z ** 2, z ** 3, z ** 5, z ** -2, z ** 0, z ** 1
+
+
+def c_pow_fast(z):
+    return z ** -1, z ** 0.5
+
+
+def c_pow_complex(z, w):
+    return z ** w, z ** (0.5 + 1j)
+
+
+def c_exp_log_sqrt(z):
+    return np.exp(z), np.log(z), np.sqrt(z)
+
+
+def c_trig(z):
+    return np.sin(z), np.cos(z)
+
+
+def c_compare(z, w):
+    return z == w, z != w, z == 1j
+
+
+def c_reductions(z):
+    return z.sum(), np.sum(z, axis=0), z.mean(axis=-1), np.cumsum(z, axis=1), z.prod(axis=0)
+
+
+def c_prod_all(z):
+    return np.prod(z), np.cumprod(z)
+
+
+def c_matmul(a, b):
+    return a @ b, np.dot(a, b), np.vdot(a, b)
+
+
+def c_matmul_real(a, x):
+    return a @ x, x.T @ a.T
+
+
+def c_index(z, i):
+    return z[0], z[-1], z[1:3], z[::-1], z[i], z[z.real > 0]
+
+
+def c_index2(z):
+    return z[:, 0], z[-1, 1:], z.T, z.reshape(-1), z.transpose(), z[None, :, 1]
+
+
+def c_write(x):
+    z = np.zeros(x.shape, np.complex128)
+    z[0] = 1 + 2j
+    z[1:3] = x[1:3]
+    z[-1] = x[0] * 1j
+    return z
+
+
+def c_write_mask(z):
+    w = z.copy()
+    w[w.real < 0] = 0
+    return w
+
+
+def c_structure(z, w, c):
+    return np.where(c, z, w), np.concatenate([z, w]), np.stack([z, w]), z.reshape(2, -1)
+
+
+def c_where_real(z, x, c):
+    return np.where(c, z, x), np.concatenate([z, x])
+
+
+def c_promote32(z, x):
+    # complex64 + float64 -> complex128; complex64 + float32 -> complex64
+    return z + x, z + x.astype(np.float32), z * 2.5, z + np.float64(1)
+
+
+def c_int_plus(k):
+    return k + 1j
+
+
+def c_inplace(z, w):
+    y = z * 1
+    y += w
+    y *= 2j
+    return y
+
+
+def c_isnan(z):
+    return np.isnan(z), np.isinf(z), np.isfinite(z)
+
+
+def c_zero_d(z):
+    s = z.sum()
+    return s * 2, s.real, abs(s)
+
+
+def c_mandelbrot(c):
+    z = np.zeros(c.shape, np.complex128)
+    n = np.zeros(c.shape, np.int64)
+    for _ in range(20):
+        m = np.abs(z) <= 2.0
+        z = np.where(m, z * z + c, z)
+        n = n + m
+    return n
+
+
+def c_normalize(z):
+    return z / np.abs(z).max(), z / np.sqrt(np.vdot(z, z).real)
