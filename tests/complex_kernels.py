@@ -150,3 +150,49 @@ def c_mandelbrot(c):
 
 def c_normalize(z):
     return z / np.abs(z).max(), z / np.sqrt(np.vdot(z, z).real)
+
+
+def f_fft(x):
+    return np.fft.fft(x), np.fft.ifft(x), np.fft.fft(x, n=8), np.fft.fft(x, n=3, norm="ortho")
+
+
+def f_fft_axis(x):
+    return np.fft.fft(x, axis=0), np.fft.ifft(x, axis=-1, norm="forward"), np.fft.fft2(x)
+
+
+def f_ifft2(x):
+    return np.fft.ifft2(x), np.fft.fftn(x), np.fft.ifftn(x)
+
+
+def f_rfft(x):
+    return np.fft.rfft(x), np.fft.rfft(x, n=7), np.fft.rfft(x, norm="ortho")
+
+
+def f_irfft(z):
+    return np.fft.irfft(z), np.fft.irfft(z, n=7), np.fft.irfft(z, n=4, norm="forward")
+
+
+def f_shift(x):
+    return np.fft.fftshift(x), np.fft.ifftshift(x), np.fft.fftshift(x, axes=0)
+
+
+def f_freq(x):
+    n = x.shape[-1]
+    return np.fft.fftfreq(8, d=0.5), np.fft.rfftfreq(8) * x[0], np.fft.fftfreq(n)
+
+
+def f_spectral_poisson(f):
+    # a spectral Poisson solve on a periodic grid: -u'' = f
+    n = f.shape[0]
+    k = np.fft.fftfreq(n, d=1.0 / n) * 2 * np.pi / n
+    fh = np.fft.fft(f)
+    k2 = k ** 2
+    k2[0] = 1.0
+    uh = fh / k2
+    uh[0] = 0
+    return np.fft.ifft(uh).real
+
+
+def f_fft_convolve(a, b):
+    n = a.shape[0] + b.shape[0] - 1
+    return np.fft.irfft(np.fft.rfft(a, n) * np.fft.rfft(b, n), n)

@@ -56,8 +56,22 @@ def _norm_scale(ctx, norm: Any, n: int, inverse: bool) -> float | None:
     raise ctx.error(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
 
 
+def _static_n(ctx, n: Any) -> Any:
+    """``n`` at conversion time; one computed from symbolic input shapes asks for static
+    shapes (one model per input shape)."""
+    from pyonnx.errors import ConversionError
+    from pyonnx.frontend.graph.context import NeedStaticShapes
+
+    try:
+        return ctx.static(n, "n")
+    except ConversionError as e:
+        if ctx.symbolic_params:
+            raise NeedStaticShapes(e) from None
+        raise
+
+
 def _axis_len(ctx, a: Any, axis: int, n: Any) -> int:
-    n = ctx.static(n, "n")
+    n = _static_n(ctx, n)
     if n is None:
         n = static_dim(ctx, a.shape[axis], "np.fft needs the transformed axis length known at "
                        "conversion time (pass n=)")
@@ -145,7 +159,7 @@ def irfft(ctx, a, n=None, axis=-1, norm=None, out=None):
     a = _input(ctx, a)
     dt = _out_dtype(a)
     ax = _axis(ctx, a, axis)
-    n = ctx.static(n, "n")
+    n = _static_n(ctx, n)
     m = a.shape[ax]
     if n is None:
         m = static_dim(ctx, m, "np.fft.irfft needs the axis length known at conversion time "
@@ -260,10 +274,20 @@ def ifftshift(ctx, x, axes=None):
 
 
 def _freq(fn):
+    """np.fft.fftfreq/rfftfreq: numpy's at conversion time when ``n`` and ``d`` are static,
+    else numpy's formula (``k * (1.0 / (n * d))``, k = 0..N-1 then -(n//2)..-1)."""
     def lower(ctx, n, d=1.0, device=None):
-        n = ctx.static(n, "n")
-        d = ctx.static(d, "d")
-        return fn(n, d)
+        if not isinstance(n, Array) and not isinstance(d, Array):
+            return fn(ctx.static(n, "n"), ctx.static(d, "d"))
+        r = R(ctx)
+        val = r.divide(1.0, r.multiply(n, d))
+        if fn is np.fft.rfftfreq:
+            k = lookup(np.arange).fn(ctx, r.add(r.floor_divide(n, 2), 1))
+        else:
+            k = lookup(np.arange).fn(ctx, n)
+            half = r.add(r.floor_divide(r.subtract(n, 1), 2), 1)
+            k = r.where(r.less(k, half), k, r.subtract(k, n))
+        return r.multiply(k, val)
     return lower
 
 
