@@ -196,3 +196,67 @@ def f_spectral_poisson(f):
 def f_fft_convolve(a, b):
     n = a.shape[0] + b.shape[0] - 1
     return np.fft.irfft(np.fft.rfft(a, n) * np.fft.rfft(b, n), n)
+
+
+def cf_if(z, t):
+    if t > 0:
+        w = z * 2
+    else:
+        w = z + 1j
+    return w
+
+
+def cf_if_real_branch(z, x, t):
+    w = z
+    if t > 0:
+        w = x * 1j
+    return w
+
+
+def cf_loop(z, n):
+    acc = np.zeros(z.shape, z.dtype)
+    for i in range(n):
+        acc = acc * z + 1
+    return acc
+
+
+def cf_while(c):
+    z = 0j * c
+    k = 0
+    while np.abs(z).max() < 2.0 and k < 50:
+        z = z * z + c
+        k += 1
+    return z, k
+
+
+def cf_scalar_if(z):
+    s = z.sum()
+    if abs(s) > 1:
+        s = s / abs(s)
+    return s
+
+
+def cf_truth(z):
+    if z[0]:
+        return z * 2
+    return z
+
+
+def cf_write_in_loop(x, n):
+    z = np.zeros(x.shape, np.complex128)
+    for i in range(n):
+        z[i] = x[i] * 1j + i
+    return z
+
+
+def g_power_spectrum(x):
+    return (np.abs(np.fft.fft(x)) ** 2).sum()
+
+
+def g_complex_arg(z):
+    return np.abs(z).sum()
+
+
+def g_intermediate(x):
+    z = x * (1 + 2j)
+    return (z * np.conj(z)).real.sum()

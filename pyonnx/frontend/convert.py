@@ -126,6 +126,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
                      producer_version=_version(), doc_string=doc)
     model.metadata_props["pyonnx.function"] = f"{src.filename}:{src.tree.lineno}:{fn.__qualname__}"
     complex_boundary.record(model, complex_inputs, complex_outputs, list(graph.outputs))
+    if getattr(ctx, "complex_used", False):  # complex values inside (transforms refuse them)
+        model.metadata_props["pyonnx.complex_values"] = "1"
     return Converted(model, structure, scalars)
 
 

@@ -109,6 +109,7 @@ def make(ctx, re: Any, im: Any, dtype: Any, weak: bool = False) -> Complex:
     parts' dtype and broadcast to one shape (ONNX Expand broadcasts both ways)."""
     from pyonnx.frontend.graph.shapes import broadcast_shapes
 
+    ctx.complex_used = True
     rd = real_dtype(dtype)
     re = ctx.cast(ctx.asarray(re), rd) if isinstance(re, Array) else ctx.const_array(re, rd)
     im = ctx.cast(ctx.asarray(im), rd) if isinstance(im, Array) else ctx.const_array(im, rd)
@@ -139,6 +140,7 @@ def parts(ctx, value: Any, dtype: Any) -> tuple[Any, Any]:
     """``value``'s real and imaginary parts as operands of real dtype ``real_dtype(dtype)``:
     Arrays (cast) or static numbers/arrays (Python floats stay weak scalars)."""
     rd = real_dtype(dtype)
+    ctx.complex_used = True  # (convert.py records it: differentiation refuses such models)
     if isinstance(value, Complex):
         return ctx.cast(value.re, rd), ctx.cast(value.im, rd)
     if isinstance(value, Array):
@@ -171,6 +173,7 @@ def pack(ctx, z: Complex) -> Array:
 def unpack(ctx, packed: Array, dtype: Any) -> Complex:
     """The Complex held by a boundary-form Array (trailing dimension 2)."""
     shape = packed.shape[:-1]
+    ctx.complex_used = True
     rd = real_dtype(dtype)
     halves = []
     for k in (0, 1):

@@ -63,6 +63,11 @@ def static_truth(ctx, value: Any) -> bool | None:
     """
     if isinstance(value, Seq):  # a list built at run time: its length decides
         return None
+    if isinstance(value, Complex):  # numpy's bool(z): either part nonzero, known at run time
+        if value.static_size not in (None, 1):
+            raise ctx.error("the truth value of an array with more than one element is ambiguous "
+                            "(numpy raises ValueError); use a.any() or a.all()")
+        return None
     if isinstance(value, Array):
         if value.static_size not in (None, 1):
             raise ctx.error("the truth value of an array with more than one element is ambiguous "
