@@ -260,3 +260,43 @@ def g_complex_arg(z):
 def g_intermediate(x):
     z = x * (1 + 2j)
     return (z * np.conj(z)).real.sum()
+
+
+def cw_alias_then_loop(z, n):
+    y = z * 1
+    w = y
+    for i in range(n):
+        y[0] = i
+    return w
+
+
+def cw_alias_if(z, t):
+    a = z * 1
+    b = z * 2
+    c = a
+    if t > 0:
+        c = b
+    c[0] = 7
+    return a, b
+
+
+def cw_fresh_if(z, t):
+    if t > 0:
+        c = z * 2
+    else:
+        c = z + 1
+    c[0] = 7
+    return c
+
+
+def cw_argument_in_loop(z, n):
+    for i in range(n):
+        z[0] = i
+    return z.sum()
+
+
+def cw_view_alive(z):
+    y = z * 1
+    v = y[1:]
+    y[1] = 5
+    return v

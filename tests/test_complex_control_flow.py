@@ -65,3 +65,21 @@ def test_gradient_refuses_complex(fn, arg):
         pyonnx.grad(fn)(arg)
     with pytest.raises(pyonnx.ConversionError, match="complex values"):
         pyonnx.value_and_grad(fn)(arg)
+
+
+@pytest.mark.parametrize("fn, args, match", [
+    (k.cw_alias_then_loop, (np.arange(3) * 1j, np.int64(2)), "also holds"),
+    (k.cw_alias_if, (np.arange(3) * 1j, np.float64(1)), "also holds"),
+    (k.cw_argument_in_loop, (np.arange(3) * 1j, np.int64(2)), "argument"),
+    (k.cw_view_alive, (np.arange(3) * 1j,), "view"),
+])
+def test_writes_numpy_would_share_are_refused(fn, args, match):
+    import pyonnx
+
+    with pytest.raises(pyonnx.ConversionError, match=match):
+        pyonnx.compile(fn)(*args)
+
+
+@pytest.mark.parametrize("t", [1.0, -1.0])
+def test_write_after_if_of_fresh_arrays(t):
+    check(k.cw_fresh_if, rc((3,)), np.float64(t))

@@ -174,7 +174,7 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     def walk(v: Any) -> tuple:
         if isinstance(v, (tuple, list)):
             return (type(v).__name__, tuple(walk(i) for i in v))
-        if v is None or type(v) in (int, float, bool):
+        if v is None or type(v) in (int, float, bool, complex):
             return ("const", v)
         leaves.append(v)
         if isinstance(v, Seq):

@@ -16,6 +16,7 @@ the complex lowering (``frontend/lower/complex_*.py``) shares.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -41,9 +42,10 @@ class Complex:
         base: for a view numpy makes (``z[1:]``, ``z.T``, ``z.reshape``), the Complex it views
             (writes while views are alive are refused, see complex_writes).
         param: the parameter name when this is an argument's value (its memory is the caller's).
+        shared: after a run-time if/loop, why the value may share memory (see ``memory_note``).
     """
 
-    __slots__ = ("re", "im", "dtype", "weak", "base", "param")
+    __slots__ = ("re", "im", "dtype", "weak", "base", "param", "shared", "mem")
     pyonnx_dynamic = True  # values.is_static: a graph value
 
     def __init__(self, re: Array, im: Array, dtype: np.dtype, weak: bool = False):
@@ -53,6 +55,12 @@ class Complex:
         self.weak = weak
         self.base: Complex | None = None
         self.param: str | None = None
+        # why numpy's memory of this value may be seen elsewhere, for values rebuilt from
+        # If/Loop outputs (the argument or view they were on some path); "" when not
+        self.shared = ""
+        # numpy memory this value may be: a fresh buffer, or (after a run-time if/loop, or a
+        # view) the buffers it came from; two values whose ``mem`` meet may share memory
+        self.mem: frozenset[int] = frozenset((next(_BUFFERS),))
 
     @property
     def shape(self) -> tuple[Dim, ...]:
@@ -72,6 +80,20 @@ class Complex:
 
     def __bool__(self) -> bool:
         raise TypeError("the truth value of a complex graph value is only known at run time")
+
+
+_BUFFERS = itertools.count()
+
+
+def memory_note(z: Complex) -> str:
+    """Why numpy's writes into ``z`` could be seen through another name ("" when they cannot
+    as far as ``z`` itself tells): an argument, a view, or such a value on some path of a
+    run-time if/loop it came out of."""
+    if z.param is not None:
+        return "it is an argument (the caller's memory)"
+    if z.base is not None:
+        return "it is a view of another array (z[1:], z.T, z.reshape(...))"
+    return z.shared
 
 
 def real_dtype(dtype: Any) -> np.dtype:

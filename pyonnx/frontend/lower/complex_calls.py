@@ -175,7 +175,7 @@ def _partwise(ctx, z: Complex, fn, view: bool = False) -> Any:
     if isinstance(re, Array) and isinstance(im, Array):
         out = Complex(re, im, z.dtype, z.weak and re.ndim == 0)
         if view:
-            out.base = z
+            out.base, out.mem = z, z.mem
         return out
     if isinstance(re, tuple) and isinstance(im, tuple):  # split-like results
         return tuple(Complex(a, b, z.dtype) for a, b in zip(re, im))
@@ -193,7 +193,7 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
     index = sequences.lists_as_arrays(ctx, index)
     out = _partwise(ctx, z, lambda p: real_getitem(ctx, p, index))
     if _basic(index):
-        out.base = z  # numpy gives a view: writes while it is alive are refused
+        out.base, out.mem = z, z.mem  # numpy's view: writes while it is alive are refused
     return out
 
 

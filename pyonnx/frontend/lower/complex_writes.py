@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, parts
+from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["handles", "write"]
@@ -49,7 +49,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any) 
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
                         f"{why}; write into a copy (z = z.copy()) before the views are taken")
     others = [n for f in ctx.frames for n, v in f.env.locals.items()
-              if v is target and (f is not lowering or n != name)]
+              if (v is target or _meets(v, target)) and (f is not lowering or n != name)]
     if others:
         raise ctx.error(f"item assignment into the complex array '{name}', which the name "
                         f"'{others[0]}' also holds (numpy would change both); write into a copy "
@@ -66,7 +66,14 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any) 
         vr, vi = parts(ctx, ctx.asarray(value), target.dtype)
     re = setitem(ctx, target.re, index, vr)
     im = setitem(ctx, target.im, index, vi)
-    lowering.env.bind(name, Complex(re, im, target.dtype))
+    out = Complex(re, im, target.dtype)
+    out.mem = target.mem  # the same numpy memory, new contents
+    lowering.env.bind(name, out)
+
+
+def _meets(v: Any, target: Any) -> bool:
+    """Whether ``v`` may be (part of) the memory of ``target``: a Complex whose buffers meet."""
+    return isinstance(v, Complex) and isinstance(target, Complex) and bool(v.mem & target.mem)
 
 
 def shared(lowering, target: Any) -> str:
@@ -75,10 +82,9 @@ def shared(lowering, target: Any) -> str:
     memory a view shares is not tracked across run-time loops and branches)."""
     if not isinstance(target, Complex):
         return ""
-    if target.param is not None:
-        return "it is an argument (the caller's memory)"
-    if target.base is not None:
-        return "it is a view of another array (z[1:], z.T, z.reshape(...))"
+    note = memory_note(target)
+    if note:
+        return note
     from pyonnx.frontend.lower.complex_calls import part_views
 
     ctx = lowering.ctx
@@ -115,11 +121,14 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
                         "x = x op ... to get a complex result")
     if isinstance(left, Complex) and isinstance(result, Complex):
         if inplace is True:
-            holders = sum(1 for f in ctx.frames for v in f.env.locals.values() if v is left)
+            holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
+                          if v is left or _meets(v, left))
             if shared(lowering, left) or holders > 1:
                 raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
                                 "view or the caller shares is not supported (numpy would change "
                                 "them all); write x = x op ... (a new array)")
         if result.dtype != left.dtype and not left.weak:
             result = make(ctx, result.re, result.im, left.dtype)
+        if inplace is True:
+            result.mem = left.mem  # x op= v writes into x's memory
     return result

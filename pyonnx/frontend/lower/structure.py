@@ -27,7 +27,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from pyonnx.frontend.graph import dtypes
-from pyonnx.frontend.graph.complex_values import Complex, parts, real_dtype
+from pyonnx.frontend.graph.complex_values import Complex, memory_note, parts, real_dtype
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
 __all__ = ["Leaf", "Static", "Tree", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
@@ -83,6 +83,10 @@ class ComplexPlan:
     dtype: np.dtype
     shape: tuple[int | None, ...]
     weak: bool = False
+    # complex_values.memory_note on some path, and Complex.mem on every path (the buffers
+    # it may be): not part of the type (a loop's types settle whatever buffers it makes)
+    shared: str = dataclasses.field(default="", compare=False)
+    mem: frozenset = dataclasses.field(default=frozenset(), compare=False)
 
 
 Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan
@@ -126,7 +130,7 @@ def plan_of(value: Any) -> Plan:
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
     if isinstance(value, Complex):
-        return ComplexPlan(value.dtype, value.shape, value.weak)
+        return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem)
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
     return Static(value)
@@ -208,11 +212,11 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     Raises:
         JoinError: no such plan (different ranks, dtypes numpy would keep apart, structures).
     """
+    if isinstance(a, ComplexPlan) or isinstance(b, ComplexPlan) or (
+            _complex_static(a) and _complex_static(b) and a != b):
+        return _join_complex(a, b, loop)  # (before a == b: memory notes join too)
     if a == b:
         return a
-    if isinstance(a, ComplexPlan) or isinstance(b, ComplexPlan) or (
-            _complex_static(a) and _complex_static(b)):
-        return _join_complex(a, b, loop)
     if (isinstance(a, SeqPlan) or _list_items(a) is not None) and (
             isinstance(b, SeqPlan) or _list_items(b) is not None) and (
             isinstance(a, SeqPlan) or isinstance(b, SeqPlan)
@@ -275,17 +279,19 @@ def _join_complex(a: Plan, b: Plan, loop: bool) -> ComplexPlan:
     if len(pa.shape) != len(pb.shape):
         raise JoinError(_describe(a), _describe(b), "the rank must be the same on every path")
     shape = tuple(x if x == y else None for x, y in zip(pa.shape, pb.shape))
+    shared = pa.shared or pb.shared
+    mem = pa.mem | pb.mem
     if pa.dtype == pb.dtype:
-        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak)
+        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem)
     if pa.weak != pb.weak:
         if not loop and (pa.weak or pb.weak) and pa.shape == () == pb.shape and \
                 not (pa.weak and pb.weak):
             raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path "
                             "taken; make both the same, e.g. np.complex128(...) on both paths")
         strong = pb if pa.weak else pa
-        return ComplexPlan(strong.dtype, shape, False)
+        return ComplexPlan(strong.dtype, shape, False, shared, mem)
     if loop and np.can_cast(pa.dtype, pb.dtype, "safe"):
-        return ComplexPlan(pb.dtype, shape, False)
+        return ComplexPlan(pb.dtype, shape, False, shared, mem)
     raise JoinError(_describe(a), _describe(b), "ONNX gives a variable one dtype: convert one "
                     "of them (.astype(...))")
 
@@ -395,7 +401,10 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
     if isinstance(plan, ComplexPlan):
         rd = real_dtype(plan.dtype)
         re = Array(next(values), rd, plan.shape)
-        return Complex(re, Array(next(values), rd, plan.shape), plan.dtype, plan.weak)
+        z = Complex(re, Array(next(values), rd, plan.shape), plan.dtype, plan.weak)
+        z.shared = plan.shared and f"{plan.shared} on some path of a run-time if/loop"
+        z.mem = plan.mem or z.mem
+        return z
     return plan.kind(rebuild(p, values) for p in plan.children)
 
 
