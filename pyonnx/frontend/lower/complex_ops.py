@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph import dtypes
-from pyonnx.frontend.graph.complex_values import Complex, make, parts, real_dtype
+from pyonnx.frontend.graph.complex_values import Complex, make, parts
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import lookup
 

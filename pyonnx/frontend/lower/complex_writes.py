@@ -85,7 +85,7 @@ def shared(lowering, target: Any) -> str:
     note = memory_note(target)
     if note:
         return note
-    from pyonnx.frontend.lower.complex_calls import part_views
+    from pyonnx.frontend.lower.complex_functions import part_views
 
     ctx = lowering.ctx
     parts_ = part_views(ctx)
