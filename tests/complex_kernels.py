@@ -300,3 +300,26 @@ def cw_view_alive(z):
     v = y[1:]
     y[1] = 5
     return v
+
+
+def cw_arg_write(z, x):
+    z[0] = 1 + 2j
+    z[1:] *= x[1:]
+    return z.sum()
+
+
+def cw_arg_inplace(z):
+    z += 1j
+    z *= 2
+
+
+def cw_arg_loop(z, n):
+    for i in range(n):
+        z[i] = z[i] * 1j + i
+    return z
+
+
+def cw_arg_rebind(z):
+    z[0] = 5
+    z = z * 2
+    return z

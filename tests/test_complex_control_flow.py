@@ -70,7 +70,7 @@ def test_gradient_refuses_complex(fn, arg):
 @pytest.mark.parametrize("fn, args, match", [
     (k.cw_alias_then_loop, (np.arange(3) * 1j, np.int64(2)), "also holds"),
     (k.cw_alias_if, (np.arange(3) * 1j, np.float64(1)), "also holds"),
-    (k.cw_argument_in_loop, (np.arange(3) * 1j, np.int64(2)), "argument"),
+    (k.cw_arg_rebind, (np.arange(3) * 1j,), "binds the name to another array"),
     (k.cw_view_alive, (np.arange(3) * 1j,), "view"),
 ])
 def test_writes_numpy_would_share_are_refused(fn, args, match):
@@ -83,3 +83,20 @@ def test_writes_numpy_would_share_are_refused(fn, args, match):
 @pytest.mark.parametrize("t", [1.0, -1.0])
 def test_write_after_if_of_fresh_arrays(t):
     check(k.cw_fresh_if, rc((3,)), np.float64(t))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_writes_into_complex_arguments(dtype):
+    check(k.cw_arg_write, rc((4,), dtype), R.normal(size=4), rtol=1e-5, atol=1e-6)
+    check(k.cw_arg_inplace, rc((3, 2), dtype))
+    check(k.cw_arg_loop, rc((4,), dtype), np.int64(3))
+    check(k.cw_argument_in_loop, rc((3,), dtype), np.int64(2))
+
+
+def test_write_into_argument_read_only_is_refused_at_call():
+    import pyonnx
+
+    z = rc((3,))
+    z.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        pyonnx.compile(k.cw_arg_inplace)(z)

@@ -48,6 +48,37 @@ def output_array(ctx, item: Any) -> tuple[Array, np.dtype] | None:
     return None
 
 
+def written_arguments(ctx, lowering, taken: set[str]) -> list[tuple[str, Array, np.dtype]]:
+    """The complex arguments the function wrote into, with their final values packed: the
+    value of the argument's memory is the Complex with that ``param`` bound to a name at the
+    end (after a write the argument's name holds it, also out of a run-time if/loop).
+
+    Raises:
+        ConversionError: the written argument's memory is no longer held by a name, or by
+            two different values (rebinding the name after writing), which is not followed.
+    """
+    from pyonnx.errors import ConversionError
+    from pyonnx.frontend.lower.complex_writes import written_arguments as names
+
+    out = []
+    for name in sorted(names(ctx)):
+        found = {id(v): v for v in lowering.env.locals.values()
+                 if isinstance(v, Complex) and v.param == name}
+        if len(found) != 1:
+            raise ConversionError(
+                f"the function writes into its complex argument '{name}' and then binds the "
+                "name to another array: pyonnx does not follow which memory holds the written "
+                f"values; write into a copy ({name} = {name}.copy()) or keep the name")
+        z = next(iter(found.values()))
+        packed = pack(ctx, z)
+        value = ctx.op("Identity", packed)
+        value.name = f"{name}_written" if f"{name}_written" not in taken else f"{name}_written_"
+        value.type = ir.TensorType(dtypes.to_ir(packed.dtype))
+        value.shape = ir.Shape(list(packed.shape))
+        out.append((name, Array(value, packed.dtype, packed.shape), z.dtype))
+    return out
+
+
 def record(model: ir.Model, inputs: dict[str, np.dtype], outputs: dict[int, np.dtype],
            values: list[ir.Value]) -> None:
     """Writes the trailing-2 convention into the model (doc string and metadata)."""

@@ -116,6 +116,11 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
                     and not array0d for k, (a, array0d) in enumerate(zip(outputs, zero_d_arrays)))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
+    for name, packed, dtype in complex_boundary.written_arguments(  # (..., 2) reals
+            ctx, lowering, {v.name for v in ctx.initializers} | {a.value.name for a in outputs}):
+        complex_outputs[len(outputs)] = dtype
+        outputs.append(packed)
+        written.append((name, packed))
     structure = OutputStructure(structure, tuple(name for name, _ in written),
                                 getattr(structure, "tree", None))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,

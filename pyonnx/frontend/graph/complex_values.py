@@ -86,11 +86,10 @@ _BUFFERS = itertools.count()
 
 
 def memory_note(z: Complex) -> str:
-    """Why numpy's writes into ``z`` could be seen through another name ("" when they cannot
-    as far as ``z`` itself tells): an argument, a view, or such a value on some path of a
-    run-time if/loop it came out of."""
-    if z.param is not None:
-        return "it is an argument (the caller's memory)"
+    """Why numpy's writes into ``z`` could be seen through another name in a way pyonnx does
+    not follow ("" when they cannot as far as ``z`` itself tells): a view, or a view or an
+    argument on some path of a run-time if/loop it came out of. (An argument itself is
+    followed: its final value is written back, see complex_boundary.written_arguments.)"""
     if z.base is not None:
         return "it is a view of another array (z[1:], z.T, z.reshape(...))"
     return z.shared

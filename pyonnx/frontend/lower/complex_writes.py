@@ -21,7 +21,7 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["handles", "write"]
+__all__ = ["handles", "write", "written_arguments", "inplace_binary", "shared"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -67,8 +67,18 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any) 
     re = setitem(ctx, target.re, index, vr)
     im = setitem(ctx, target.im, index, vi)
     out = Complex(re, im, target.dtype)
-    out.mem = target.mem  # the same numpy memory, new contents
+    out.mem, out.param = target.mem, target.param  # the same numpy memory, new contents
+    if out.param is not None:  # the caller's array: written back (complex_boundary)
+        written_arguments(ctx).add(out.param)
     lowering.env.bind(name, out)
+
+
+def written_arguments(ctx) -> set:
+    """Names of the complex arguments the function writes into."""
+    found = getattr(ctx, "complex_written", None)
+    if found is None:
+        found = ctx.complex_written = set()
+    return found
 
 
 def _meets(v: Any, target: Any) -> bool:
@@ -130,5 +140,7 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
         if result.dtype != left.dtype and not left.weak:
             result = make(ctx, result.re, result.im, left.dtype)
         if inplace is True:
-            result.mem = left.mem  # x op= v writes into x's memory
+            result.mem, result.param = left.mem, left.param  # x op= v writes into x's memory
+            if left.param is not None:
+                written_arguments(ctx).add(left.param)
     return result

@@ -87,6 +87,7 @@ class ComplexPlan:
     # it may be): not part of the type (a loop's types settle whatever buffers it makes)
     shared: str = dataclasses.field(default="", compare=False)
     mem: frozenset = dataclasses.field(default=frozenset(), compare=False)
+    param: str | None = dataclasses.field(default=None, compare=False)  # Complex.param
 
 
 Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan
@@ -130,7 +131,8 @@ def plan_of(value: Any) -> Plan:
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
     if isinstance(value, Complex):
-        return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem)
+        return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
+                           value.param)
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
     return Static(value)
@@ -281,17 +283,20 @@ def _join_complex(a: Plan, b: Plan, loop: bool) -> ComplexPlan:
     shape = tuple(x if x == y else None for x, y in zip(pa.shape, pb.shape))
     shared = pa.shared or pb.shared
     mem = pa.mem | pb.mem
+    param = pa.param if pa.param == pb.param else None
+    if pa.param != pb.param:  # the argument's memory on one path only
+        shared = shared or "it is an argument (the caller's memory)"
     if pa.dtype == pb.dtype:
-        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem)
+        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem, param)
     if pa.weak != pb.weak:
         if not loop and (pa.weak or pb.weak) and pa.shape == () == pb.shape and \
                 not (pa.weak and pb.weak):
             raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path "
                             "taken; make both the same, e.g. np.complex128(...) on both paths")
         strong = pb if pa.weak else pa
-        return ComplexPlan(strong.dtype, shape, False, shared, mem)
+        return ComplexPlan(strong.dtype, shape, False, shared, mem, param)
     if loop and np.can_cast(pa.dtype, pb.dtype, "safe"):
-        return ComplexPlan(pb.dtype, shape, False, shared, mem)
+        return ComplexPlan(pb.dtype, shape, False, shared, mem, param)
     raise JoinError(_describe(a), _describe(b), "ONNX gives a variable one dtype: convert one "
                     "of them (.astype(...))")
 
@@ -404,6 +409,7 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         z = Complex(re, Array(next(values), rd, plan.shape), plan.dtype, plan.weak)
         z.shared = plan.shared and f"{plan.shared} on some path of a run-time if/loop"
         z.mem = plan.mem or z.mem
+        z.param = plan.param
         return z
     return plan.kind(rebuild(p, values) for p in plan.children)
 
