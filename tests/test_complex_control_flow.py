@@ -71,6 +71,8 @@ def test_gradient_refuses_complex(fn, arg):
     (k.cw_alias_then_loop, (np.arange(3) * 1j, np.int64(2)), "also holds"),
     (k.cw_alias_if, (np.arange(3) * 1j, np.float64(1)), "also holds"),
     (k.cw_arg_rebind, (np.arange(3) * 1j,), "binds the name to another array"),
+    (k.cw_argument_in_loop, (np.arange(3) * 1j, np.int64(2)), "argument written inside"),
+    (k.cw_arg_loop, (np.arange(3) * 1j, np.int64(2)), "argument written inside"),
     (k.cw_view_alive, (np.arange(3) * 1j,), "view"),
 ])
 def test_writes_numpy_would_share_are_refused(fn, args, match):
@@ -89,8 +91,7 @@ def test_write_after_if_of_fresh_arrays(t):
 def test_writes_into_complex_arguments(dtype):
     check(k.cw_arg_write, rc((4,), dtype), R.normal(size=4), rtol=1e-5, atol=1e-6)
     check(k.cw_arg_inplace, rc((3, 2), dtype))
-    check(k.cw_arg_loop, rc((4,), dtype), np.int64(3))
-    check(k.cw_argument_in_loop, rc((3,), dtype), np.int64(2))
+
 
 
 def test_write_into_argument_read_only_is_refused_at_call():
