@@ -323,3 +323,15 @@ def cw_arg_rebind(z):
     z[0] = 5
     z = z * 2
     return z
+
+
+def c_more_math(z):
+    return np.sinh(z), np.cosh(z), np.log10(z), np.log2(z), np.sign(z), np.linalg.norm(z)
+
+
+def c_refused_max(z):
+    return z.max()
+
+
+def c_refused_tan(z):
+    return np.tan(z)

@@ -185,3 +185,21 @@ def test_boundary_convention_in_model():
 def test_non_contiguous_argument():
     z = rc((4, 6))[:, ::2]
     check(k.c_arith, z, z.T.copy().T)
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_more_math(dtype):
+    z = np.concatenate([rc((5,), dtype), np.array([0j, -2 + 0j], dtype)])
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == C64 else dict(rtol=1e-10, atol=1e-12)
+    check(k.c_more_math, z, **tol)
+    check(k.c_more_math, rc((2, 3), dtype), **tol)
+
+
+@pytest.mark.parametrize("fn, match", [(k.c_refused_max, "'.max' of a complex array"),
+                                       (k.c_refused_tan, "np.tan")])
+def test_not_yet_converted_is_refused_at_the_line(fn, match):
+    # numpy computes these; pyonnx refuses at the user's line (never a real-only result)
+    fn(rc((3,)))
+    with pytest.raises(pyonnx.ConversionError, match=match) as info:
+        pyonnx.compile(fn)(rc((3,)))
+    assert info.value.lineno == fn.__code__.co_firstlineno + 1

@@ -316,6 +316,20 @@ def prod(ctx, z: Complex, axis: Any = None, dtype: Any = None, out: Any = None,
     return res
 
 
+def norm(ctx, x, ord=None, axis=None, keepdims=False):
+    """``np.linalg.norm(z)``: the 2-norm of the flattened values (Frobenius for matrices),
+    sqrt(sum(re**2 + im**2)) as numpy computes it for complex input."""
+    if ord is not None or axis is not None or not isinstance(x, Complex):
+        raise ctx.error("np.linalg.norm of a complex array takes no ord=/axis= here yet")
+    r = ops.R(ctx)
+    flat = partwise(ctx, x, lambda p: lookup(np.ravel).fn(ctx, p))
+    s = r.sum(r.add(r.multiply(flat.re, flat.re), r.multiply(flat.im, flat.im)))
+    out = r.sqrt(s)
+    if ctx.static(keepdims, "keepdims"):
+        out = lookup(np.reshape).fn(ctx, out, (1,) * x.ndim)
+    return out
+
+
 def _prod_fn(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
     return prod(ctx, a, axis, dtype, out, keepdims, **rest)
 
@@ -356,7 +370,9 @@ FUNCS = {
     np.real: real, np.imag: imag, np.conj: conj, np.conjugate: conj,
     np.absolute: absolute, builtins.abs: absolute, np.angle: angle,
     np.exp: _math_unary("exp"), np.log: _math_unary("log"), np.sqrt: _math_unary("sqrt"),
-    np.sin: _math_unary("sin"), np.cos: _math_unary("cos"), np.square: _unary(_square),
+    np.sin: _math_unary("sin"), np.cos: _math_unary("cos"), np.sinh: _math_unary("sinh"),
+    np.cosh: _math_unary("cosh"), np.log10: _math_unary("log10"), np.log2: _math_unary("log2"),
+    np.sign: _math_unary("sign"), np.linalg.norm: norm, np.square: _unary(_square),
     np.reciprocal: _math_unary("reciprocal"), np.negative: _unary(_negative),
     np.positive: lambda ctx, z: z,
     np.add: _binary_ufunc("Add"), np.subtract: _binary_ufunc("Sub"),

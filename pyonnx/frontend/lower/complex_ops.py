@@ -248,6 +248,37 @@ def cos(ctx, ar, ai):
     return r.multiply(r.cos(ar), r.cosh(ai)), r.negative(r.multiply(r.sin(ar), r.sinh(ai)))
 
 
+def sinh(ctx, ar, ai):
+    r = R(ctx)
+    return r.multiply(r.sinh(ar), r.cos(ai)), r.multiply(r.cosh(ar), r.sin(ai))
+
+
+def cosh(ctx, ar, ai):
+    r = R(ctx)
+    return r.multiply(r.cosh(ar), r.cos(ai)), r.multiply(r.sinh(ar), r.sin(ai))
+
+
+def log10(ctx, ar, ai):
+    r = R(ctx)
+    lr, li = log(ctx, ar, ai)
+    return r.divide(lr, np.log(10.0)), r.divide(li, np.log(10.0))
+
+
+def log2(ctx, ar, ai):
+    r = R(ctx)
+    lr, li = log(ctx, ar, ai)
+    return r.divide(lr, np.log(2.0)), r.divide(li, np.log(2.0))
+
+
+def sign(ctx, ar, ai):
+    """numpy 2's complex sign: z / |z| (0 for 0)."""
+    r = R(ctx)
+    m = hypot(ctx, ar, ai)
+    zero = r.equal(m, 0.0)
+    safe = r.where(zero, 1.0, m)
+    return r.where(zero, ar, r.divide(ar, safe)), r.where(zero, ai, r.divide(ai, safe))
+
+
 # ------------------------------------------------------------------ operators
 def binary(ctx, op: type, a: Any, b: Any) -> Any:
     """``a <op> b`` where one side is complex: numpy's value and dtype."""
