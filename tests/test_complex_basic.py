@@ -203,3 +203,15 @@ def test_not_yet_converted_is_refused_at_the_line(fn, match):
     with pytest.raises(pyonnx.ConversionError, match=match) as info:
         pyonnx.compile(fn)(rc((3,)))
     assert info.value.lineno == fn.__code__.co_firstlineno + 1
+
+
+def test_spec_inputs_and_cli_text():
+    from pyonnx.specs import parse_spec
+
+    f = pyonnx.compile(k.c_arith)
+    model = f.to_onnx(parse_spec("complex64[N,3]"), pyonnx.spec("complex64", (3,)))
+    onnx.checker.check_model(model, full_check=True)
+    dims = [d.dim_param or d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    assert dims == ["N", 3, 2]
+    assert [(p.key, p.value) for p in model.graph.input[0].metadata_props] == [
+        ("pyonnx.complex", "complex64")]

@@ -52,3 +52,11 @@ def test_spectral_solver_and_convolution():
     x = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     check(k.f_spectral_poisson, np.sin(3 * x) + np.cos(x), **TOL[np.float64])
     check(k.f_fft_convolve, R.normal(size=7), R.normal(size=4), **TOL[np.float64])
+
+
+def test_fft_empty_batch_and_zero_d_refusal():
+    import pyonnx
+
+    check(k.f_fft_axis_last, np.zeros((0, 4), C128))
+    with pytest.raises(pyonnx.ConversionError, match="0-d"):
+        pyonnx.compile(k.f_fft_axis_last)(np.complex128(1j))
