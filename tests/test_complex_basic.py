@@ -215,3 +215,15 @@ def test_spec_inputs_and_cli_text():
     assert dims == ["N", 3, 2]
     assert [(p.key, p.value) for p in model.graph.input[0].metadata_props] == [
         ("pyonnx.complex", "complex64")]
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_special_values_grid(dtype):
+    # every pair of parts among 0, -0, 1, -1.5, inf, -inf, nan: numpy's C99 special values
+    import itertools
+
+    vals = [0.0, -0.0, 1.0, -1.5, np.inf, -np.inf, np.nan]
+    z = np.array([complex(a, b) for a, b in itertools.product(vals, vals)], dtype)
+    tol = dict(rtol=1e-5, atol=1e-6) if dtype == C64 else {}
+    for fn in (k.c_exp_log_sqrt, k.c_trig, k.c_abs_angle, k.c_more_math):
+        check(fn, z, **tol)

@@ -219,10 +219,16 @@ def log(ctx, ar, ai):
 def exp(ctx, ar, ai):
     r = R(ctx)
     e = r.exp(ar)
-    # exp(x + 0j) is exp(x) + 0j (numpy keeps the imaginary zero, and inf*0 would be nan)
+    # exp(x + 0j) is exp(x) + 0j (numpy keeps the imaginary zero, and inf*0 would be nan);
+    # C99's cexp(-inf + i inf/nan) = 0 + 0i, cexp(+inf + i inf/nan) = inf + i nan
     zero = r.equal(ai, 0.0)
-    return r.where(zero, e, r.multiply(e, r.cos(ai))), \
-        r.where(zero, ai, r.multiply(e, r.sin(ai)))
+    re = r.where(zero, e, r.multiply(e, r.cos(ai)))
+    im = r.where(zero, ai, r.multiply(e, r.sin(ai)))
+    edge = r.logical_and(r.isinf(ar), r.logical_not(r.isfinite(ai)))
+    neg = r.less(ar, 0.0)
+    neg_im = r.where(r.isinf(ai), r.copysign(0.0, ai), 0.0)
+    return r.where(edge, r.where(neg, 0.0, np.inf), re), \
+        r.where(edge, r.where(neg, neg_im, np.nan), im)
 
 
 def sqrt(ctx, ar, ai):
@@ -235,27 +241,57 @@ def sqrt(ctx, ar, ai):
     pos = r.greater_equal(ar, 0.0)
     re = r.where(pos, t, r.divide(r.absolute(ai), r.multiply(safe_t, 2.0)))
     im = r.where(pos, r.divide(ai, r.multiply(safe_t, 2.0)), r.copysign(t, ai))
-    return r.where(zero, 0.0, re), r.where(zero, ai, im)
+    re, im = r.where(zero, 0.0, re), r.where(zero, ai, im)
+    # C99 csqrt: x + i inf -> inf + i inf (any x); +inf + iy -> inf + i0 (sign of y);
+    # -inf + iy -> 0 + i inf (sign of y), nan for a nan y
+    inf_i = r.isinf(ai)
+    pinf = r.logical_and(r.isinf(ar), r.greater(ar, 0.0))
+    ninf = r.logical_and(r.isinf(ar), r.less(ar, 0.0))
+    re = r.where(inf_i, np.inf, r.where(pinf, np.inf,
+                                        r.where(ninf, r.absolute(r.multiply(ai, 0.0)), re)))
+    im = r.where(inf_i, ai, r.where(pinf, r.copysign(r.multiply(ai, 0.0), ai),
+                                    r.where(ninf, r.copysign(np.inf, ai), im)))
+    # (x*0: 0 for a finite y, nan for a nan y, as C99 gives nan parts there)
+    return re, im
 
 
 def sin(ctx, ar, ai):
+    """sin(z) = -i sinh(iz) (C99's definition, so the special values are csinh's)."""
     r = R(ctx)
-    return r.multiply(r.sin(ar), r.cosh(ai)), r.multiply(r.cos(ar), r.sinh(ai))
+    sr, si = sinh(ctx, r.negative(ai), ar)
+    # numpy: +inf imaginary part for an infinite b when a is not finite
+    edge = r.logical_and(r.isinf(ai), r.logical_not(r.isfinite(ar)))
+    return si, r.where(edge, r.absolute(ai), r.negative(sr))
 
 
 def cos(ctx, ar, ai):
+    """cos(z) = cosh(iz)."""
     r = R(ctx)
-    return r.multiply(r.cos(ar), r.cosh(ai)), r.negative(r.multiply(r.sin(ar), r.sinh(ai)))
+    return cosh(ctx, r.negative(ai), ar)
 
 
 def sinh(ctx, ar, ai):
+    """sinh(a)cos(b) + i cosh(a)sin(b), with C99's csinh special values: a zero or infinite
+    real part kept when b is not finite, a zero imaginary part kept."""
     r = R(ctx)
-    return r.multiply(r.sinh(ar), r.cos(ai)), r.multiply(r.cosh(ar), r.sin(ai))
+    re = r.multiply(r.sinh(ar), r.cos(ai))
+    im = r.multiply(r.cosh(ar), r.sin(ai))
+    keep = r.logical_and(r.logical_or(r.equal(ar, 0.0), r.isinf(ar)),
+                         r.logical_not(r.isfinite(ai)))
+    kept = r.where(r.isinf(ar), r.absolute(ar), ar)  # numpy: +inf
+    return r.where(keep, kept, re), r.where(r.equal(ai, 0.0), ai, im)
 
 
 def cosh(ctx, ar, ai):
+    """cosh(a)cos(b) + i sinh(a)sin(b), with C99's ccosh special values."""
     r = R(ctx)
-    return r.multiply(r.cosh(ar), r.cos(ai)), r.multiply(r.sinh(ar), r.sin(ai))
+    re = r.multiply(r.cosh(ar), r.cos(ai))
+    im = r.multiply(r.sinh(ar), r.sin(ai))
+    bad_b = r.logical_not(r.isfinite(ai))
+    re = r.where(r.logical_and(r.isinf(ar), bad_b), np.inf, re)
+    im = r.where(r.logical_and(r.equal(ar, 0.0), bad_b), 0.0, im)
+    zero_im = r.where(r.isnan(ar), ai, r.multiply(ai, r.copysign(1.0, ar)))
+    return re, r.where(r.equal(ai, 0.0), zero_im, im)
 
 
 def log10(ctx, ar, ai):
@@ -276,7 +312,16 @@ def sign(ctx, ar, ai):
     m = hypot(ctx, ar, ai)
     zero = r.equal(m, 0.0)
     safe = r.where(zero, 1.0, m)
-    return r.where(zero, ar, r.divide(ar, safe)), r.where(zero, ai, r.divide(ai, safe))
+    re = r.where(zero, 0.0, r.divide(ar, safe))
+    im = r.where(zero, 0.0, r.divide(ai, safe))
+    # one infinite part: the unit vector along it; both infinite or a nan: nan
+    inf_r, inf_i = r.isinf(ar), r.isinf(ai)
+    re = r.where(inf_r, r.copysign(1.0, ar), r.where(inf_i, 0.0, re))
+    im = r.where(inf_i, r.copysign(1.0, ai), r.where(inf_r, 0.0, im))
+    nan_r = r.logical_and(r.isnan(ar), r.logical_not(inf_i))
+    nan_i = r.logical_and(r.isnan(ai), r.logical_not(inf_r))
+    bad = r.logical_or(r.logical_and(inf_r, inf_i), r.logical_or(nan_r, nan_i))
+    return r.where(bad, np.nan, re), r.where(bad, np.nan, im)
 
 
 # ------------------------------------------------------------------ operators
