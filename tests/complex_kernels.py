@@ -339,3 +339,55 @@ def c_refused_tan(z):
 
 def f_fft_axis_last(z):
     return np.fft.fft(z)
+
+
+def c_creation(x, z):
+    a = np.ones(x.shape, np.complex64)
+    b = np.full(x.shape, 1 - 2j)
+    c = np.zeros_like(z)
+    d = np.ones_like(x, dtype=np.complex128)
+    e = np.full_like(x, 2j, dtype=complex)
+    return a + x, b, c, d, e, np.iscomplexobj(z), np.isrealobj(z)
+
+
+def c_truthy(z):
+    return z.any(), z.all(), np.nonzero(z)[0], bool(z.sum())
+
+
+def c_methods(z):
+    return z.reshape(2, 3).T.copy(), z.ravel(), np.flip(z), np.roll(z, 2), z.dot(z), z.cumprod()
+
+
+def c_divide_ufuncs(z, w):
+    return np.divide(z, w), np.add(z, 1), np.power(z, 2), np.multiply(z, w), np.subtract(z, w)
+
+
+def c_complex_of_arrays(x, y):
+    s = x.sum()
+    return complex(s, y.sum()), complex(s)
+
+
+def c_unpack_T(z):
+    return np.real(z.T), np.imag(2 * z), np.angle(z.real)
+
+
+def c_bad_floordiv(z):
+    return z // 2
+
+
+def c_bad_index(z):
+    return z[z]
+
+
+def c_bad_real_write(x):
+    x[0] = 1j
+    return x
+
+
+def c_bad_cast(z):
+    return z.astype(np.float64, casting="same_kind")
+
+
+def c_bad_inplace_real(x):
+    x += 1j
+    return x

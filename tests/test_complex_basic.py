@@ -227,3 +227,24 @@ def test_special_values_grid(dtype):
     tol = dict(rtol=1e-5, atol=1e-6) if dtype == C64 else {}
     for fn in (k.c_exp_log_sqrt, k.c_trig, k.c_abs_angle, k.c_more_math):
         check(fn, z, **tol)
+
+
+def test_creation_and_queries():
+    check(k.c_creation, np.arange(3.0), rc((2,)))
+    check(k.c_truthy, np.array([0j, 1j, 2 + 0j, 0j]))
+    check(k.c_truthy, np.zeros(0, C64))
+    check(k.c_methods, rc((6,)), rtol=1e-12, atol=1e-12)
+    check(k.c_divide_ufuncs, rc((3,)), rc((3,), C64), rtol=1e-6, atol=1e-7)
+    check(k.c_complex_of_arrays, np.arange(3.0), np.arange(2.0))
+    check(k.c_unpack_T, rc((2, 3)))
+
+
+def test_refusals_name_the_construct():
+    for fn, args, match in [
+            (k.c_bad_floordiv, (rc((2,)),), "'//' is not defined for complex"),
+            (k.c_bad_index, (rc((2,)),), "integer"),
+            (k.c_bad_real_write, (np.arange(2.0),), "drop their imaginary"),
+            (k.c_bad_cast, (rc((2,)),), "Cannot cast"),
+            (k.c_bad_inplace_real, (np.arange(2.0),), "same_kind")]:
+        with pytest.raises(pyonnx.ConversionError, match=match):
+            pyonnx.compile(fn)(*args)

@@ -330,6 +330,14 @@ def norm(ctx, x, ord=None, axis=None, keepdims=False):
     return out
 
 
+def _on_truth(func):
+    """A function of ``z != 0`` only (nonzero, any, all, count_nonzero, bool)."""
+    def lower(ctx, a, *rest, **kwargs):
+        t = ops.truth(ctx, a) if isinstance(a, Complex) else a
+        return lookup(func).fn(ctx, t, *rest, **kwargs)
+    return lower
+
+
 def _prod_fn(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
     return prod(ctx, a, axis, dtype, out, keepdims, **rest)
 
@@ -372,7 +380,9 @@ FUNCS = {
     np.exp: _math_unary("exp"), np.log: _math_unary("log"), np.sqrt: _math_unary("sqrt"),
     np.sin: _math_unary("sin"), np.cos: _math_unary("cos"), np.sinh: _math_unary("sinh"),
     np.cosh: _math_unary("cosh"), np.log10: _math_unary("log10"), np.log2: _math_unary("log2"),
-    np.sign: _math_unary("sign"), np.linalg.norm: norm, np.square: _unary(_square),
+    np.sign: _math_unary("sign"), np.linalg.norm: norm,
+    np.nonzero: _on_truth(np.nonzero), np.any: _on_truth(np.any), np.all: _on_truth(np.all),
+    np.count_nonzero: _on_truth(np.count_nonzero), builtins.bool: _on_truth(builtins.bool), np.square: _unary(_square),
     np.reciprocal: _math_unary("reciprocal"), np.negative: _unary(_negative),
     np.positive: lambda ctx, z: z,
     np.add: _binary_ufunc("Add"), np.subtract: _binary_ufunc("Sub"),
