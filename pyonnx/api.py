@@ -282,9 +282,9 @@ class CompiledFunction:
                     "not convert; pass np.asarray(...) of it")
             elif isinstance(a, np.ndarray) or isinstance(a, np.generic):
                 arr = np.asarray(a)
-                if arr.dtype.kind not in "biuf":
+                if arr.dtype.kind not in "biufc":
                     raise ConversionError(f"argument '{name}' has dtype {arr.dtype}, which pyonnx "
-                                          "does not support (bool, ints, floats)")
+                                          "does not support (bool, ints, floats, complex)")
                 dims = tuple(f"{name}_{d}" for d in range(arr.ndim)) if symbolic else arr.shape
                 # Byte order is the feed's concern (native in the model; see _Compiled.normalize).
                 params.append(Param(name, "tensor",

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx import complex_io
 from pyonnx.errors import ConversionError
 
 # ``fn`` below is a pyonnx.api.CompiledFunction; not imported, even for typing: api imports
@@ -82,7 +83,7 @@ class _Compiled:
     """
 
     __slots__ = ("model", "session", "feed_plan", "out_names", "structure", "scalars",
-                 "input_names", "conversion_seconds", "call", "fast", "owner")
+                 "input_names", "conversion_seconds", "call", "fast", "owner", "complex_io")
 
     def __init__(self, model_bytes: bytes, session, feed_plan, structure: str,
                  scalars: tuple[bool, ...], conversion_seconds: float):
@@ -94,6 +95,7 @@ class _Compiled:
         self.structure = structure
         self.scalars = scalars
         self.conversion_seconds = conversion_seconds
+        self.complex_io = complex_io.plan(session)  # complex inputs/outputs: (..., 2) reals
         self.call = self.make_call(self)
         self.fast: dict[tuple, Any] = {}  # per argument kinds, made on first use
         self.owner = None  # the CompiledFunction (set by it): its alias variants
@@ -124,8 +126,12 @@ class _Compiled:
         env.update(_pyonnx_sess=self.session, _pyonnx_out_names=self.session.output_names,
                    _pyonnx_asarray=np.asarray)
         items = []
+        complex_in, complex_out = self.complex_io
         for k, (name, i, dtype) in enumerate(self.feed_plan):
-            if dtype is None and i in scalars:
+            if name in complex_in:  # a complex argument: its (..., 2) real view
+                env["_pyonnx_cin"] = complex_io.to_pairs
+                items.append(f"{name!r}: _pyonnx_cin({arg(i)})")
+            elif dtype is None and i in scalars:
                 items.append(f"{name!r}: _pyonnx_asarray({arg(i)})")
             elif dtype is None:
                 items.append(f"{name!r}: {arg(i)}")
@@ -147,7 +153,10 @@ class _Compiled:
             raise AssertionError(f"unknown output structure {self.structure!r}")
         # Arguments the function writes into: numpy's in-place meaning, by copying the final
         # values back after the run (refused up front for read-only arrays, as numpy refuses).
-        check, copy = "", ""
+        check, copy, cplx = "", "", ""
+        if complex_out:
+            env["_pyonnx_cout"] = complex_io.outputs_converter(complex_out)
+            cplx = f"    {o} = _pyonnx_cout({o})\n"
         arg_of = {name: i for name, i, _ in self.feed_plan}
         arrays = [(name, i) for name, i, dtype in self.feed_plan if dtype is None]
         first = len(self.scalars)
@@ -174,7 +183,7 @@ class _Compiled:
                 f"        {o} = _pyonnx_run(_pyonnx_out_names, _pyonnx_feeds, None)\n"
                 f"    except Exception as _pyonnx_e:\n"
                 f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
-                + copy + f"    return {result}\n")
+                + cplx + copy + f"    return {result}\n")
 
     def _rebuild_src(self, tree: tuple, o: str, env: dict[str, Any]) -> str:
         """The expression rebuilding a returned Python value from the outputs ``o`` (see

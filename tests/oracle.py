@@ -65,6 +65,11 @@ def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | No
     assert got_arr.shape == want_arr.shape, f"{where}shape {got_arr.shape} != numpy's {want_arr.shape}"
     if not isinstance(want, (float, int, bool)):  # Python scalars have no fixed dtype
         assert got_arr.dtype == want_arr.dtype, f"{where}dtype {got_arr.dtype} != numpy's {want_arr.dtype}"
+    if want_arr.dtype.kind == "c":  # each part as a float array (tolerance, NaN, zero signs)
+        for part in ("real", "imag"):
+            assert_same(getattr(got_arr, part), getattr(want_arr, part), rtol, atol,
+                        where=f"{where}{part} part: ", signed_zeros=signed_zeros)
+        return
     if want_arr.dtype.kind == "f":
         eps = np.finfo(want_arr.dtype).eps
         rt = rtol if rtol is not None else 8 * eps
@@ -155,11 +160,17 @@ def _check_reference(compiled, model, structure, scalars, bound, kwargs, want, p
     """Runs ``model`` with onnx's reference evaluator on the arguments as they were before the
     call; its results and written-back arguments must equal numpy's."""
     names = [i.name for i in model.graph.input]
-    feeds = {name: np.asarray(a, dtype=_input_dtype(model, name))
+    from pyonnx import complex_io
+
+    complex_in, complex_out = complex_io.plan_of_model(model)
+    feeds = {name: complex_io.to_pairs(a) if name in complex_in else
+             np.asarray(a, dtype=_input_dtype(model, name))
              for name, a in zip(compiled._params, bound) if name in names}
     ref = run_reference(model, feeds)
     if ref is None:
         return
+    for k, dt in complex_out.items():  # (..., 2) reals back to complex (call_path does it too)
+        ref[k] = complex_io.from_pairs(ref[k], dt)
     n = len(scalars)
     written = list(getattr(structure, "writeback", ()))
     assert len(ref) == n + len(written), "reference evaluator: unexpected number of outputs"

@@ -18,9 +18,10 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
-from pyonnx.frontend import numpy_calls
+from pyonnx.frontend import complex_boundary, numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
@@ -69,6 +70,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     ctx = Lowering(fn.__name__, opset, aliases=AliasState(), lookup=numpy_calls.lookup)
     inputs: list[ir.Value] = []
     bound: dict[str, Any] = {}
+    complex_inputs: dict[str, np.dtype] = {}
     for p in params:
         if p.kind == "static":
             bound[p.name] = p.value
@@ -80,6 +82,13 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
             continue
         spec = p.spec
         assert spec is not None
+        if spec.dtype.kind == "c" and p.kind == "tensor":  # a real (..., 2) input
+            value, bound[p.name] = complex_boundary.input_value(ctx, p.name, spec.dtype,
+                                                                spec.shape)
+            complex_inputs[p.name] = spec.dtype
+            inputs.append(value)
+            ctx.symbolic_params |= not all(isinstance(d, int) for d in spec.shape)
+            continue
         if spec.dtype not in dtypes.SUPPORTED_DTYPES:
             raise ConversionError(f"parameter '{p.name}': dtype {spec.dtype} is not supported")
         value = ir.Value(name=p.name, shape=ir.Shape(spec.shape),
@@ -101,10 +110,17 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         outputs, structure, zero_d_arrays = [], "none", []
     else:
         outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, lowering.return_loc)
-    scalars = tuple(isinstance(a, Array) and a.ndim == 0 and not array0d
-                    for a, array0d in zip(outputs, zero_d_arrays))
+    complex_outputs = {k: a.complex_dtype for k, a in enumerate(outputs)
+                       if isinstance(a, _ComplexOutput)}
+    scalars = tuple(isinstance(a, Array) and a.ndim == (1 if k in complex_outputs else 0)
+                    and not array0d for k, (a, array0d) in enumerate(zip(outputs, zero_d_arrays)))
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
+    for name, packed, dtype in complex_boundary.written_arguments(  # (..., 2) reals
+            ctx, lowering, {v.name for v in ctx.initializers} | {a.value.name for a in outputs}):
+        complex_outputs[len(outputs)] = dtype
+        outputs.append(packed)
+        written.append((name, packed))
     structure = OutputStructure(structure, tuple(name for name, _ in written),
                                 getattr(structure, "tree", None))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
@@ -114,7 +130,20 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
                      producer_version=_version(), doc_string=doc)
     model.metadata_props["pyonnx.function"] = f"{src.filename}:{src.tree.lineno}:{fn.__qualname__}"
+    complex_boundary.record(model, complex_inputs, complex_outputs, list(graph.outputs))
+    if getattr(ctx, "complex_used", False):  # complex values inside (transforms refuse them)
+        model.metadata_props["pyonnx.complex_values"] = "1"
     return Converted(model, structure, scalars)
+
+
+class _ComplexOutput(Array):
+    """A packed complex output (trailing dimension 2) and its complex dtype."""
+
+    __slots__ = ("complex_dtype",)
+
+    def __init__(self, value, dtype, shape, complex_dtype):
+        super().__init__(value, dtype, shape)
+        self.complex_dtype = np.dtype(complex_dtype)
 
 
 class OutputStructure(str):
@@ -150,14 +179,14 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     def walk(v: Any) -> tuple:
         if isinstance(v, (tuple, list)):
             return (type(v).__name__, tuple(walk(i) for i in v))
-        if v is None or type(v) in (int, float, bool):
+        if v is None or type(v) in (int, float, bool, complex):
             return ("const", v)
         leaves.append(v)
         if isinstance(v, Seq):
             items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")
             return ("seq", len(leaves) - 1, items)
         # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
-        return ("leaf", len(leaves) - 1, isinstance(v, Array) and v.weak)
+        return ("leaf", len(leaves) - 1, isinstance(v, (Array, Complex)) and v.weak)
 
     return walk(result), leaves
 
@@ -239,6 +268,12 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
         if isinstance(item, dict):
             raise ConversionError(f"{fn.__qualname__} returns a dict (item {i}); returning a dict "
                                   "is not supported yet: return a tuple of its values")
+        packed = complex_boundary.output_array(ctx, item)
+        if packed is not None:  # a complex value: one real (..., 2) output
+            value = ctx.op("Identity", packed[0])
+            arrays.append(_ComplexOutput(value, packed[0].dtype, packed[0].shape, packed[1]))
+            zero_d_arrays.append(False)
+            continue
         if is_static(item):
             if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "

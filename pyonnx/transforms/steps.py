@@ -36,6 +36,14 @@ class _Step:
         from pyonnx.passes.lower_setitem import LowerSetItemPass
 
         name = self.kind
+        if converted.model.metadata_props.get("pyonnx.complex_values"):
+            # The pairs of real values would differentiate as real arithmetic (jax's
+            # convention for real-valued functions), but complex arguments, results and the
+            # DFT have no rule here yet: refused rather than a gradient of the packed form.
+            raise ConversionError(
+                f"{name} of {_fn_name(converted.model)}: the function computes with complex "
+                "values, which differentiation does not support yet; differentiate a function "
+                "of real values only")
         inputs = _input_indices(params, self.indices, name)
         wrt_params = [params[i] for i in self.indices]
         # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 # relative/absolute tolerance per float dtype: a few ulps of the chains the generator builds
-TOL = {"float16": (2e-2, 2e-2), "float32": (2e-4, 1e-4), "float64": (1e-9, 1e-9)}
+TOL = {"float16": (2e-2, 2e-2), "float32": (2e-4, 1e-4), "float64": (1e-9, 1e-9),
+       "complex64": (2e-4, 1e-4), "complex128": (1e-9, 1e-9)}
 
 
 def kind(v) -> str:
@@ -65,6 +66,8 @@ def compare(want, got, where="result", floor="float64"):
 
 
 def same_values(w: np.ndarray, g: np.ndarray, floor: str = "float64") -> bool:
+    if w.dtype.kind == "c" or g.dtype.kind == "c":  # each part as floats of the part dtype
+        return same_values(w.real, g.real, floor) and same_values(np.imag(w), np.imag(g), floor)
     if w.dtype.kind == "f" or g.dtype.kind == "f":
         rt, at = max(TOL.get(w.dtype.name, TOL["float64"]), TOL[floor])
         wf, gf = w.astype(np.float64), g.astype(np.float64)

@@ -260,11 +260,45 @@ def e_scalar(g):
     return g.rng.choice((f"{a}.shape[0]", f"len({a})", f"{a}.size", f"{a}.ndim")), True
 
 
+# -- complex values (issue 11) -------------------------------------------------------------
+C_UNARY = ("np.abs", "np.conj", "np.real", "np.imag", "np.angle", "np.exp", "np.sqrt",
+           "np.square", "np.negative", "np.isfinite")
+
+
+def _complex_name(g):
+    return g.names(("array", "npscalar"), lambda n, d: d.dtype.startswith("complex"))
+
+
+def e_complex(g):
+    """A complex value or an operation on one: made from real operands with ``1j`` or
+    ``np.complex128``, or arithmetic, parts, abs/angle, exp/sqrt, sums, fft of a complex name."""
+    r = g.rng
+    names = _complex_name(g)
+    choice = r.random()
+    if not names or choice < 0.3:
+        a, _ = _operand(g, lambda n, d: d.dtype.startswith(("float", "int")))
+        form = r.choice(("({a} + 1j)", "({a} * (0.5 - 2j))", "np.complex128({a})",
+                         "({a} * 1j)", "np.complex64({a})"))
+        return form.format(a=a), False
+    z = r.choice(names)
+    if choice < 0.55:
+        b, _ = _operand(g)
+        op = r.choice(("+", "-", "*", "/"))
+        return f"({z} {op} {b})", False
+    if choice < 0.8:
+        return f"{r.choice(C_UNARY)}({z})", False
+    if choice < 0.9:
+        return r.choice((f"{z}.sum()", f"np.cumsum({z})", f"({z} == {z})", f"{z}.real",
+                         f"{z}.conjugate()", f"({z} ** 2)", f"{z}.T")), False
+    return r.choice((f"np.fft.fft({z})", f"np.fft.ifft({z})", f"np.fft.fftshift({z})")), False
+
+
 EXPRESSIONS = [
     (6, ("compile",), e_arith), (2, ("compile",), e_bitwise), (3, ("compile",), e_compare),
     (4, ("compile",), e_unary), (3, ("compile",), e_cast), (4, ("compile",), e_reduce),
     (4, ("compile",), e_shape), (5, ("compile",), e_index), (2, ("compile",), e_create),
     (3, ("compile",), e_select), (1, ("compile",), e_matmul), (1, ("compile",), e_scalar),
+    (1, ("compile",), e_complex),
 ]
 
 

@@ -64,6 +64,8 @@ class Generator:
         sets = [[], []]
         for p in self.params:
             dtype = rng.choice(V.DTYPES + V.FLOATS + ("int64", "float32"))
+            if rng.random() < 0.06:  # complex inputs: a small fraction of programs
+                dtype = rng.choice(V.COMPLEX)
             if rng.random() < 0.12:
                 kind = rng.choice(("int", "float"))
                 for k in range(2):

@@ -15,6 +15,7 @@ DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
           "float16", "float32", "float64")
 INTS = tuple(d for d in DTYPES if d.startswith(("int", "uint")))
 FLOATS = ("float16", "float32", "float64")
+COMPLEX = ("complex64", "complex128")  # drawn for a small fraction of inputs (generator)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Desc:
 def on_grid(v) -> bool:
     """True when every float is a small multiple of 1/4 (exact in float16 and up)."""
     a = np.asarray(v)
+    if a.dtype.kind == "c":
+        return on_grid(a.real) and on_grid(a.imag)
     if a.dtype.kind != "f":
         return True
     if a.size == 0:
@@ -51,7 +54,7 @@ def in_range(v) -> bool:
     if a.dtype.kind in "iu":
         lim = 2 ** (8 * a.dtype.itemsize - 3)
         return bool(np.all(np.abs(a.astype(np.float64)) < lim))
-    if a.dtype.kind == "f":
+    if a.dtype.kind in "fc":
         return bool(np.all(np.isfinite(a)) and np.all(np.abs(a) < 1e4))
     return True
 
@@ -67,6 +70,8 @@ def describe(v) -> Desc:
         return Desc("pyscalar", "int")
     if isinstance(v, float):
         return Desc("pyscalar", "float", (), on_grid(v))
+    if isinstance(v, complex):
+        return Desc("pyscalar", "complex", (), on_grid(v))
     if isinstance(v, list):
         return Desc("list", "", (len(v),))
     return Desc("other")
@@ -81,6 +86,8 @@ def random_array(rng: random.Random, dtype: str, shape: tuple) -> np.ndarray:
         vals = [rng.randint(0, 6) for _ in range(n)]
     elif dtype.startswith("int"):
         vals = [rng.randint(-4, 4) for _ in range(n)]
+    elif dtype.startswith("complex"):
+        vals = [complex(rng.randint(-16, 16) / 4, rng.randint(-16, 16) / 4) for _ in range(n)]
     else:
         vals = [rng.randint(-16, 16) / 4 for _ in range(n)]
     return np.array(vals, dtype=dtype).reshape(shape)

@@ -118,8 +118,8 @@ class Undefined:
 
 def is_static(value: Any) -> bool:
     """True when ``value`` holds no Array anywhere (containers are searched)."""
-    if isinstance(value, (Array, Seq)):
-        return False
+    if isinstance(value, (Array, Seq)) or getattr(type(value), "pyonnx_dynamic", False):
+        return False  # (pyonnx_dynamic: graph values of other modules, complex_values.Complex)
     if isinstance(value, (tuple, list)):
         return all(is_static(v) for v in value)
     if isinstance(value, slice):

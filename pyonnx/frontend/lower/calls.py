@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower import view_calls, writers
+from pyonnx.frontend.lower import complex_calls, view_calls, writers
 from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
@@ -67,6 +67,8 @@ _IO_HINT = {
 def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """Lowers ``func(*args, **kwargs)``; see the module docstring for the dispatch order."""
     ctx = lowering.ctx
+    if complex_calls.involved(func, args, kwargs):  # complex values: complex_calls.py
+        return complex_calls.call(lowering, func, args, kwargs)
     if isinstance(func, ArrayMethod):
         writer = writers.METHODS.get(func.name)
         if writer is not None:  # x.fill(v)

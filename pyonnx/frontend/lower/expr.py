@@ -21,6 +21,10 @@ from pyonnx.frontend.lower import aliases, comprehensions, view_calls, writers
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.lower import list_forms
+from pyonnx.frontend.graph import complex_values
+from pyonnx.frontend.graph.complex_values import Complex
+from pyonnx.frontend.lower import complex_calls, complex_ops
+from pyonnx.frontend.lower import complex_writes as complex_inplace
 from pyonnx.frontend.lower.iteration import range_item
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
@@ -58,6 +62,11 @@ def static_truth(ctx, value: Any) -> bool | None:
         ConversionError: numpy refuses the truth value (an array of more than one element).
     """
     if isinstance(value, Seq):  # a list built at run time: its length decides
+        return None
+    if isinstance(value, Complex):  # numpy's bool(z): either part nonzero, known at run time
+        if value.static_size not in (None, 1):
+            raise ctx.error("the truth value of an array with more than one element is ambiguous "
+                            "(numpy raises ValueError); use a.any() or a.all()")
         return None
     if isinstance(value, Array):
         if value.static_size not in (None, 1):
@@ -112,8 +121,6 @@ class ExprLowering:
 
     # ---------------------------------------------------------------- leaves
     def expr_Constant(self, node: ast.Constant) -> Any:
-        if isinstance(node.value, complex):
-            raise self.ctx.error("complex numbers are not supported yet")
         return node.value
 
     def expr_Name(self, node: ast.Name) -> Any:
@@ -174,6 +181,8 @@ class ExprLowering:
         """``left <op> right`` with Python's meaning on static values and numpy's on arrays."""
         if isinstance(left, Seq) or isinstance(right, Seq):
             raise self.ctx.error(list_forms.BINARY_REFUSAL)
+        if complex_ops.involved(left, right):
+            return complex_inplace.inplace_binary(self, op, left, right, inplace)
         if not isinstance(left, Array) and not isinstance(right, Array):
             try:
                 return _PY_BINOPS[op](left, right)
@@ -217,6 +226,8 @@ class ExprLowering:
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Any:
         operand = self.expr(node.operand)
         op = type(node.op)
+        if isinstance(operand, Complex):
+            return complex_ops.unary(self.ctx, op, operand)
         if op is ast.Not:
             truth = static_truth(self.ctx, operand)
             if truth is not None:
@@ -257,6 +268,8 @@ class ExprLowering:
             value = folded
         elif isinstance(left, Seq) or isinstance(right, Seq):
             raise self.ctx.error(list_forms.compare_refusal(type(op)))
+        elif complex_ops.involved(left, right) and type(op) in _CMP_UFUNCS:
+            value = complex_ops.compare(self.ctx, type(op), left, right)
         elif isinstance(left, Array) or isinstance(right, Array):
             if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
@@ -310,6 +323,8 @@ class ExprLowering:
     def expr_Attribute(self, node: ast.Attribute) -> Any:
         base = self.expr(node.value)
         name = node.attr
+        if isinstance(base, Complex):
+            return complex_calls.attribute(self.ctx, base, name)
         if isinstance(base, Array):
             attr = lookup_attribute(name)
             if attr is not None:
@@ -343,6 +358,10 @@ class ExprLowering:
     def expr_Subscript(self, node: ast.Subscript) -> Any:
         base = self.expr(node.value)
         index = self.expr(node.slice)
+        if isinstance(base, np.ndarray) and base.dtype.kind == "c" and not is_static(index):
+            base = complex_values.make(self.ctx, base.real, base.imag, base.dtype)
+        if isinstance(base, Complex):
+            return complex_calls.getitem(self.ctx, base, index)
         if isinstance(base, Array):
             from pyonnx.frontend.graph.indexing import getitem
             index = sequences.lists_as_arrays(self.ctx, index)

@@ -18,8 +18,8 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
-                                   local_functions)
+from pyonnx.frontend.lower import (aliases, appends, complex_writes, comprehensions,
+                                   imports_contexts, local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Undefined
 from pyonnx.frontend.lower.calls import _hashable, call
@@ -126,7 +126,10 @@ class FunctionLowering(ExprLowering, StmtLowering):
             value = self.expr(value_node)
             target = self.expr(target_node)
             index = self.expr(index_node)
-            aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
+            if complex_writes.handles(target, value):
+                complex_writes.write(self, target_node, target, index, value)
+            else:
+                aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
             return local_functions.define(self, node)

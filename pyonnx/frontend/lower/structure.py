@@ -27,9 +27,10 @@ from typing import Any, Iterator
 import numpy as np
 
 from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.complex_values import Complex, memory_note, parts, real_dtype
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -74,7 +75,22 @@ class SeqPlan:
     weak: bool | None = False  # as Seq.weak: Python numbers, numpy values, or mixed (None)
 
 
-Plan = Leaf | Static | Tree | SeqPlan
+@dataclasses.dataclass(frozen=True)
+class ComplexPlan:
+    """A complex value (graph/complex_values.Complex): carried as two real leaves of
+    ``real_dtype(dtype)`` (real part, imaginary part), never as an ONNX complex tensor."""
+
+    dtype: np.dtype
+    shape: tuple[int | None, ...]
+    weak: bool = False
+    # complex_values.memory_note on some path, and Complex.mem on every path (the buffers
+    # it may be): not part of the type (a loop's types settle whatever buffers it makes)
+    shared: str = dataclasses.field(default="", compare=False)
+    mem: frozenset = dataclasses.field(default=frozenset(), compare=False)
+    param: str | None = dataclasses.field(default=None, compare=False)  # Complex.param
+
+
+Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan
 
 
 class JoinError(Exception):
@@ -114,6 +130,9 @@ def plan_of(value: Any) -> Plan:
         return Leaf(value.dtype, value.shape, value.weak)
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
+    if isinstance(value, Complex):
+        return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
+                           value.param)
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
     return Static(value)
@@ -144,6 +163,9 @@ def _describe(p: Plan) -> str:
         return f"a {p.kind.__name__} of {len(p.children)} items"
     if isinstance(p, SeqPlan):
         return f"a list of {p.dtype} arrays"
+    if isinstance(p, ComplexPlan):
+        dims = ",".join("?" if d is None else str(d) for d in p.shape)
+        return "a Python complex" if p.weak else f"a {p.dtype} array of shape ({dims})"
     return repr(p.value)
 
 
@@ -192,6 +214,9 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     Raises:
         JoinError: no such plan (different ranks, dtypes numpy would keep apart, structures).
     """
+    if isinstance(a, ComplexPlan) or isinstance(b, ComplexPlan) or (
+            _complex_static(a) and _complex_static(b) and a != b):
+        return _join_complex(a, b, loop)  # (before a == b: memory notes join too)
     if a == b:
         return a
     if (isinstance(a, SeqPlan) or _list_items(a) is not None) and (
@@ -226,6 +251,54 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
             len(a.value) == len(b.children):
         return join(Tree(b.kind, tuple(plan_of(v) for v in a.value)), b, loop)
     raise JoinError(_describe(a), _describe(b))
+
+
+def _complex_static(p: Plan) -> bool:
+    return isinstance(p, Static) and (isinstance(p.value, complex) or isinstance(
+        p.value, (np.generic, np.ndarray)) and p.value.dtype.kind == "c")
+
+
+def _as_complex_plan(p: Plan) -> ComplexPlan | None:
+    if isinstance(p, ComplexPlan):
+        return p
+    if _complex_static(p):
+        v = p.value
+        if isinstance(v, complex):
+            return ComplexPlan(np.dtype(np.complex128), (), True)
+        return ComplexPlan(v.dtype, np.shape(v), False)
+    return None
+
+
+def _join_complex(a: Plan, b: Plan, loop: bool) -> ComplexPlan:
+    """Two complex plans (or a complex conversion-time value) join when numpy keeps one dtype:
+    equal dtypes; a Python complex with a complex array; in a loop, complex64 entry state that
+    an iteration makes complex128. A real value on one path and a complex one on the other
+    is refused (numpy's dtype would depend on the path)."""
+    pa, pb = _as_complex_plan(a), _as_complex_plan(b)
+    if pa is None or pb is None:
+        raise JoinError(_describe(a), _describe(b), "numpy's dtype depends on the path taken; "
+                        "make both complex (e.g. x.astype(np.complex128)) on every path")
+    if len(pa.shape) != len(pb.shape):
+        raise JoinError(_describe(a), _describe(b), "the rank must be the same on every path")
+    shape = tuple(x if x == y else None for x, y in zip(pa.shape, pb.shape))
+    shared = pa.shared or pb.shared
+    mem = pa.mem | pb.mem
+    param = pa.param if pa.param == pb.param else None
+    if pa.param != pb.param:  # the argument's memory on one path only
+        shared = shared or "it is an argument (the caller's memory)"
+    if pa.dtype == pb.dtype:
+        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem, param)
+    if pa.weak != pb.weak:
+        if not loop and (pa.weak or pb.weak) and pa.shape == () == pb.shape and \
+                not (pa.weak and pb.weak):
+            raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path "
+                            "taken; make both the same, e.g. np.complex128(...) on both paths")
+        strong = pb if pa.weak else pa
+        return ComplexPlan(strong.dtype, shape, False, shared, mem, param)
+    if loop and np.can_cast(pa.dtype, pb.dtype, "safe"):
+        return ComplexPlan(pb.dtype, shape, False, shared, mem, param)
+    raise JoinError(_describe(a), _describe(b), "ONNX gives a variable one dtype: convert one "
+                    "of them (.astype(...))")
 
 
 _KIND_ORDER = "biuf"
@@ -295,6 +368,11 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
     if isinstance(plan, SeqPlan):
         from pyonnx.frontend.graph import sequences
         return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape, plan.weak)]
+    if isinstance(plan, ComplexPlan):
+        if isinstance(value, Undefined) or value is None:
+            raise TypeError("pyonnx bug: an undefined value has no leaves")
+        re, im = parts(ctx, value, plan.dtype)
+        return [re, im]
     items = list(value)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
 
@@ -310,6 +388,10 @@ def placeholder(ctx, plan: Plan) -> Any:
         return ctx.const_array(np.zeros(shape, plan.dtype), weak=plan.weak)
     if isinstance(plan, SeqPlan):
         return []
+    if isinstance(plan, ComplexPlan):
+        shape = tuple(d if d is not None else 0 for d in plan.shape)
+        zeros = np.zeros(shape, real_dtype(plan.dtype))
+        return Complex(ctx.const_array(zeros), ctx.const_array(zeros), plan.dtype, plan.weak)
     return plan.kind(placeholder(ctx, p) for p in plan.children)
 
 
@@ -321,6 +403,14 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         return Array(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, SeqPlan):
         return Seq(next(values), plan.dtype, plan.shape, plan.weak)
+    if isinstance(plan, ComplexPlan):
+        rd = real_dtype(plan.dtype)
+        re = Array(next(values), rd, plan.shape)
+        z = Complex(re, Array(next(values), rd, plan.shape), plan.dtype, plan.weak)
+        z.shared = plan.shared and f"{plan.shared} on some path of a run-time if/loop"
+        z.mem = plan.mem or z.mem
+        z.param = plan.param
+        return z
     return plan.kind(rebuild(p, values) for p in plan.children)
 
 
@@ -330,4 +420,6 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
         return []
     if isinstance(plan, (Leaf, SeqPlan)):
         return [plan]
+    if isinstance(plan, ComplexPlan):  # the real and the imaginary part
+        return [Leaf(real_dtype(plan.dtype), plan.shape)] * 2
     return [leaf for p in plan.children for leaf in leaf_plans(p)]

@@ -17,6 +17,7 @@ from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, Static, join
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Seq, Undefined
 
 __all__ = ["MISSING", "condition", "typed", "subgraph_output", "outputs_of", "join_or_error",
@@ -39,6 +40,9 @@ def condition(ctx, value: Any) -> ir.Value:
     if isinstance(value, Seq):
         from pyonnx.frontend.graph import sequences
         value = sequences.truth(ctx, value)
+    if isinstance(value, Complex):  # nonzero: either part
+        from pyonnx.frontend.lower.complex_ops import truth
+        value = truth(ctx, value)
     arr = ctx.asarray(value)
     if arr.dtype != _BOOL:
         arr = ctx.cast(arr, _BOOL)

@@ -1,0 +1,243 @@
+"""Calls, attributes and subscripts on complex values: the dispatch of :class:`Complex`.
+
+Input: a call (function or :class:`ComplexMethod`, frontend arguments) that involves a complex
+value, or that makes one (``np.complex128(x)``, ``x.astype(complex)``, ``complex(a, b)``).
+Output: numpy's value as a Complex or a real Array. A function with no complex lowering is a
+ConversionError naming it: never a real-only result.
+
+Linear functions that only move or combine elements (reshape, transpose, sum, concatenate...)
+run the registry's real lowering on each part ("partwise"); the rest are in
+:mod:`complex_ops`, :mod:`complex_linalg` and :mod:`complex_fft`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.complex_values import (
+    Complex, complex_dtype, is_complex, parts)
+from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.lower import complex_functions as F
+from pyonnx.frontend.lower import complex_ops as ops
+from pyonnx.frontend.numpy_calls import lookup, lookup_method
+
+__all__ = ["ComplexMethod", "attribute", "getitem", "involved", "call"]
+
+
+class ComplexMethod:
+    """``z.name`` for a method of a complex array, before it is called."""
+
+    __slots__ = ("array", "name")
+
+    def __init__(self, array: Complex, name: str):
+        self.array = array
+        self.name = name
+
+
+# Functions that move or add elements only: each part separately (first argument complex).
+_PARTWISE_FIRST = frozenset({
+    "reshape", "ravel", "flatten", "transpose", "permute_dims", "swapaxes", "moveaxis",
+    "squeeze", "expand_dims", "flip", "fliplr", "flipud", "roll", "broadcast_to", "copy",
+    "sum", "mean", "cumsum", "trace", "diagonal", "diag", "tile", "repeat", "atleast_1d",
+    "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "nansum", "matrix_transpose",
+})
+# Their results are views of the argument in numpy (writes through them are refused).
+_VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis",
+                    "squeeze", "expand_dims", "flip", "fliplr", "flipud", "broadcast_to",
+                    "diagonal", "atleast_1d", "atleast_2d", "atleast_3d", "rot90",
+                    "matrix_transpose"})
+# Functions over a list of arrays: every item promoted to the common complex dtype.
+_PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack",
+                            "dstack", "concat"})
+_ATTRS_STATIC = ("shape", "ndim", "size")
+_METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
+                              "all", "nonzero", "cumprod"}
+_MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
+
+
+def involved(func: Any, args: list, kwargs: dict) -> bool:
+    """Whether this call is the complex lowering's (see the module docstring)."""
+    if isinstance(func, ComplexMethod):
+        return True
+    values = list(args) + list(kwargs.values())
+    flat = _flatten(values)
+    if any(isinstance(v, Complex) for v in flat):
+        return not _user_function(func)
+    if _hashable(func) and func in _MAKERS:
+        return True
+    if isinstance(func, ArrayMethod) and func.name == "astype":
+        dt = args[0] if args else kwargs.get("dtype")
+        return _is_complex_dtype(dt)
+    if _hashable(func) and func in _FFT_FUNCS():
+        return True
+    if _hashable(func) and func in F.CREATION:
+        dt = F.creation_dtype(func, args, kwargs)
+        return (_is_complex_dtype(dt) or (dt is None and _any_complex(args, kwargs))) \
+            and not (is_static(values))
+    if func in (np.real, np.imag, np.angle, np.iscomplexobj, np.isrealobj, np.real_if_close) \
+            if _hashable(func) else False:
+        return not is_static(values)
+    if any(is_complex(v) for v in flat) and not is_static(values):
+        return not _user_function(func)
+    return False
+
+
+def _hashable(f: Any) -> bool:
+    try:
+        hash(f)
+        return True
+    except TypeError:
+        return False
+
+
+def _FFT_FUNCS():
+    from pyonnx.frontend.lower.complex_fft import FUNCS
+    return FUNCS
+
+
+def _user_function(func: Any) -> bool:
+    import types
+
+    module = getattr(func, "__module__", None) or ""
+    return isinstance(func, (types.FunctionType, types.MethodType)) and \
+        not module.startswith("numpy")
+
+
+def _flatten(values: Any) -> list:
+    out = []
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            out.extend(_flatten(v))
+        else:
+            out.append(v)
+    return out
+
+
+def _is_complex_dtype(dt: Any) -> bool:
+    try:
+        return dt is complex or np.dtype(dt).kind == "c"
+    except TypeError:
+        return False
+
+
+# ------------------------------------------------------------------ attributes
+def attribute(ctx, z: Complex, name: str) -> Any:
+    """``z.name``: .real/.imag (parts, views numpy can write through: refused), .T, shape."""
+    if name in ("real", "imag"):
+        return F.part_view(ctx, z, z.re if name == "real" else z.im)
+    if name == "dtype":
+        return z.dtype
+    if name in ("itemsize", "nbytes"):
+        n = z.dtype.itemsize
+        return n if name == "itemsize" else F.lookup_attribute_of(ctx, z.re, "size") * n
+    if name in _ATTRS_STATIC:
+        return F.lookup_attribute_of(ctx, z.re, name)
+    if name in ("T", "mT"):
+        return F.partwise(ctx, z, lambda p: F.lookup_attribute_of(ctx, p, name), view=True)
+    if name in _METHODS:
+        return ComplexMethod(z, name)
+    raise ctx.error(f"the attribute or method '.{name}' of a complex array is not supported yet")
+
+
+# ------------------------------------------------------------------ subscripts
+def getitem(ctx, z: Complex, index: Any) -> Complex:
+    from pyonnx.frontend.graph.indexing import getitem as real_getitem
+    from pyonnx.frontend.graph import sequences
+
+    if any(isinstance(i, Complex) for i in _flatten([index])):
+        raise ctx.error("arrays used as indices must be of integer (or boolean) type (numpy "
+                        "raises IndexError for a complex index)")
+    index = sequences.lists_as_arrays(ctx, index)
+    out = F.partwise(ctx, z, lambda p: real_getitem(ctx, p, index))
+    if _basic(index):
+        out.base, out.mem = z, z.mem  # numpy's view: writes while it is alive are refused
+    return out
+
+
+def _basic(index: Any) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return all(not isinstance(i, (Array, list, np.ndarray)) for i in items)
+
+
+# ------------------------------------------------------------------ calls
+def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
+    ctx = lowering.ctx
+    if isinstance(func, ComplexMethod):
+        return _method(ctx, func.array, func.name, args, kwargs)
+    if isinstance(func, ArrayMethod):  # x.astype(complex) on a real array
+        return F.astype(ctx, func.array, *args, **kwargs)
+    if func in _MAKERS:
+        return F.make_value(ctx, func, args, kwargs)
+    if func in _FFT_FUNCS():
+        return _FFT_FUNCS()[func](ctx, *args, **kwargs)
+    if func in F.CREATION and (_is_complex_dtype(F.creation_dtype(func, args, kwargs))
+                                or F.creation_dtype(func, args, kwargs) is None):
+        return F.create(ctx, func, args, kwargs)
+    name = getattr(func, "__name__", None)
+    fn = F.FUNCS.get(func)
+    if fn is not None:
+        return fn(ctx, *args, **kwargs)
+    if name in _PARTWISE_FIRST and lookup(func) is not None and args and \
+            isinstance(args[0], Complex) and not _any_complex(args[1:], kwargs):
+        if kwargs.get("dtype") is not None:
+            raise ctx.error(f"np.{name}(..., dtype=...) of a complex array is not supported yet")
+        entry = lookup(func)
+        return F.partwise(ctx, args[0], lambda p: entry.fn(ctx, p, *args[1:], **kwargs),
+                         view=name in _VIEWS)
+    if name in _PARTWISE_LIST and lookup(func) is not None and args:
+        return _list_call(ctx, lookup(func), args, kwargs)
+    shown = getattr(func, "__qualname__", None) or repr(func)
+    module = getattr(func, "__module__", None) or ""
+    prefix = "np." if module.startswith("numpy") else ""
+    raise ctx.error(f"{prefix}{shown}() of complex values is not supported yet; pyonnx "
+                    "converts complex arithmetic, abs/angle/conj/real/imag, exp/log/sqrt/sin/cos, "
+                    "sums, products, reshapes and np.fft (see README, 'complex numbers')")
+
+
+def _any_complex(args: Any, kwargs: dict) -> bool:
+    return any(is_complex(v) for v in _flatten(list(args) + list(kwargs.values())))
+
+
+def _method(ctx, z: Complex, name: str, args: list, kwargs: dict) -> Any:
+    if name in ("conj", "conjugate"):
+        return F.conj(ctx, z)
+    if name == "astype":
+        return F.astype(ctx, z, *args, **kwargs)
+    if name == "dot":
+        from pyonnx.frontend.lower.complex_linalg import product
+        return product(ctx, "dot", z, *args)
+    if name in ("prod", "cumprod"):
+        return F.prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
+    if name in ("any", "all"):
+        entry = lookup_method(name)
+        return entry.fn(ctx, ops.truth(ctx, z), *args, **kwargs)
+    if name == "nonzero":
+        return lookup_method(name).fn(ctx, ops.truth(ctx, z))
+    if name in _PARTWISE_FIRST:
+        if kwargs.get("dtype") is not None:
+            raise ctx.error(f"z.{name}(..., dtype=...) of a complex array is not supported yet")
+        entry = lookup_method(name)
+        if entry is None:
+            raise ctx.error(f"the method '.{name}()' of a complex array is not supported yet")
+        return F.partwise(ctx, z, lambda p: entry.fn(ctx, p, *args, **kwargs),
+                         view=name in _VIEWS)
+    raise ctx.error(f"the method '.{name}()' of a complex array is not supported yet")
+
+
+def _list_call(ctx, entry, args: list, kwargs: dict) -> Any:
+    items = args[0]
+    if not isinstance(items, (list, tuple)):
+        raise ctx.error("a sequence of arrays is expected here")
+    if kwargs.get("dtype") is not None:
+        raise ctx.error("dtype= with complex arrays is not supported yet")
+    dt = np.result_type(*(F.dtype_of(v) for v in items))
+    if dt.kind != "c":
+        dt = complex_dtype(dt)
+    ps = [parts(ctx, v, dt) for v in items]
+    re = entry.fn(ctx, [p[0] for p in ps], *args[1:], **kwargs)
+    im = entry.fn(ctx, [p[1] for p in ps], *args[1:], **kwargs)
+    return Complex(re, im, dt)
+

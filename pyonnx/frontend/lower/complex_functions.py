@@ -1,0 +1,400 @@
+"""numpy functions of complex values: parts, conj/astype/abs/angle, elementwise math, where,
+products, prod/cumprod, creation with a complex dtype; and the partwise helper (a linear
+function run on each part). The table ``FUNCS`` is what :mod:`complex_calls` dispatches to.
+
+Input: frontend values (Complex, Arrays, static values). Output: numpy's value (a Complex or a
+real Array); a ConversionError for arguments these lowerings do not take.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.complex_values import (
+    Complex, complex_dtype, make, parts, real_dtype, static_dim, zeros_like)
+from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower import complex_ops as ops
+from pyonnx.frontend.numpy_calls import lookup, lookup_attribute
+
+__all__ = ["FUNCS", "CREATION", "creation_dtype", "create", "partwise", "part_view",
+           "part_views", "dtype_of", "astype", "conj", "prod", "make_value"]
+
+
+def _static_size(ctx, z: Complex) -> Any:
+    return lookup_attribute_of(ctx, z.re, "size")
+
+
+def lookup_attribute_of(ctx, a: Array, name: str) -> Any:
+    return lookup_attribute(name)(ctx, a)
+
+
+def part_view(ctx, z: Complex, part: Array) -> Array:
+    """A part of ``z`` as numpy's view of it: writing through it would change ``z``, which
+    pyonnx does not follow, so the view is registered as one it refuses to write through."""
+    from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
+    if z.ndim == 0:  # a numpy scalar's part is a scalar (0-d values are numpy scalars here)
+        return Array(part.value, part.dtype, part.shape)
+    view = register_view(ctx, part, part, UNKNOWN)
+    part_views(ctx).add(id(view))
+    return view
+
+
+def part_views(ctx) -> set:
+    """ids of the Arrays that are ``.real``/``.imag`` views of complex values (held by the
+    Arrays' registration in ctx.aliases, so the ids stay unique)."""
+    found = getattr(ctx, "complex_part_views", None)
+    if found is None:
+        found = ctx.complex_part_views = set()
+    return found
+
+
+def partwise(ctx, z: Complex, fn, view: bool = False) -> Any:
+    re, im = fn(z.re), fn(z.im)
+    if isinstance(re, Array) and isinstance(im, Array):
+        out = Complex(re, im, z.dtype, z.weak and re.ndim == 0)
+        if view:
+            out.base, out.mem = z, z.mem
+        return out
+    if isinstance(re, tuple) and isinstance(im, tuple):  # split-like results
+        return tuple(Complex(a, b, z.dtype) for a, b in zip(re, im))
+    raise ctx.error("pyonnx bug: a partwise complex lowering gave mismatched parts")
+
+
+
+def dtype_of(v: Any) -> Any:
+    if isinstance(v, (Complex, Array)):
+        return v.dtype
+    return np.asarray(v).dtype
+
+
+# ------------------------------------------------------------------ creation
+# function -> (index of dtype among the positional arguments, index of the fill value or None,
+# whether the first argument is an array to take the shape of)
+CREATION = {np.zeros: (1, None, False), np.ones: (1, None, False), np.empty: (1, None, False),
+             np.full: (2, 1, False), np.zeros_like: (1, None, True),
+             np.ones_like: (1, None, True), np.empty_like: (1, None, True),
+             np.full_like: (2, 1, True)}
+
+
+def creation_dtype(func: Any, args: list, kwargs: dict) -> Any:
+    i = CREATION[func][0]
+    return args[i] if len(args) > i else kwargs.get("dtype")
+
+
+def create(ctx, func: Any, args: list, kwargs: dict) -> Complex:
+    """np.zeros/ones/empty/full(_like) of a complex dtype: each part made by the real lowering
+    (empty is zeros: numpy leaves its values unspecified)."""
+    di, fi, like = CREATION[func]
+    dtype = creation_dtype(func, args, kwargs)
+    fill = 0 if func in (np.zeros, np.empty, np.zeros_like, np.empty_like) else 1 \
+        if func in (np.ones, np.ones_like) else (args[fi] if len(args) > fi
+                                                 else kwargs.get("fill_value"))
+    rest = {k: v for k, v in kwargs.items() if k not in ("dtype", "fill_value")}
+    if rest.get("order", "C") not in ("C", "K", "A") or set(rest) - {"order", "shape"}:
+        raise ctx.error(f"np.{func.__name__}: these arguments are not supported with complex "
+                        "values yet")
+    src = args[0] if args else kwargs.get("a", kwargs.get("shape"))
+    if dtype is None:
+        dtype = np.result_type(dtype_of(src), np.asarray(fill).dtype) if like else \
+            np.asarray(fill).dtype
+    dt = np.dtype(complex if dtype is complex else ctx.static(dtype, "dtype"))
+    if dt.kind != "c":
+        dt = complex_dtype(dt)
+    rd = real_dtype(dt)
+    if isinstance(src, Complex):
+        src = src.re
+    full = lookup(np.full_like if like else np.full).fn
+    if isinstance(fill, (Complex, Array)):
+        fr, fi_ = parts(ctx, fill, dt)
+    else:
+        c = complex(ctx.static(fill, "the fill value"))
+        fr, fi_ = c.real, c.imag
+    return make(ctx, full(ctx, src, fr, dtype=rd), full(ctx, src, fi_, dtype=rd), dt)
+
+
+# ------------------------------------------------------------------ functions
+def conj(ctx, z: Any) -> Any:
+    if not isinstance(z, Complex):
+        return lookup(np.conjugate).fn(ctx, z)
+    return make(ctx, z.re, ops.R(ctx).negative(z.im), z.dtype, z.weak)
+
+
+def astype(ctx, a: Any, dtype: Any, order: Any = "K", casting: Any = "unsafe",
+           subok: Any = True, copy: Any = True) -> Any:
+    """``a.astype(dtype)``: to complex, the parts cast; from complex to a real dtype, the real
+    part (numpy's ComplexWarning); to bool, whether either part is nonzero."""
+    dt = np.dtype(complex if dtype is complex else ctx.static(dtype, "dtype"))
+    casting = ctx.static(casting, "casting")
+    src = a.dtype
+    if not np.can_cast(src, dt, casting=casting):
+        raise ctx.error(f"Cannot cast array data from dtype('{src}') to dtype('{dt}') "
+                        f"according to the rule '{casting}'")
+    if dt.kind == "c":
+        if isinstance(a, Complex):
+            return make(ctx, a.re, a.im, dt)
+        re, im = parts(ctx, a, dt)
+        return make(ctx, re, im, dt)
+    if dt.kind == "b":
+        return ops.truth(ctx, a)
+    return ctx.cast(a.re, dt)
+
+
+def make_value(ctx, func: Any, args: list, kwargs: dict) -> Any:
+    """``np.complex128(x)``, ``np.complex64(x)``, ``complex(re, im)``."""
+    if is_static(list(args)) and is_static(list(kwargs.values())):
+        try:
+            return func(*args, **kwargs)  # a conversion-time number or array
+        except Exception as e:
+            raise ctx.error(f"{type(e).__name__}: {e}") from None
+    if func is builtins.complex:
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ctx.error("complex() takes (real, imag) here")
+        re = args[0]
+        im = args[1] if len(args) == 2 else 0.0
+        for v in (re, im):
+            if isinstance(v, Array) and v.ndim != 0:
+                raise ctx.error("complex() takes numbers (0-d values); for arrays write "
+                                "re + 1j * im")
+        if isinstance(re, Complex) or isinstance(im, Complex):
+            r = ops.R(ctx)
+            rr, ri = parts(ctx, re, np.complex128)
+            ir_, ii = parts(ctx, im, np.complex128)
+            return make(ctx, r.subtract(rr, ii), r.add(ri, ir_), np.complex128, weak=True)
+        return make(ctx, re, im, np.complex128, weak=True)
+    if kwargs or len(args) != 1:
+        raise ctx.error(f"np.{func.__name__}() takes one value here")
+    return astype(ctx, args[0] if isinstance(args[0], (Array, Complex))
+                  else ctx.asarray(args[0]), np.dtype(func))
+
+
+def real(ctx, z: Any) -> Any:
+    if isinstance(z, Complex):
+        return part_view(ctx, z, z.re)
+    if isinstance(z, Array):
+        from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
+        return register_view(ctx, z, z, UNKNOWN)
+    return np.real(z)
+
+
+def imag(ctx, z: Any) -> Any:
+    if isinstance(z, Complex):
+        return part_view(ctx, z, z.im)
+    if isinstance(z, Array):
+        return zeros_like(ctx, z)
+    return np.imag(z)
+
+
+def absolute(ctx, z: Any) -> Array:
+    return ops.hypot(ctx, z.re, z.im)
+
+
+def angle(ctx, z: Any, deg: Any = False) -> Array:
+    r = ops.R(ctx)
+    if isinstance(z, Complex):
+        out = r.arctan2(z.im, z.re)
+    else:
+        z = ctx.asarray(z)
+        out = r.arctan2(zeros_like(ctx, z), z)
+    if ctx.static(deg, "deg"):
+        out = r.multiply(out, 180 / np.pi)
+    return out
+
+
+def _unary(fn):
+    def lower(ctx, z, *rest, **kwargs):
+        if rest or kwargs:
+            raise ctx.error("out=/where=/dtype= are not supported with complex values yet")
+        if not isinstance(z, Complex):
+            raise ctx.error("this function is not supported for this complex argument yet")
+        re, im = fn(ctx, z.re, z.im)
+        return make(ctx, re, im, z.dtype)
+    return lower
+
+
+def _square(ctx, re, im):
+    return ops.mul(ops.R(ctx), re, im, re, im)
+
+
+def _negative(ctx, re, im):
+    r = ops.R(ctx)
+    return r.negative(re), r.negative(im)
+
+
+def _binary_ufunc(op):
+    import ast as _ast
+
+    def lower(ctx, a, b, **kwargs):
+        if kwargs:
+            raise ctx.error("out=/where=/dtype= are not supported with complex values yet")
+        return ops.binary(ctx, getattr(_ast, op), a, b)
+    return lower
+
+
+def _compare_ufunc(op):
+    import ast as _ast
+
+    def lower(ctx, a, b, **kwargs):
+        if kwargs:
+            raise ctx.error("out=/where= are not supported with complex values yet")
+        return ops.compare(ctx, getattr(_ast, op), a, b)
+    return lower
+
+
+def _predicate(kind: str):
+    def lower(ctx, z, **kwargs):
+        r = ops.R(ctx)
+        if not isinstance(z, Complex):
+            return getattr(r, kind)(z)
+        a, b = getattr(r, kind)(z.re), getattr(r, kind)(z.im)
+        return r.logical_and(a, b) if kind == "isfinite" else r.logical_or(a, b)
+    return lower
+
+
+def where(ctx, condition, x=None, y=None):
+    if x is None or y is None:
+        raise ctx.error("np.where(condition) of a complex array is not supported; write "
+                        "np.nonzero(z != 0)")
+    dt = np.result_type(dtype_of(x) if isinstance(x, (Array, Complex)) else ops._proxy(x),
+                        dtype_of(y) if isinstance(y, (Array, Complex)) else ops._proxy(y))
+    if isinstance(condition, Complex):
+        condition = ops.truth(ctx, condition)
+    dt, _ = ops.result_dtype(ctx, np.add, x, y)
+    xr, xi = parts(ctx, x, dt)
+    yr, yi = parts(ctx, y, dt)
+    w = lookup(np.where).fn
+    return make(ctx, w(ctx, condition, xr, yr), w(ctx, condition, xi, yi), dt)
+
+
+def prod(ctx, z: Complex, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: Any = False, cumulative: bool = False, **rest) -> Complex:
+    """``z.prod(axis)`` and ``cumprod``: complex multiplication along a statically sized axis
+    (unrolled; numpy multiplies in order)."""
+    from pyonnx.frontend.graph.indexing import getitem as real_getitem
+
+    if dtype is not None or out is not None or rest:
+        raise ctx.error("dtype=/out=/where=/initial= are not supported with complex prod yet")
+    axis = ctx.static(axis, "axis")
+    keepdims = ctx.static(keepdims, "keepdims")
+    if axis is None:
+        z = partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p))
+        axis = 0
+    if not isinstance(axis, int):
+        raise ctx.error("prod over several axes of a complex array is not supported yet")
+    axis = axis % max(z.ndim, 1)
+    n = static_dim(ctx, z.shape[axis], "the product of complex values needs the axis length "
+                   "known at conversion time")
+    if n > 256:
+        raise ctx.error("the product of more than 256 complex values along an axis is not "
+                        "supported yet")
+    r = ops.R(ctx)
+    idx = lambda k: (slice(None),) * axis + (k,)  # noqa: E731
+    accr = acci = None
+    outs = []
+    for k in range(n):
+        pr, pi = real_getitem(ctx, z.re, idx(k)), real_getitem(ctx, z.im, idx(k))
+        if accr is None:
+            accr, acci = pr, pi
+        else:
+            accr, acci = ops.mul(r, accr, acci, pr, pi)
+        outs.append((accr, acci))
+    if cumulative and n == 0:
+        return make(ctx, z.re, z.im, z.dtype)  # an empty axis: the empty array
+    if cumulative:
+        st = lookup(np.stack).fn
+        return make(ctx, st(ctx, [o[0] for o in outs], axis=axis),
+                    st(ctx, [o[1] for o in outs], axis=axis), z.dtype)
+    if n == 0:
+        shape_src = lookup(np.sum).fn(ctx, z.re, axis=axis)
+        accr = r.add(zeros_like(ctx, shape_src), 1.0)
+        acci = zeros_like(ctx, shape_src)
+    res = make(ctx, accr, acci, z.dtype)
+    if keepdims:
+        res = partwise(ctx, res, lambda p: lookup(np.expand_dims).fn(ctx, p, axis))
+    return res
+
+
+def norm(ctx, x, ord=None, axis=None, keepdims=False):
+    """``np.linalg.norm(z)``: the 2-norm of the flattened values (Frobenius for matrices),
+    sqrt(sum(re**2 + im**2)) as numpy computes it for complex input."""
+    if ord is not None or axis is not None or not isinstance(x, Complex):
+        raise ctx.error("np.linalg.norm of a complex array takes no ord=/axis= here yet")
+    r = ops.R(ctx)
+    flat = partwise(ctx, x, lambda p: lookup(np.ravel).fn(ctx, p))
+    s = r.sum(r.add(r.multiply(flat.re, flat.re), r.multiply(flat.im, flat.im)))
+    out = r.sqrt(s)
+    if ctx.static(keepdims, "keepdims"):
+        out = lookup(np.reshape).fn(ctx, out, (1,) * x.ndim)
+    return out
+
+
+def _on_truth(func):
+    """A function of ``z != 0`` only (nonzero, any, all, count_nonzero, bool)."""
+    def lower(ctx, a, *rest, **kwargs):
+        t = ops.truth(ctx, a) if isinstance(a, Complex) else a
+        return lookup(func).fn(ctx, t, *rest, **kwargs)
+    return lower
+
+
+def _prod_fn(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
+    return prod(ctx, a, axis, dtype, out, keepdims, **rest)
+
+
+def _cumprod_fn(ctx, a, axis=None, dtype=None, out=None):
+    return prod(ctx, a, axis, dtype, out, cumulative=True)
+
+
+def _product(name):
+    def lower(ctx, a, b, **kwargs):
+        from pyonnx.frontend.lower.complex_linalg import product
+        if kwargs:
+            raise ctx.error(f"np.{name}(..., out=) with complex values is not supported yet")
+        return product(ctx, name, a, b)
+    return lower
+
+
+def _vdot(ctx, a, b):
+    from pyonnx.frontend.lower.complex_linalg import vdot
+    return vdot(ctx, a, b)
+
+
+def _zeros_like(ctx, a, dtype=None, **kw):
+    if dtype is not None or kw:
+        raise ctx.error("np.zeros_like(z, dtype=...) of a complex array is not supported yet")
+    return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
+
+
+def _iscomplexobj(ctx, x):
+    return isinstance(x, Complex)
+
+
+def _math_unary(name):
+    return _unary(getattr(ops, name))
+
+
+FUNCS = {
+    np.real: real, np.imag: imag, np.conj: conj, np.conjugate: conj,
+    np.absolute: absolute, builtins.abs: absolute, np.angle: angle,
+    np.exp: _math_unary("exp"), np.log: _math_unary("log"), np.sqrt: _math_unary("sqrt"),
+    np.sin: _math_unary("sin"), np.cos: _math_unary("cos"), np.sinh: _math_unary("sinh"),
+    np.cosh: _math_unary("cosh"), np.log10: _math_unary("log10"), np.log2: _math_unary("log2"),
+    np.sign: _math_unary("sign"), np.linalg.norm: norm,
+    np.nonzero: _on_truth(np.nonzero), np.any: _on_truth(np.any), np.all: _on_truth(np.all),
+    np.count_nonzero: _on_truth(np.count_nonzero), builtins.bool: _on_truth(builtins.bool),
+    np.square: _unary(_square),
+    np.reciprocal: _math_unary("reciprocal"), np.negative: _unary(_negative),
+    np.positive: lambda ctx, z: z,
+    np.add: _binary_ufunc("Add"), np.subtract: _binary_ufunc("Sub"),
+    np.multiply: _binary_ufunc("Mult"), np.divide: _binary_ufunc("Div"),
+    np.power: _binary_ufunc("Pow"),
+    np.equal: _compare_ufunc("Eq"), np.not_equal: _compare_ufunc("NotEq"),
+    np.isnan: _predicate("isnan"), np.isinf: _predicate("isinf"),
+    np.isfinite: _predicate("isfinite"), np.where: where,
+    np.prod: _prod_fn, np.cumprod: _cumprod_fn,
+    np.matmul: _product("matmul"), np.dot: _product("dot"), np.inner: _product("inner"),
+    np.outer: _product("outer"), np.vdot: _vdot,
+    np.zeros_like: _zeros_like, np.astype: astype,
+    np.iscomplexobj: _iscomplexobj, np.isrealobj: lambda ctx, x: not isinstance(x, Complex),
+}

@@ -1,0 +1,393 @@
+"""Complex arithmetic and elementwise functions on :class:`Complex` pairs, as numpy computes them.
+
+Input: frontend values of which at least one is complex (a Complex, or a static Python/numpy
+complex next to graph values). Output: Complex values (or real Arrays for ``abs``, ``angle``,
+comparisons) whose dtype is numpy's (NEP 50: a Python ``complex`` is weak, ``float32 + 1j`` is
+complex64, ``complex64 + float64`` complex128). Every part computation goes through the real
+lowerings of the registry (``np.add`` on the parts...), so broadcasting and shapes are theirs.
+
+Formulas are numpy's own loops (``numpy/_core/src/umath/loops.c.src``, ``npy_math_complex``):
+multiplication is the plain formula, division Smith's algorithm with numpy's zero-divisor case,
+integer powers repeated multiplication (|n| < 100), ``abs`` a scaled hypot (no overflow).
+Special values of exp/log/sqrt/sin/cos follow the formulas, not every C99 Annex G case.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.complex_values import Complex, make, parts
+from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.numpy_calls import lookup
+
+__all__ = ["involved", "result_dtype", "binary", "unary", "compare", "R"]
+
+_BIN_UFUNCS = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
+               ast.Div: np.true_divide, ast.Pow: np.power}
+
+
+def involved(*values: Any) -> bool:
+    """Whether an operation on ``values`` is complex and has graph values (a static-only
+    operation runs in Python at conversion time)."""
+    from pyonnx.frontend.graph.complex_values import is_complex
+
+    if any(isinstance(v, Complex) for v in values):
+        return True
+    return any(is_complex(v) for v in values) and any(isinstance(v, Array) for v in values)
+
+
+def _proxy(v: Any) -> Any:
+    if isinstance(v, Complex):
+        return complex if v.weak else v.dtype
+    return dtypes.proxy(v)
+
+
+def _weak(v: Any) -> bool:
+    return v.weak if isinstance(v, Complex) else dtypes.is_weak(v)
+
+
+def result_dtype(ctx, ufunc: np.ufunc, *values: Any) -> tuple[np.dtype, bool]:
+    """numpy's output dtype of ``ufunc(*values)`` and whether the result is weak."""
+    proxies = [_proxy(v) for v in values]
+    weak = all(_weak(v) for v in values)
+    if weak:
+        proxies = [dtypes._strong(p) for p in proxies]
+    try:
+        _, outs = dtypes._resolve(ufunc, tuple(proxies))
+    except Exception as e:
+        raise ctx.error(f"np.{ufunc.__name__}: {e}") from None
+    return outs[0], weak
+
+
+class R:
+    """The real lowerings, bound to one context (``R(ctx).add(a, b)``)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def where(self, cond, a, b):
+        """``np.where(cond, a, b)`` keeping the sign of a selected zero: onnxruntime's Where
+        gives +0.0 for a selected -0.0 (common.where_), so the sign is put back from a Where
+        of the operands' signs (±1, exact)."""
+        w, cs = self.__getattr__("where"), self.__getattr__("copysign")
+        out = w(cond, a, b)
+        if out.dtype.kind != "f":
+            return out
+        return cs(out, w(cond, cs(1.0, a), cs(1.0, b)))
+
+    def __getattr__(self, name: str):
+        entry = lookup(getattr(np, name))
+        if entry is None:
+            raise AttributeError(f"pyonnx bug: no real lowering of np.{name}")
+        fn = entry.fn
+        ctx = self.ctx
+
+        def run(*args, **kwargs):
+            out = fn(ctx, *args, **kwargs)
+            if isinstance(out, Array) and out.weak:
+                out = Array(out.value, out.dtype, out.shape)
+            return out
+        return run
+
+
+# ------------------------------------------------------------------ arithmetic
+def mul(r: R, ar, ai, br, bi):
+    return r.subtract(r.multiply(ar, br), r.multiply(ai, bi)), \
+        r.add(r.multiply(ar, bi), r.multiply(ai, br))
+
+
+def div(r: R, ar, ai, br, bi):
+    """numpy's complex division (Smith's algorithm; a zero divisor gives inf/nan parts)."""
+    abr, abi = r.absolute(br), r.absolute(bi)
+    big_r = r.greater_equal(abr, abi)
+    zero = r.logical_and(r.equal(abr, 0.0), r.equal(abi, 0.0))
+    # |br| >= |bi|
+    rat = r.divide(bi, r.where(zero, 1.0, br))
+    scl = r.divide(1.0, r.add(br, r.multiply(bi, rat)))
+    r1 = r.multiply(r.add(ar, r.multiply(ai, rat)), scl)
+    i1 = r.multiply(r.subtract(ai, r.multiply(ar, rat)), scl)
+    # zero divisor
+    r0, i0 = r.divide(ar, abr), r.divide(ai, abr)
+    # |br| < |bi| (or NaN)
+    rat2 = r.divide(br, bi)
+    scl2 = r.divide(1.0, r.add(bi, r.multiply(br, rat2)))
+    r2 = r.multiply(r.add(r.multiply(ar, rat2), ai), scl2)
+    i2 = r.multiply(r.subtract(r.multiply(ai, rat2), ar), scl2)
+    re = r.where(big_r, r.where(zero, r0, r1), r2)
+    im = r.where(big_r, r.where(zero, i0, i1), i2)
+    return re, im
+
+
+def _static_int_exponent(b: Any) -> int | None:
+    if isinstance(b, Array) or isinstance(b, Complex):
+        return None
+    try:
+        v = complex(b)
+    except (TypeError, ValueError):
+        return None
+    if v.imag == 0 and v.real == int(v.real) and -100 < v.real < 100 if np.isfinite(v.real) \
+            else False:
+        return int(v.real)
+    return None
+
+
+def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
+    """numpy's ``npy_cpow``: 1 for a zero exponent, 0 (or nan) for a zero base, repeated
+    multiplication for an integer exponent known now, else exp(b log a)."""
+    r = R(ctx)
+    ar, ai = parts(ctx, a, dtype)
+    n = _static_int_exponent(b)
+    if isinstance(a, Complex) and not isinstance(b, (Array, Complex)) and n == -1:
+        return reciprocal(ctx, ar, ai)  # ndarray.__pow__'s fast path (np.reciprocal)
+    if isinstance(a, Complex) and not isinstance(b, (Array, Complex)) and not \
+            isinstance(b, bool) and b == 0.5:
+        return sqrt(ctx, ar, ai)  # ndarray.__pow__'s fast path (np.sqrt)
+    if n is not None:
+        if n == 0:
+            from pyonnx.frontend.graph.complex_values import zeros_like
+            return r.add(zeros_like(ctx, ar), 1.0), zeros_like(ctx, ai)
+        # numpy: 1 (n=1), a*a, a*(a*a), else binary powering from 1
+        if n in (1, 2, 3):
+            pr, pi = ar, ai
+            if n >= 2:
+                pr, pi = mul(r, ar, ai, ar, ai)
+            if n == 3:
+                pr, pi = mul(r, ar, ai, pr, pi)
+            return _zero_base(ctx, ar, ai, n, pr, pi)
+        m = abs(n)
+        accr, acci, pr, pi, mask = None, None, ar, ai, 1
+        while True:
+            if m & mask:
+                if accr is None:  # aa = 1 * p (numpy multiplies by 1 exactly: same values)
+                    accr, acci = mul(r, 1.0, 0.0, pr, pi)
+                else:
+                    accr, acci = mul(r, accr, acci, pr, pi)
+            mask <<= 1
+            if m < mask:
+                break
+            pr, pi = mul(r, pr, pi, pr, pi)
+        if n < 0:
+            accr, acci = div(r, 1.0, 0.0, accr, acci)
+        return _zero_base(ctx, ar, ai, n, accr, acci)
+    br, bi = parts(ctx, b, dtype)
+    lr, li = log(ctx, ar, ai)
+    er, ei = mul(r, br, bi, lr, li)
+    pr, pi = exp(ctx, er, ei)
+    zero_b = r.logical_and(r.equal(br, 0.0), r.equal(bi, 0.0))
+    zero_a = r.logical_and(r.equal(ar, 0.0), r.equal(ai, 0.0))
+    pos = r.greater(br, 0.0)  # numpy 2: 0 ** w is 0 for Re(w) > 0, else nan
+    za = r.where(pos, 0.0, np.nan)
+    re = r.where(zero_b, 1.0, r.where(zero_a, za, pr))
+    im = r.where(zero_b, 0.0, r.where(zero_a, za, pi))
+    return re, im
+
+
+def reciprocal(ctx, ar, ai):
+    """numpy's complex reciprocal loop (a ratio of the smaller part to the larger)."""
+    r = R(ctx)
+    small_i = r.less_equal(r.absolute(ai), r.absolute(ar))
+    q1 = r.divide(ai, ar)
+    d1 = r.add(ar, r.multiply(ai, q1))
+    q2 = r.divide(ar, ai)
+    d2 = r.add(r.multiply(ar, q2), ai)
+    return r.where(small_i, r.divide(1.0, d1), r.divide(q2, d2)), \
+        r.where(small_i, r.negative(r.divide(q1, d1)), r.negative(r.divide(1.0, d2)))
+
+
+def _zero_base(ctx, ar, ai, n: int, pr, pi):
+    r = R(ctx)
+    zero_a = r.logical_and(r.equal(ar, 0.0), r.equal(ai, 0.0))
+    z = 0.0 if n > 0 else np.nan
+    return r.where(zero_a, z, pr), r.where(zero_a, z, pi)
+
+
+def hypot(ctx, ar, ai):
+    """|a| without overflow or underflow: numpy's npy_hypot (inf wins over nan)."""
+    r = R(ctx)
+    return r.hypot(ar, ai)
+
+
+def log(ctx, ar, ai):
+    r = R(ctx)
+    return r.log(hypot(ctx, ar, ai)), r.arctan2(ai, ar)
+
+
+def exp(ctx, ar, ai):
+    r = R(ctx)
+    e = r.exp(ar)
+    # exp(x + 0j) is exp(x) + 0j (numpy keeps the imaginary zero, and inf*0 would be nan);
+    # C99's cexp(-inf + i inf/nan) = 0 + 0i, cexp(+inf + i inf/nan) = inf + i nan
+    zero = r.equal(ai, 0.0)
+    re = r.where(zero, e, r.multiply(e, r.cos(ai)))
+    im = r.where(zero, ai, r.multiply(e, r.sin(ai)))
+    edge = r.logical_and(r.isinf(ar), r.logical_not(r.isfinite(ai)))
+    neg = r.less(ar, 0.0)
+    neg_im = r.where(r.isinf(ai), r.copysign(0.0, ai), 0.0)
+    return r.where(edge, r.where(neg, 0.0, np.inf), re), \
+        r.where(edge, r.where(neg, neg_im, np.nan), im)
+
+
+def sqrt(ctx, ar, ai):
+    """Principal square root (numpy's csqrt: the result's real part is >= 0)."""
+    r = R(ctx)
+    m = hypot(ctx, ar, ai)
+    t = r.sqrt(r.multiply(r.add(r.absolute(ar), m), 0.5))
+    zero = r.logical_and(r.equal(ar, 0.0), r.equal(ai, 0.0))
+    safe_t = r.where(zero, 1.0, t)
+    pos = r.greater_equal(ar, 0.0)
+    re = r.where(pos, t, r.divide(r.absolute(ai), r.multiply(safe_t, 2.0)))
+    im = r.where(pos, r.divide(ai, r.multiply(safe_t, 2.0)), r.copysign(t, ai))
+    re, im = r.where(zero, 0.0, re), r.where(zero, ai, im)
+    # C99 csqrt: x + i inf -> inf + i inf (any x); +inf + iy -> inf + i0 (sign of y);
+    # -inf + iy -> 0 + i inf (sign of y), nan for a nan y
+    inf_i = r.isinf(ai)
+    pinf = r.logical_and(r.isinf(ar), r.greater(ar, 0.0))
+    ninf = r.logical_and(r.isinf(ar), r.less(ar, 0.0))
+    re = r.where(inf_i, np.inf, r.where(pinf, np.inf,
+                                        r.where(ninf, r.absolute(r.multiply(ai, 0.0)), re)))
+    im = r.where(inf_i, ai, r.where(pinf, r.copysign(r.multiply(ai, 0.0), ai),
+                                    r.where(ninf, r.copysign(np.inf, ai), im)))
+    # (x*0: 0 for a finite y, nan for a nan y, as C99 gives nan parts there)
+    return re, im
+
+
+def sin(ctx, ar, ai):
+    """sin(z) = -i sinh(iz) (C99's definition, so the special values are csinh's)."""
+    r = R(ctx)
+    sr, si = sinh(ctx, r.negative(ai), ar)
+    # numpy: +inf imaginary part for an infinite b when a is not finite
+    edge = r.logical_and(r.isinf(ai), r.logical_not(r.isfinite(ar)))
+    return si, r.where(edge, r.absolute(ai), r.negative(sr))
+
+
+def cos(ctx, ar, ai):
+    """cos(z) = cosh(iz)."""
+    r = R(ctx)
+    return cosh(ctx, r.negative(ai), ar)
+
+
+def sinh(ctx, ar, ai):
+    """sinh(a)cos(b) + i cosh(a)sin(b), with C99's csinh special values: a zero or infinite
+    real part kept when b is not finite, a zero imaginary part kept."""
+    r = R(ctx)
+    re = r.multiply(r.sinh(ar), r.cos(ai))
+    im = r.multiply(r.cosh(ar), r.sin(ai))
+    keep = r.logical_and(r.logical_or(r.equal(ar, 0.0), r.isinf(ar)),
+                         r.logical_not(r.isfinite(ai)))
+    kept = r.where(r.isinf(ar), r.absolute(ar), ar)  # numpy: +inf
+    return r.where(keep, kept, re), r.where(r.equal(ai, 0.0), ai, im)
+
+
+def cosh(ctx, ar, ai):
+    """cosh(a)cos(b) + i sinh(a)sin(b), with C99's ccosh special values."""
+    r = R(ctx)
+    re = r.multiply(r.cosh(ar), r.cos(ai))
+    im = r.multiply(r.sinh(ar), r.sin(ai))
+    bad_b = r.logical_not(r.isfinite(ai))
+    re = r.where(r.logical_and(r.isinf(ar), bad_b), np.inf, re)
+    im = r.where(r.logical_and(r.equal(ar, 0.0), bad_b), 0.0, im)
+    zero_im = r.where(r.isnan(ar), ai, r.multiply(ai, r.copysign(1.0, ar)))
+    return re, r.where(r.equal(ai, 0.0), zero_im, im)
+
+
+def log10(ctx, ar, ai):
+    r = R(ctx)
+    lr, li = log(ctx, ar, ai)
+    return r.divide(lr, np.log(10.0)), r.divide(li, np.log(10.0))
+
+
+def log2(ctx, ar, ai):
+    r = R(ctx)
+    lr, li = log(ctx, ar, ai)
+    return r.divide(lr, np.log(2.0)), r.divide(li, np.log(2.0))
+
+
+def sign(ctx, ar, ai):
+    """numpy 2's complex sign: z / |z| (0 for 0)."""
+    r = R(ctx)
+    m = hypot(ctx, ar, ai)
+    zero = r.equal(m, 0.0)
+    safe = r.where(zero, 1.0, m)
+    re = r.where(zero, 0.0, r.divide(ar, safe))
+    im = r.where(zero, 0.0, r.divide(ai, safe))
+    # one infinite part: the unit vector along it; both infinite or a nan: nan
+    inf_r, inf_i = r.isinf(ar), r.isinf(ai)
+    re = r.where(inf_r, r.copysign(1.0, ar), r.where(inf_i, 0.0, re))
+    im = r.where(inf_i, r.copysign(1.0, ai), r.where(inf_r, 0.0, im))
+    nan_r = r.logical_and(r.isnan(ar), r.logical_not(inf_i))
+    nan_i = r.logical_and(r.isnan(ai), r.logical_not(inf_r))
+    bad = r.logical_or(r.logical_and(inf_r, inf_i), r.logical_or(nan_r, nan_i))
+    return r.where(bad, np.nan, re), r.where(bad, np.nan, im)
+
+
+# ------------------------------------------------------------------ operators
+def binary(ctx, op: type, a: Any, b: Any) -> Any:
+    """``a <op> b`` where one side is complex: numpy's value and dtype."""
+    ufunc = _BIN_UFUNCS.get(op)
+    if ufunc is None:
+        name = {ast.FloorDiv: "//", ast.Mod: "%"}.get(op, op.__name__)
+        raise ctx.error(f"'{name}' is not defined for complex values (numpy raises TypeError)")
+    dt, weak = result_dtype(ctx, ufunc, a, b)
+    if op is ast.Pow:
+        re, im = power(ctx, a, b, dt)
+        return make(ctx, re, im, dt, weak)
+    r = R(ctx)
+    ar, ai = parts(ctx, a, dt)
+    br, bi = parts(ctx, b, dt)
+    if op is ast.Add:
+        re, im = r.add(ar, br), r.add(ai, bi)
+    elif op is ast.Sub:
+        re, im = r.subtract(ar, br), r.subtract(ai, bi)
+    elif op is ast.Mult:
+        re, im = mul(r, ar, ai, br, bi)
+    else:
+        re, im = div(r, ar, ai, br, bi)
+    return make(ctx, re, im, dt, weak)
+
+
+def unary(ctx, op: type, a: Complex) -> Any:
+    r = R(ctx)
+    if op is ast.USub:
+        return make(ctx, r.negative(a.re), r.negative(a.im), a.dtype, a.weak)
+    if op is ast.UAdd:
+        return a
+    if op is ast.Not:
+        return r.logical_not(truth(ctx, a))
+    raise ctx.error("'~' is not defined for complex values (numpy raises TypeError)")
+
+
+def truth(ctx, a: Complex) -> Array:
+    """``a != 0`` elementwise (a complex value is true when either part is nonzero)."""
+    r = R(ctx)
+    return r.logical_or(r.not_equal(a.re, 0.0), r.not_equal(a.im, 0.0))
+
+
+def compare(ctx, op: type, a: Any, b: Any) -> Array:
+    """``==`` and ``!=`` (numpy also orders complex values lexicographically: < <= > >=)."""
+    r = R(ctx)
+    ufunc = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+             ast.Gt: np.greater, ast.GtE: np.greater_equal}.get(op)
+    if ufunc is None:
+        raise ctx.error("this comparison is not supported for complex values")
+    dt, _ = result_dtype(ctx, np.add, a, b)
+    ar, ai = parts(ctx, a, dt)
+    br, bi = parts(ctx, b, dt)
+    if op is ast.Eq:
+        return r.logical_and(r.equal(ar, br), r.equal(ai, bi))
+    if op is ast.NotEq:
+        return r.logical_or(r.not_equal(ar, br), r.not_equal(ai, bi))
+    # numpy's CLT/CLE: real parts decide, ties by the imaginary parts (NaN compares false)
+    strict = {ast.Lt: r.less, ast.Gt: r.greater, ast.LtE: r.less, ast.GtE: r.greater}[op]
+    tie = {ast.Lt: r.less, ast.Gt: r.greater, ast.LtE: r.less_equal,
+           ast.GtE: r.greater_equal}[op]
+    no_nan = r.logical_not(r.logical_or(r.isnan(ai), r.isnan(bi)))
+    return r.logical_or(r.logical_and(strict(ar, br), no_nan),
+                        r.logical_and(r.equal(ar, br), tie(ai, bi)))
+
+
+def static_complex(value: Any) -> bool:
+    return is_static(value) and not isinstance(value, (list, tuple))

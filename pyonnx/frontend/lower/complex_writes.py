@@ -1,0 +1,158 @@
+"""Item assignment into complex arrays: ``z[index] = v`` on a :class:`Complex`.
+
+Input: the assignment's target (its AST node and value), the index and the value. Output: the
+name rebound to the written Complex (each part written by the real item assignment,
+:func:`pyonnx.frontend.lower.setitem.setitem`), or a ConversionError.
+
+Complex values are not tracked by :mod:`aliases` (numpy's shared memory between names and
+views), so a write is converted only when no other name or view can see the memory: the target
+is a local name, no view of it was taken (``z[1:]``, ``z.real``, ``z.reshape``), no other name
+holds it, and it is not an argument (whose memory is the caller's). Everything else is refused
+with what to write instead, never converted into a model that misses numpy's shared write.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
+from pyonnx.frontend.graph.values import Array
+
+__all__ = ["handles", "write", "written_arguments", "inplace_binary", "shared"]
+
+
+def handles(target: Any, value: Any) -> bool:
+    """Whether ``target[...] = value`` is this module's (a complex target or value)."""
+    if isinstance(target, Complex):
+        return True
+    if isinstance(target, np.ndarray) and target.dtype.kind == "c":
+        return True
+    return isinstance(target, (Array, np.ndarray)) and is_complex(value)
+
+
+def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any) -> None:
+    ctx = lowering.ctx
+    if not isinstance(target, Complex) and not (isinstance(target, np.ndarray)
+                                                and target.dtype.kind == "c"):
+        raise ctx.error("assigning complex values into a real array would drop their imaginary "
+                        "parts (numpy raises TypeError or warns ComplexWarning); write "
+                        "np.real(v) explicitly, or make the array complex")
+    if not isinstance(target_node, ast.Name):
+        raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
+                        "is not supported yet; write into the array's own name (z[i] = v)")
+    name = target_node.id
+    why = shared(lowering, target) or _argument_in_control_flow(lowering, target)
+    if why:
+        raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
+                        f"{why}; write into a copy (z = z.copy()) before the views are taken")
+    others = [n for f in ctx.frames for n, v in f.env.locals.items()
+              if (v is target or _meets(v, target)) and (f is not lowering or n != name)]
+    if others:
+        raise ctx.error(f"item assignment into the complex array '{name}', which the name "
+                        f"'{others[0]}' also holds (numpy would change both); write into a copy "
+                        f"({name} = {name}.copy())")
+    if not isinstance(target, Complex):
+        re, im = parts(ctx, target, target.dtype)
+        target = make(ctx, re, im, target.dtype)
+    from pyonnx.frontend.lower.setitem import setitem
+
+    if isinstance(value, Complex) or is_complex(value) or isinstance(value, Array) or \
+            isinstance(value, (bool, int, float, np.generic)) or isinstance(value, np.ndarray):
+        vr, vi = parts(ctx, value, target.dtype)
+    else:
+        vr, vi = parts(ctx, ctx.asarray(value), target.dtype)
+    re = setitem(ctx, target.re, index, vr)
+    im = setitem(ctx, target.im, index, vi)
+    out = Complex(re, im, target.dtype)
+    out.mem, out.param = target.mem, target.param  # the same numpy memory, new contents
+    if out.param is not None:  # the caller's array: written back (complex_boundary)
+        written_arguments(ctx).add(out.param)
+    lowering.env.bind(name, out)
+
+
+def written_arguments(ctx) -> set:
+    """Names of the complex arguments the function writes into."""
+    found = getattr(ctx, "complex_written", None)
+    if found is None:
+        found = ctx.complex_written = set()
+    return found
+
+
+def _meets(v: Any, target: Any) -> bool:
+    """Whether ``v`` may be (part of) the memory of ``target``: a Complex whose buffers meet."""
+    return isinstance(v, Complex) and isinstance(target, Complex) and bool(v.mem & target.mem)
+
+
+def _argument_in_control_flow(lowering, target: Any) -> str:
+    """A write into a complex argument inside a run-time if/loop: the If/Loop carries only the
+    names live after it, and an argument written there need not be (its final value is the
+    caller's, see complex_boundary.written_arguments): refused (fuzz seed 1000162)."""
+    if isinstance(target, Complex) and target.param is not None and any(
+            getattr(f, "dynamic_depth", 0) for f in lowering.ctx.frames):
+        return ("it is an argument written inside a run-time 'if' or loop (also after an "
+                "early 'return' in one), which pyonnx does not follow yet")
+    return ""
+
+
+def shared(lowering, target: Any) -> str:
+    """Why numpy's write into ``target`` could be seen elsewhere ("" when it cannot): an
+    argument, a view, or a view of some complex value held by a name (conservative: which
+    memory a view shares is not tracked across run-time loops and branches)."""
+    if not isinstance(target, Complex):
+        return ""
+    note = memory_note(target)
+    if note:
+        return note
+    from pyonnx.frontend.lower.complex_functions import part_views
+
+    ctx = lowering.ctx
+    parts_ = part_views(ctx)
+    stack = [v for f in ctx.frames for v in f.env.locals.values()]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, Complex) and v.base is not None or \
+                isinstance(v, Array) and id(v) in parts_:
+            return ("a view of a complex array (z[1:], z.real, z.T...) is held by a name, "
+                    "whose memory numpy may share")
+    return ""
+
+
+def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> Any:
+    """``left <op> right`` with a complex side; ``inplace`` as ExprLowering.binary takes it
+    (True for ``x op= v`` on a name, "subscript" for ``x[i] op= v``)."""
+    from pyonnx.frontend.lower import complex_ops
+
+    ctx = lowering.ctx
+    if op is ast.MatMult:
+        from pyonnx.frontend.lower.complex_linalg import matmul
+        result = matmul(ctx, left, right)
+    else:
+        result = complex_ops.binary(ctx, op, left, right)
+    if not inplace:
+        return result
+    if isinstance(left, Array) and not left.weak and isinstance(result, Complex):
+        raise ctx.error(f"Cannot cast ufunc output from dtype('{result.dtype}') to "
+                        f"dtype('{left.dtype}') with casting rule 'same_kind' (numpy raises "
+                        "UFuncTypeError for 'x op= <complex>' on a real array); write "
+                        "x = x op ... to get a complex result")
+    if isinstance(left, Complex) and isinstance(result, Complex):
+        if inplace is True:
+            holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
+                          if v is left or _meets(v, left))
+            if shared(lowering, left) or _argument_in_control_flow(lowering, left) or \
+                    holders > 1:
+                raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
+                                "view or the caller shares is not supported (numpy would change "
+                                "them all); write x = x op ... (a new array)")
+        if result.dtype != left.dtype and not left.weak:
+            result = make(ctx, result.re, result.im, left.dtype)
+        if inplace is True:
+            result.mem, result.param = left.mem, left.param  # x op= v writes into x's memory
+            if left.param is not None:
+                written_arguments(ctx).add(left.param)
+    return result
