@@ -32,6 +32,8 @@ def precision_floor(source: str, args) -> str:
     float32 ``exp`` is itself 1 ulp off the correctly rounded value), so float64 results are
     compared at that tolerance."""
     names = {a.dtype.name for a in args if isinstance(a, (np.ndarray, np.generic))} | {n for n in TOL if n in source}
+    if "complex64" in names:
+        names.add("float32")  # its parts are float32
     return next((n for n in ("float16", "float32") if n in names), "float64")
 
 
