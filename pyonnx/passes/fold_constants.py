@@ -176,7 +176,7 @@ class _Folding:
                 # Bound arithmetic on lengths (trip counts, slice bounds): decided by ranges.
                 if self._facts is None:
                     self._facts = Facts()
-                result = simplify(node, self._facts, self.limit)
+                result = simplify(node, self._facts, self.limit, self.rewired)
         finally:
             self._node = None
         if result is None:

@@ -158,3 +158,46 @@ def test_vectorized_map_is_two_nodes():
 
     assert [n.op_type for n in compile_(affine).to_onnx(np.zeros(4)).graph.node] == \
         ["Mul", "Add"]
+
+
+def test_shape_and_column_reads_skip_transposed_copies():
+    # b[:, 0] = ...; then b[:, 1] read: the reads and lengths come from the scattered array
+    # itself, not from its transposed-back copy (which dies).
+    m, before = fold("""
+    agraph (float[N, M] x, float[N] v) => (float[K] col, int64[1] n) {
+        t = Transpose <perm = [1, 0]> (x)
+        idx = Constant <value = int64[1, 1] {0}> ()
+        zero1 = Constant <value = int64[1] {0}> ()
+        v2 = Unsqueeze (v, zero1)
+        s = ScatterND (t, idx, v2)
+        back = Transpose <perm = [1, 0]> (s)
+        one = Constant <value = int64 {1}> ()
+        col = Gather <axis = 1> (back, one)
+        n = Shape <start = 0, end = 1> (back)
+    }""")
+    from pyonnx.passes.remove_unused import RemoveUnusedPass
+
+    RemoveUnusedPass()(m)
+    assert ops(m).count("Transpose") == 1
+    after = checked(m)
+    for rows, cols in ((3, 2), (1, 2), (0, 2), (2, 3)):
+        feeds = {"x": np.arange(rows * cols, dtype=np.float32).reshape(rows, cols),
+                 "v": np.full(rows, 7, np.float32)}
+        for w, g in zip(_run(before, feeds), _run(after, feeds)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_array_equal(g, w)
+
+
+def columns(b):
+    y = b.copy()
+    y[:, 0] = b[:, 0] - b[:, 2] / 2
+    y[:, 1] = y[:, 0] * 2
+    y[:, 2] = y[:, 1] + b[:, 3]
+    return y
+
+
+@pytest.mark.parametrize("shape", [(5, 4), (1, 4), (0, 4), (3, 5)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_column_writes_after_folding(shape, dtype):
+    check(columns, np.arange(np.prod(shape)).reshape(shape).astype(dtype))
+

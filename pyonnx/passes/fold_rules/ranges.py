@@ -115,8 +115,11 @@ class Facts:
             if node is None or node.domain not in _ONNX:
                 break
             op = node.op_type
-            if op == "ConstantOfShape" and node.inputs:
-                of = self.of(node.inputs[0]).shape_of
+            if (op == "ConstantOfShape" or op == "Reshape" and _attr(node, "allowzero", 0))\
+                    and node.inputs and node.inputs[-1] is not None:
+                # Filled or reshaped to Shape(x): x's dims (a Reshape without allowzero
+                # copies the input's dim where the shape holds a 0).
+                of = self.of(node.inputs[-1]).shape_of
                 if of is None or of[1] != 0 or of[2] is not None:
                     break
                 value = of[0]
@@ -225,13 +228,26 @@ class Facts:
         return fact
 
     def rank(self, x: ir.Value) -> int | None:
-        fact_shape = _declared(x)
-        if fact_shape is not None:
-            return len(fact_shape)
-        node = x.producer()
-        if node is not None and node.op_type == "ConstantOfShape" and node.inputs:
-            s = self.of(node.inputs[0]).shape
-            return s[0] if s is not None and len(s) == 1 and isinstance(s[0], int) else None
+        for _ in range(32):
+            declared = _declared(x)
+            if declared is not None:
+                return len(declared)
+            node = x.producer()
+            if node is None or node.domain not in _ONNX or not node.inputs:
+                break
+            op = node.op_type
+            if op == "ConstantOfShape":
+                s = self.of(node.inputs[0]).shape
+                return s[0] if s is not None and len(s) == 1 and isinstance(s[0], int) \
+                    else None
+            if op == "Transpose":
+                perm = _attr(node, "perm")
+                return len(perm) if perm is not None else None
+            if op in ("Identity", "Cast", "Neg", "Abs", "ScatterND", "ScatterElements") and \
+                    node.inputs[0] is not None:
+                x = node.inputs[0]
+                continue
+            break
         fact = self.of(x)
         return len(fact.shape) if fact.shape is not None else None
 
@@ -375,15 +391,19 @@ def _declared(value: ir.Value) -> tuple | None:
 
 # ---------------------------------------------------------------------- the rules
 OPS = frozenset({"Add", "Sub", "Max", "Min", "Where", "Cast", "ReduceSum", "Not", "Slice",
-                 "Concat", *_COMPARE, *_LOGIC})
+                 "Concat", "Shape", "Gather", *_COMPARE, *_LOGIC})
 
 
-def simplify(node: ir.Node, facts: Facts, limit: int) -> list | None:
+def simplify(node: ir.Node, facts: Facts, limit: int, rewired=None) -> list | None:
     """A replacement for ``node``'s one output by its facts, or None (see the module
-    docstring)."""
+    docstring). ``rewired(old_input)`` is called when the node's input was changed in place."""
     if len(node.outputs) != 1 or node.op_type not in OPS:
         return None
     op, ins = node.op_type, node.inputs
+    if op == "Shape":
+        return _shape_source(node, facts, rewired)
+    if op == "Gather":
+        return _gather_through_transpose(node, rewired)
     if op == "Slice":
         return _slice(node, facts)
     if op == "Concat":
@@ -404,6 +424,57 @@ def simplify(node: ir.Node, facts: Facts, limit: int) -> list | None:
         chosen = facts.of(ins[taken])
         if out.shape is not None and chosen.shape == out.shape and out.static:
             return [ins[taken]]
+    return None
+
+
+def _shape_source(node: ir.Node, facts: Facts, rewired) -> None:
+    """``Shape(y, k, k + 1)`` of a value with the dims of another (a transposed or scattered
+    copy, ``ConstantOfShape(Shape(x))``) reads that value instead: the copies it kept alive
+    die, and equal Shapes of one value merge in CSE."""
+    x = node.inputs[0] if node.inputs else None
+    if x is None or rewired is None:
+        return None
+    rank = facts.rank(x)
+    start, end = _attr(node, "start", 0), _attr(node, "end")
+    if rank is None:
+        return None
+    lo, hi, _ = slice(start, end).indices(rank)
+    if hi - lo != 1:
+        return None
+    key = facts.dim(x, lo)
+    source, k = key[1], key[2]
+    if source is x or facts.rank(source) is None:
+        return None
+    node.replace_input_with(0, source)
+    node.attributes["start"] = ir.AttrInt64("start", k)
+    node.attributes["end"] = ir.AttrInt64("end", k + 1)
+    rewired(x)
+    return None
+
+
+def _gather_through_transpose(node: ir.Node, rewired) -> None:
+    """``Gather(Transpose(v, perm), i, axis=a)`` with a 0-d ``i`` whose other axes keep their
+    order (``b.T[k]`` of a column write) → ``Gather(v, i, axis=perm[a])``: the transposed
+    copy dies when nothing else reads it."""
+    ins = node.inputs
+    if rewired is None or len(ins) != 2 or ins[0] is None or ins[1] is None:
+        return None
+    t = ins[0].producer()
+    if t is None or t.op_type != "Transpose" or t.domain not in _ONNX or not t.inputs:
+        return None
+    perm = _attr(t, "perm")
+    idx = const_of(ins[1])
+    axis = _attr(node, "axis", 0)
+    if perm is None or idx is None or idx.ndim != 0 or not -len(perm) <= axis < len(perm):
+        return None
+    axis %= len(perm)
+    rest = perm[:axis] + perm[axis + 1:]
+    if rest != sorted(rest):
+        return None  # the other axes would come out permuted
+    old = ins[0]
+    node.replace_input_with(0, t.inputs[0])
+    node.attributes["axis"] = ir.AttrInt64("axis", perm[axis])
+    rewired(old)
     return None
 
 
