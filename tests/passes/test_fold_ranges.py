@@ -201,3 +201,34 @@ def columns(b):
 def test_column_writes_after_folding(shape, dtype):
     check(columns, np.arange(np.prod(shape)).reshape(shape).astype(dtype))
 
+
+def last_column(x, k):
+    return x[..., k]
+
+
+def middle(x):
+    return x[:, 1]
+
+
+@pytest.mark.parametrize("shape", [(5, 4), (1, 4), (0, 4), (2, 3, 4), (3, 0, 2), (4, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.bool_, np.uint8])
+def test_last_axis_column_reads_are_numpys(shape, dtype):
+    x = (np.arange(np.prod(shape)).reshape(shape) % 3).astype(dtype)
+    for k in (0, -1, shape[-1] - 1):
+        f = check(last_column, x, k, static_argnames=("k",))
+    assert "Slice" in {n.op_type for n in f.to_onnx(x, 0).graph.node}
+    if len(shape) == 3 and shape[1] > 1:
+        check(middle, x)  # not the last axis: a plain Gather
+
+
+@pytest.mark.parametrize("k", [4, -5])
+def test_last_axis_column_out_of_range_still_fails(k):
+    import pyonnx
+
+    f = pyonnx.compile(last_column, static_argnames=("k",))
+    for shape in ((3, 4), (0, 4)):
+        x = np.zeros(shape, np.float32)
+        with pytest.raises(IndexError):
+            last_column(x, k)
+        with pytest.raises(Exception):
+            f(x, k)
