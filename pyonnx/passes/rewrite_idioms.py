@@ -275,7 +275,7 @@ def last_axis_gather(node: ir.Node, main: ir.Graph) -> bool:
     k = _const(index)
     if x is None or k is None or k.ndim != 0 or k.dtype.kind not in "iu":
         return False
-    from pyonnx.passes.fold_rules.ranges import Facts  # (a leaf module: no cycle)
+    from pyonnx.passes.fold_rules.range_facts import Facts  # (a leaf module: no cycle)
 
     rank = _rank(x) or Facts().rank(x)
     axis = node.attributes.get("axis")
