@@ -232,3 +232,21 @@ def test_last_axis_column_out_of_range_still_fails(k):
             last_column(x, k)
         with pytest.raises(Exception):
             f(x, k)
+
+
+def test_last_axis_gather_stays_in_loop_bodies():
+    from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
+
+    m = model("""
+    agraph (int64 n, float[N, M] x) => (float[N, M] y, float[J, N] cols) {
+        t = Constant <value = bool {1}> ()
+        y, cols = Loop (n, t, x) <body = b (int64 i, bool c, float[N, M] x_in)
+                                          => (bool c_out, float[N, M] x_out, float[N] col) {
+            c_out = Identity (c)
+            x_out = Identity (x_in)
+            k = Constant <value = int64 {0}> ()
+            col = Gather <axis = 1> (x_in, k)
+        }>
+    }""")
+    RewriteIdiomsPass()(m)
+    assert "Slice" not in ops(m) and ops(m).count("Gather") == 1
