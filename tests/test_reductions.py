@@ -516,3 +516,21 @@ def test_run_time_empty_reduction_raises(fn, dtype):
     # Reducing a non-empty axis of an array with no rows is fine in numpy.
     if fn is max_of:
         check(f, np.zeros((0, 3), dtype).T.copy())
+
+
+def max_axis1(x):
+    return np.max(x, axis=1), np.min(x, axis=(1, 2))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float_extrema_nan_flag_and_empty_axis(dtype):
+    # The NaN flag is reduced in uint8; a bool ReduceMax over the first element of each
+    # reduced axis keeps the run-time error on an empty axis.
+    x = np.random.default_rng(3).normal(size=(3, 700, 2)).astype(dtype)
+    x[1, 650, 0] = np.nan
+    x[2, 0, 1] = np.nan
+    f = check(max_axis1, x)
+    check(f, x[:, :1].copy())
+    check(f, np.zeros((0, 4, 2), dtype))  # empty, but no empty reduction
+    with pytest.raises(ExecutionError):
+        f(np.zeros((2, 0, 2), dtype))

@@ -37,6 +37,8 @@ import onnx_ir as ir
 from pyonnx.passes import fold_rules  # noqa: F401  (import for the registrations)
 from pyonnx.passes.fold_rules.common import const_of
 from pyonnx.passes.fold_reference import _infer_outputs, _reference_eval
+from pyonnx.passes.fold_rules.ranges import OPS as RANGE_OPS
+from pyonnx.passes.fold_rules.ranges import Facts, simplify
 from pyonnx.passes.fold_rules.registry import PARTIAL, RULES
 from pyonnx.passes.marks import replace_value
 
@@ -103,6 +105,7 @@ class _Folding:
         self.input_limit, self.limit = self._limits
         self._node: ir.Node | None = None
         self._dedup: dict[tuple, ir.Value] | None = None
+        self._facts: Facts | None = None  # value ranges (fold_rules/ranges.py), on demand
 
     # ----------------------------------------------------------- Inputs protocol
     def const(self, index: int) -> np.ndarray | None:
@@ -142,8 +145,8 @@ class _Folding:
     def visit_node(self, node: ir.Node) -> None:
         op_type = node.op_type
         onnx_op = node.domain in _ONNX_DOMAINS
-        if onnx_op and (op_type in PARTIAL or op_type == "If" or _all_const(node)) \
-                and self._fold(node):
+        if onnx_op and (op_type in PARTIAL or op_type in RANGE_OPS or op_type == "If"
+                        or _all_const(node)) and self._fold(node):
             return
         # Only these ONNX ops carry graphs (reading every node's attributes costs 0.3 µs).
         if not onnx_op or op_type in _SUBGRAPH_OPS:
@@ -169,6 +172,11 @@ class _Folding:
                 return self._inline_if(node)
             else:
                 result = self._evaluate(node)
+            if result is None and node.op_type in RANGE_OPS:
+                # Bound arithmetic on lengths (trip counts, slice bounds): decided by ranges.
+                if self._facts is None:
+                    self._facts = Facts()
+                result = simplify(node, self._facts, self.limit, self.rewired)
         finally:
             self._node = None
         if result is None:

@@ -49,6 +49,14 @@ O(n²) (benchmarks/setitem_loops.py). A row beyond ``x`` still fails, in the ``S
 the loop. Anything else (x read in the body, another index, the result used) is lowered in
 place.
 
+The index may also be the iteration number plus a constant ``c >= 0`` (``for i in range(c,
+...)``: rows ``[c, c + trips)``). A body that reads the row the previous iteration wrote
+(``Gather(x_in, i + c - 1)``, the recurrence ``y[i] = f(y[i - 1])``) first gets that row as a
+new loop state (``carry_previous_row``: ``x_entry[c - 1]``, as a 1-row ``Slice`` so a loop
+run 0 times reads nothing), which leaves ``x`` only written: EWMA over 1,000 elements went
+from 2.55 to 1.97 µs per iteration, 10,000 from 3.1 to 2.0 (no copy of the array per
+iteration).
+
 Replacement nodes copy the ``SetItem``'s ``doc_string`` and ``meta["pyonnx.loc"]`` and are named
 ``<SetItem name>_<Op>`` (the name carries the source line), so run-time errors point at the
 assignment. Names stay unique in the model (value and node names are checked against all

@@ -21,6 +21,7 @@ __all__ = ["rewrite_loop"]
 
 def rewrite_loop(b: Builder, loop: ir.Node) -> int:
     """The loop rewrite (see the module docstring); returns how many states it dropped."""
+    loop = carry_previous_row(b, loop)
     body_attr = loop.attributes.get("body")
     if body_attr is None or body_attr.is_ref() or body_attr.type != ir.AttributeType.GRAPH:
         return 0
@@ -91,8 +92,10 @@ def rewrite_loop(b: Builder, loop: ir.Node) -> int:
         # A Loop run 0 times makes its scan outputs (0,) or (0, 0...): give it x's row shape.
         rows = e("Reshape", scan, e("Concat", trips, e("Shape", x_entry, start=1), axis=0),
                  allowzero=1)
-        indices = e("Range", c(np.array(0, np.int64)),
-                    e("Squeeze", trips, c(np.array([0], np.int64))),
+        first = m.offset
+        count = e("Squeeze", trips, c(np.array([0], np.int64)))
+        indices = e("Range", c(np.array(first, np.int64)),
+                    count if not first else e("Add", count, c(np.array(first, np.int64))),
                     c(np.array(1, np.int64)))
         if m.branch is not None:  # only the iterations that wrote
             written = next(scans)
@@ -105,6 +108,80 @@ def rewrite_loop(b: Builder, loop: ir.Node) -> int:
         replace_uses(old[m.k], e("ScatterND", x_entry, indices, rows))
     graph.remove(loop, safe=True)
     return len(matches)
+
+def carry_previous_row(b: Builder, loop: ir.Node) -> ir.Node:
+    """A recurrence ``x[i + c] = f(x[i + c - 1], ...)`` (``c >= 0`` constant): the reads of the
+    previous row come from a new loop state carrying the row written last (``x_entry[c - 1]``
+    on the first iteration, as a 1-row slice so that a loop run 0 times reads nothing), so
+    that ``x`` is then only written and the scan-output rewrite applies. Returns the Loop
+    (a new node when one state was added)."""
+    body_attr = loop.attributes.get("body")
+    if body_attr is None or body_attr.is_ref() or body_attr.type != ir.AttributeType.GRAPH:
+        return loop
+    body = body_attr.as_graph()
+    n_state = len(loop.inputs) - 2
+    if n_state <= 0 or len(body.inputs) != n_state + 2 or len(body.outputs) < n_state + 1:
+        return loop
+    it = body.inputs[0]
+    for k in range(n_state):
+        x_in, out = body.inputs[2 + k], body.outputs[1 + k]
+        if x_in.is_graph_output() or out.uses() or sum(o is out for o in body.outputs) != 1:
+            continue
+        writes = [u.node for u in x_in.uses() if u.node.op_type == "SetItem"]
+        reads = [u.node for u in x_in.uses() if u.node.op_type == "Gather"]
+        if len(writes) != 1 or not reads or len(writes) + len(reads) != len(list(x_in.uses())):
+            continue
+        s = writes[0]
+        c = _offset(s.inputs[1], it) if _writes_row(s, it) else None
+        if c is None or s.graph is not body or s.outputs[0] is not out or \
+                s.inputs[0] is not x_in or any(
+                    g.graph is not body or g.inputs[0] is not x_in or len(g.inputs) != 2
+                    or _gather_axis(g) != 0 or not _previous(g.inputs[1], s.inputs[1], it, c)
+                    for g in reads):
+            continue
+        return _add_previous_state(b, loop, body, k, s, reads, c)
+    return loop
+
+
+def _gather_axis(node: ir.Node) -> int:
+    return int(attr(node, "axis", 0))
+
+
+def _add_previous_state(b: Builder, loop: ir.Node, body: ir.Graph, k: int, s: ir.Node,
+                        reads: list[ir.Node], c: int) -> ir.Node:
+    graph = loop.graph
+    assert graph is not None
+    const = b.const
+    i64 = np.int64
+    x_entry = loop.inputs[2 + k]
+    outer = Emitter(b, s, lambda node: graph.insert_before(loop, node))
+    start, end = (c - 1, c) if c >= 1 else (-1, 2**62)
+    init = outer("Slice", x_entry, const(np.array([start], i64)), const(np.array([end], i64)),
+                 const(np.array([0], i64)))
+    x_in = body.inputs[2 + k]
+    prev_in = ir.Value(name=b.value_name(f"{x_in.name or 'x'}_previous"), type=x_in.type)
+    n_state = len(loop.inputs) - 2
+    body.inputs.append(prev_in)
+    first = body.node(0)
+    row = Emitter(b, s, lambda node: body.insert_before(first, node))(
+        "Gather", prev_in, const(np.array(0, i64)), axis=0)
+    for g in reads:
+        replace_uses(g.outputs[0], row)
+        body.remove(g, safe=True)
+    prev_out = Emitter(b, s, body.append)("Unsqueeze", s.inputs[2], const(np.array([0], i64)))
+    prev_out.type = x_in.type
+    body.outputs.insert(1 + n_state, prev_out)
+    old = loop.outputs
+    new_loop = ir.Node("", "Loop", [*loop.inputs, init], list(loop.attributes.values()),
+                       num_outputs=len(old) + 1, name=loop.name, doc_string=loop.doc_string)
+    new_loop.meta.update(loop.meta)
+    graph.insert_before(loop, new_loop)
+    for i, out in enumerate(old):
+        replace_uses(out, new_loop.outputs[i if i < n_state else i + 1])
+    new_loop.outputs[n_state].name = b.value_name(f"{prev_in.name}_last")
+    graph.remove(loop, safe=True)
+    return new_loop
+
 
 def _unconditional_branch(b: Builder, m: _RowWrite, loop: ir.Node) -> tuple[ir.Value, ir.Value]:
     """Turns ``If(c) {x[i] = v} else {x}`` into ``If(c) {v, True} else {zeros, False}``;
@@ -161,6 +238,7 @@ class _RowWrite:
     branch: ir.Node | None = None
     j: int = 0
     keep: ir.Node | None = None
+    offset: int = 0  # the row written on iteration i is i + offset
 
 
 def _row_write_of_iteration(body: ir.Graph, k: int) -> _RowWrite | None:
@@ -177,7 +255,7 @@ def _row_write_of_iteration(body: ir.Graph, k: int) -> _RowWrite | None:
     if len(uses) == 1:
         s, index = uses[0]
         if index == 0 and s.graph is body and _writes_row(s, it) and s.outputs[0] is out:
-            return _RowWrite(k, s)
+            return _RowWrite(k, s, offset=_offset(s.inputs[1], it) or 0)
         return None
     if len(uses) != 2 or uses[0].idx != 0 or uses[1].idx != 0:
         return None
@@ -205,13 +283,51 @@ def _row_write_of_iteration(body: ir.Graph, k: int) -> _RowWrite | None:
         if (value.uses() or len(graph.outputs) <= j or graph.outputs[j] is not value
                 or sum(o is value for o in graph.outputs) != 1):
             return None
-    return _RowWrite(k, s, node, j, d)
+    return _RowWrite(k, s, node, j, d, offset=_offset(s.inputs[1], it) or 0)
 
 
 def _writes_row(node: ir.Node, iteration: ir.Value) -> bool:
     return (node.domain == DOMAIN and node.op_type == "SetItem" and len(node.inputs) == 3
-            and attr(node, "kind", None) == "row" and node.inputs[1] is iteration
-            and node.inputs[2] is not None)
+            and attr(node, "kind", None) == "row" and node.inputs[2] is not None
+            and _offset(node.inputs[1], iteration) is not None)
+
+
+def _offset(index: ir.Value | None, iteration: ir.Value) -> int | None:
+    """``c`` when ``index`` is ``iteration + c`` for a constant ``c >= 0`` (the row of
+    ``for i in range(c, ...)``), else None."""
+    if index is iteration:
+        return 0
+    node = None if index is None else index.producer()
+    if node is None or node.op_type != "Add" or node.domain != "" or len(node.inputs) != 2:
+        return None
+    a, c = node.inputs
+    if c is iteration:
+        a, c = c, a
+    if a is not iteration or c is None or c.const_value is None or c.is_graph_input():
+        return None
+    arr = c.const_value.numpy()
+    if arr.shape != () or arr.dtype != np.int64 or int(arr) < 0:
+        return None
+    return int(arr)
+
+
+def _previous(read: ir.Value | None, index: ir.Value, iteration: ir.Value, c: int) -> bool:
+    """Whether ``read`` is ``index - 1`` (``index`` being ``iteration + c``)."""
+    node = None if read is None else read.producer()
+    if c == 1 and read is iteration:
+        return True
+    if node is None or node.domain != "" or len(node.inputs) != 2 or \
+            node.op_type not in ("Sub", "Add"):
+        return None
+    base, k = node.inputs
+    if k is None or k.const_value is None or k.is_graph_input():
+        return False
+    arr = k.const_value.numpy()
+    if arr.shape != () or arr.dtype != np.int64:
+        return False
+    step = int(arr) if node.op_type == "Add" else -int(arr)
+    return (base is index and step == -1) or \
+        (base is iteration and step == c - 1 and c >= 1)
 
 
 def _own_value(lowering: Builder, write: ir.Node, graph: ir.Graph) -> ir.Value:

@@ -425,23 +425,12 @@ g (int64 k, int64 n) => (double[N] total) <bool t = {1}, double zero = {0}> {
 
 
 NOT_REWRITTEN = {
-    # x[i] = x[i - 1] + 1 reads x_in: the rows depend on earlier writes.
-    "reads_the_state": """
-g (int64 m, double[N] x) => (double[N] y) <bool t = {1}, int64 one = {1}, double uno = {1}> {
-  y = Loop (m, t, x) <body = b (int64 i, bool c, double[N] x_in) => (bool c_out, double[N] x_out) {
-    c_out = Identity (c)
-    prev = Sub (i, one)
-    p = Gather <axis: int = 0> (x_in, prev)
-    val = Add (p, uno)
-    x_out = pyonnx.SetItem <kind: string = "row"> (x_in, i, val)
-  }>
-}""",
-    # x[i + 1] = i: not the iteration number.
+    # x[i - 1] = i: not the iteration number plus a constant >= 0 (x[-1] first).
     "other_index": """
 g (int64 m, double[N] x) => (double[N] y) <bool t = {1}, int64 one = {1}> {
   y = Loop (m, t, x) <body = b (int64 i, bool c, double[N] x_in) => (bool c_out, double[N] x_out) {
     c_out = Identity (c)
-    j = Add (i, one)
+    j = Sub (i, one)
     val = Cast <to: int = 11> (i)
     x_out = pyonnx.SetItem <kind: string = "row"> (x_in, j, val)
   }>
@@ -485,10 +474,8 @@ def test_other_loops_keep_the_write_in_the_body(name):
     for m_ in (0, 1, 4):
         want, sums = x.copy(), []
         for i in range(m_):
-            if name == "reads_the_state":
-                want[i] = want[i - 1] + 1
-            elif name == "other_index":
-                want[i + 1] = i
+            if name == "other_index":
+                want[i - 1] = i
             elif name == "both_branches_write":
                 want[i] = i
             else:
@@ -554,3 +541,55 @@ def test_through_the_pipeline_and_its_serializer():
     want = x.copy()
     np.add.at(want.reshape(-1), p, v)
     same(sess.run(None, {"x": x, "p": p, "v": v})[0], want)
+
+
+OFFSET_WRITE = """
+g (int64 m, double[N] x) => (double[N] y) <bool t = {1}, int64 two = {2}> {
+  y = Loop (m, t, x) <body = b (int64 i, bool c, double[N] x_in) => (bool c_out, double[N] x_out) {
+    c_out = Identity (c)
+    j = Add (i, two)
+    val = Cast <to: int = 11> (i)
+    x_out = pyonnx.SetItem <kind: string = "row"> (x_in, j, val)
+  }>
+}"""
+
+
+def test_row_write_at_iteration_plus_constant_becomes_a_scan_output():
+    # x[i + 2] = i (for i in range(2, ...) as the frontend writes it): rows 2 .. 2 + trips.
+    m, proto = lower(OFFSET_WRITE)
+    assert "ScatterND" not in body_ops(m)
+    sess = session(proto)
+    x = values("float64", 6)
+    for m_ in (0, 1, 4):
+        want = x.copy()
+        for i in range(m_):
+            want[i + 2] = i
+        same(sess.run(None, {"m": np.array(m_), "x": x})[0], want)
+    with pytest.raises(Exception):  # row 6 of 6: out of range, as in the loop
+        sess.run(None, {"m": np.array(5), "x": x})
+
+
+READS_THE_PREVIOUS_ROW = """
+g (int64 m, double[N] x) => (double[N] y) <bool t = {1}, int64 one = {1}, double uno = {1}> {
+  y = Loop (m, t, x) <body = b (int64 i, bool c, double[N] x_in) => (bool c_out, double[N] x_out) {
+    c_out = Identity (c)
+    prev = Sub (i, one)
+    p = Gather <axis: int = 0> (x_in, prev)
+    val = Add (p, uno)
+    x_out = pyonnx.SetItem <kind: string = "row"> (x_in, i, val)
+  }>
+}"""
+
+
+def test_reading_the_previous_row_carries_it():
+    # x[i] = x[i - 1] + 1 (x[-1] on the first iteration): the row written last is carried as
+    # loop state (carry_previous_row), then the rows leave as a scan output.
+    m, proto = lower(READS_THE_PREVIOUS_ROW)
+    assert "ScatterND" not in body_ops(m)
+    sess = session(proto)
+    x = values("float64", 6)
+    for m_ in (0, 1, 4, 6):
+        want = x.copy()
+        for i in range(m_):
+            want[i] = want[i - 1] + 1
+        same(sess.run(None, {"m": np.array(m_), "x": x})[0], want)

@@ -123,10 +123,20 @@ def _minmax_impl(ctx, name: str, is_max: bool, x: Array, axes: tuple[int, ...], 
         _check_nonempty(ctx, name, "maximum" if is_max else "minimum", x, axes)
     if x.dtype.kind == "f":
         r = _reduce_op(ctx, op, x, axes, kd)
-        # ReduceMax skips NaN; numpy's maximum propagates it. Without initial, the bool
-        # reduction also fails at run time on an empty reduction, as numpy raises.
-        nan = reduce_any(ctx, Array(ctx.op("IsNaN", x), _BOOL, x.shape), axes, kd,
-                         allow_empty=init is not None)
+        # ReduceMax skips NaN; numpy's maximum propagates it. The NaN flag is reduced in
+        # uint8: onnxruntime's bool ReduceMax is 7-14x slower over long axes (757 against
+        # 55 µs over 1e6 elements).
+        isnan = Array(ctx.op("IsNaN", x), _BOOL, x.shape)
+        nan = reduce_any(ctx, isnan, axes, kd)
+        if init is None and not all(isinstance(x.shape[a], int) for a in axes):
+            # numpy raises on an empty reduction: a bool ReduceMax fails there at run time,
+            # here over the first element of each reduced axis only (same flag, or'ed in).
+            k = len(axes)
+            head = Array(ctx.op("Slice", isnan, _i64(ctx, [0] * k), _i64(ctx, [1] * k),
+                                _i64(ctx, axes)), _BOOL, tuple(
+                                    None if a in axes else d for a, d in enumerate(x.shape)))
+            nan = Array(ctx.op("Or", nan, _reduce_op(ctx, "ReduceMax", head, axes, kd)),
+                        _BOOL, nan.shape)
         r = Array(ctx.op("Where", nan, ctx.const(np.array(np.nan, x.dtype)), r), x.dtype, r.shape)
         return r if init is None else _extreme2(ctx, r, init, is_max)
     if x.dtype == _BOOL and init is None:
