@@ -1,0 +1,84 @@
+"""Refusals inside followed calls, reported as a traceback from the user's line.
+
+Input: a :class:`~pyonnx.errors.ConversionError` leaving an inlined call (a user helper, a
+nested function, or library code whose Python source pyonnx follows: scikit-learn, scipy, a
+helper module), the caller's location at the call, and the callee. Output: the error to raise
+in the caller: its ``frames`` gain the call site (outermost first), and a refusal that leaves
+library code for the user's code is placed at the user's line, naming the library function,
+the line inside it that refused, and what to change in the user's code.
+
+Modules that know a library (``pyonnx.sklearn``) add advice for its functions with
+:func:`add_advice`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pyonnx.errors import ConversionError, short_filename
+from pyonnx.loc import SourceLoc
+
+__all__ = ["followed_error", "in_library", "add_advice"]
+
+# (module prefix, advice(qualified name) -> str | None), consulted in order.
+_ADVICE: list[tuple[str, Callable[[str], str | None]]] = []
+
+
+def add_advice(module_prefix: str, advice: Callable[[str], str | None]) -> None:
+    """Registers what to tell the user when a followed function of ``module_prefix`` refuses.
+
+    ``advice`` gets the function's qualified name (``sklearn.utils.validation.as_float_array``)
+    and returns a sentence, or None for the generic advice.
+    """
+    _ADVICE.append((module_prefix, advice))
+
+
+def in_library(filename: str | None) -> bool:
+    """Whether a source file belongs to an installed package (numpy's, scikit-learn's own
+    source), not to the user's code."""
+    return filename is not None and any(
+        part in ("site-packages", "dist-packages") for part in Path(filename).parts)
+
+
+def _qualified(fn: Any) -> str:
+    module = getattr(fn, "__module__", "") or ""
+    if module.startswith("numpy"):
+        return f"np.{fn.__name__}"
+    return f"{module}.{fn.__qualname__}" if module else fn.__qualname__
+
+
+def _advice(name: str, call: SourceLoc) -> str:
+    for prefix, advice in _ADVICE:
+        if name.startswith(prefix):
+            text = advice(name)
+            if text:
+                return text
+    short = name.rsplit(".", 1)[-1]
+    return (f"change the call at {short_filename(call.filename)}:{call.lineno}: compute what "
+            f"{short}() does with numpy operations pyonnx converts, or pass it arguments that "
+            "take a path it converts")
+
+
+def followed_error(e: ConversionError, call: SourceLoc | None, fn: Any) -> ConversionError:
+    """The error ``e`` raised inside a call made at ``call`` to ``fn`` (None: a nested
+    function), as the caller raises it."""
+    if call is None:
+        return e
+    inner = e.frames or ((e.loc,) if e.loc is not None else ())
+    frames = inner if inner and inner[0] == call else (call, *inner)
+    cause = e.cause or e.message
+    callee_file = getattr(getattr(fn, "__code__", None), "co_filename", None)
+    if fn is not None and in_library(callee_file) and not in_library(call.filename):
+        # The user called a library function whose source pyonnx followed: say so at the
+        # user's line, with the library's line that refused in the chain.
+        name = _qualified(fn)
+        where = ""
+        if e.loc is not None:
+            where = f" (at {short_filename(e.loc.filename)}:{e.loc.lineno} in {e.loc.function})"
+        return ConversionError(
+            f"{name} cannot be converted: pyonnx follows its Python source, and refuses "
+            f"inside it{where}: {cause}. What to change: {_advice(name, call)}",
+            call, frames, cause)
+    return ConversionError(e.message, e.loc if e.loc is not None else call, frames, cause)
