@@ -34,7 +34,8 @@ except ImportError as e:  # pragma: no cover - exercised by a test with the modu
         f"pyonnx.sklearn needs scikit-learn and skl2onnx ({e.name or e} is missing); install "
         "them with: pip install 'pyonnx[sklearn]'") from e
 
-from pyonnx.sklearn import validation as _validation  # noqa: F401  (registers the lowerings)
+from pyonnx.sklearn import objects as _objects  # noqa: F401  (registers the lowerings)
+from pyonnx.sklearn import validation as _validation  # noqa: F401
 from pyonnx.sklearn.convert import MIN_OPSET, custom_steps, to_onnx
 from pyonnx.sklearn.function_transformer import install_function_transformer
 from pyonnx.sklearn.register import default_methods, is_registered, register

@@ -22,7 +22,7 @@ from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.lower import list_forms
 from pyonnx.frontend.lower.iteration import range_item
-from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
+from pyonnx.frontend.numpy_calls import index_tricks, lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
 
@@ -338,6 +338,8 @@ class ExprLowering:
     # ---------------------------------------------------------- subscripts
     def expr_Subscript(self, node: ast.Subscript) -> Any:
         base = self.expr(node.value)
+        if index_tricks.is_index_trick(base):  # np.r_[...], np.c_[...], np.s_[...]
+            return index_tricks.subscript(self.ctx, base, index_tricks.index_value(self, node))
         index = self.expr(node.slice)
         if isinstance(base, Array):
             from pyonnx.frontend.graph.indexing import getitem

@@ -7,8 +7,8 @@ in the caller: its ``frames`` gain the call site (outermost first), and a refusa
 library code for the user's code is placed at the user's line, naming the library function,
 the line inside it that refused, and what to change in the user's code.
 
-Modules that know a library (``pyonnx.sklearn``) add advice for its functions with
-:func:`add_advice`.
+Modules that know a library (``pyonnx.sklearn``) add advice for its functions and classes with
+:func:`add_advice`; :func:`advice_for` is also what a refused ``SomeClass(...)`` call says.
 """
 
 from __future__ import annotations
@@ -20,10 +20,16 @@ from typing import Any
 from pyonnx.errors import ConversionError, short_filename
 from pyonnx.loc import SourceLoc
 
-__all__ = ["followed_error", "in_library", "add_advice"]
+__all__ = ["followed_error", "in_library", "add_advice", "advice_for"]
 
 # (module prefix, advice(qualified name) -> str | None), consulted in order.
 _ADVICE: list[tuple[str, Callable[[str], str | None]]] = []
+# Advice for objects people build inside a method (consulted after the registered advice).
+_BUILT_IN_ADVICE = {
+    "collections.Counter": "counts of array values are np.unique(x, return_counts=True) (or "
+                           "np.bincount(x) for small non-negative integers)",
+    "collections.defaultdict": "use a dict with keys known at conversion time, or arrays",
+}
 
 
 def add_advice(module_prefix: str, advice: Callable[[str], str | None]) -> None:
@@ -49,12 +55,20 @@ def _qualified(fn: Any) -> str:
     return f"{module}.{fn.__qualname__}" if module else fn.__qualname__
 
 
-def _advice(name: str, call: SourceLoc) -> str:
+def advice_for(name: str) -> str | None:
+    """What to write instead of calling (or creating) ``name``, when a module registered it."""
     for prefix, advice in _ADVICE:
         if name.startswith(prefix):
             text = advice(name)
             if text:
                 return text
+    return _BUILT_IN_ADVICE.get(name)
+
+
+def _advice(name: str, call: SourceLoc) -> str:
+    text = advice_for(name)
+    if text:
+        return text
     short = name.rsplit(".", 1)[-1]
     return (f"change the call at {short_filename(call.filename)}:{call.lineno}: compute what "
             f"{short}() does with numpy operations pyonnx converts, or pass it arguments that "
