@@ -22,7 +22,8 @@ from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.lower import list_forms
 from pyonnx.frontend.lower.iteration import range_item
-from pyonnx.frontend.numpy_calls import index_tricks, lookup, lookup_attribute, lookup_method
+from pyonnx.frontend.lower import index_tricks
+from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
 
