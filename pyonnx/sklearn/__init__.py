@@ -36,6 +36,9 @@ except ImportError as e:  # pragma: no cover - exercised by a test with the modu
 
 from pyonnx.sklearn import objects as _objects  # noqa: F401  (registers the lowerings)
 from pyonnx.sklearn import validation as _validation  # noqa: F401
+from pyonnx.sklearn.helpers import checks as _checks  # noqa: F401
+from pyonnx.sklearn.helpers import extmath as _extmath  # noqa: F401
+from pyonnx.sklearn.helpers import pairwise as _pairwise  # noqa: F401
 from pyonnx.sklearn.convert import MIN_OPSET, custom_steps, to_onnx
 from pyonnx.sklearn.function_transformer import install_function_transformer
 from pyonnx.sklearn.register import default_methods, is_registered, register
