@@ -34,6 +34,7 @@ except ImportError as e:  # pragma: no cover - exercised by a test with the modu
         f"pyonnx.sklearn needs scikit-learn and skl2onnx ({e.name or e} is missing); install "
         "them with: pip install 'pyonnx[sklearn]'") from e
 
+from pyonnx.sklearn import fitted as _fitted  # noqa: F401  (registers the method hook)
 from pyonnx.sklearn import objects as _objects  # noqa: F401  (registers the lowerings)
 from pyonnx.sklearn import validation as _validation  # noqa: F401
 from pyonnx.sklearn.helpers import checks as _checks  # noqa: F401

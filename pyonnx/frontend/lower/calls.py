@@ -20,6 +20,7 @@ import numpy as np
 from pyonnx.frontend.lower import view_calls, writers
 from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
 from pyonnx.frontend.lower.followed import advice_for
+from pyonnx.frontend.lower.method_hooks import call_hooked
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.graph import scalar_kinds
@@ -166,6 +167,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if isinstance(func, types.FunctionType):
         return lowering.inline(func, args, kwargs)
     if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
+        hooked = call_hooked(lowering, func, args, kwargs)  # a library's own conversion
+        if hooked is not NotImplemented:
+            return hooked
         return lowering.inline(func.__func__, [func.__self__, *args], kwargs)
     raise ctx.error(_unsupported_call_message(func))
 
