@@ -83,7 +83,7 @@ def _advice(name: str) -> str | None:
         return _KEEP_ON_SELF.format(attr=short.lower(), cls=short)
     return ("pyonnx.sklearn converts the scikit-learn helpers listed in the README (\"what "
             f"converts inside a custom transformer\"); {short}() is not one of them: write what "
-            "it computes with numpy at this line")
+            "it computes with numpy")
 
 
 add_advice("sklearn.", _advice)

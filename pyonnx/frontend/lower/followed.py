@@ -66,13 +66,10 @@ def advice_for(name: str) -> str | None:
 
 
 def _advice(name: str, call: SourceLoc) -> str:
-    text = advice_for(name)
-    if text:
-        return text
     short = name.rsplit(".", 1)[-1]
-    return (f"change the call at {short_filename(call.filename)}:{call.lineno}: compute what "
-            f"{short}() does with numpy operations pyonnx converts, or pass it arguments that "
-            "take a path it converts")
+    text = advice_for(name) or (f"compute what {short}() does with numpy operations pyonnx "
+                                "converts, or pass it arguments that take a path it converts")
+    return f"change the call at {short_filename(call.filename)}:{call.lineno}: {text}"
 
 
 def followed_error(e: ConversionError, call: SourceLoc | None, fn: Any) -> ConversionError:
