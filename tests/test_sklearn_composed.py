@@ -106,3 +106,12 @@ def test_decision_function_refused_with_advice():
     lines, start = inspect.getsourcelines(c.DecisionInside)
     assert info.value.lineno == start + next(
         i for i, line in enumerate(lines) if "MARK: decision" in line)
+
+
+def test_example_runs(capsys):
+    from tests.test_examples import load
+
+    load("sklearn_composed_step").main()
+    out = capsys.readouterr().out
+    assert "output float64 (2000,)" in out
+    assert float(out.rsplit("= ", 1)[1]) < 1e-9

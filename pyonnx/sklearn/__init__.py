@@ -16,7 +16,11 @@ pyonnx graph of its method. What converts is what pyonnx converts (see the READM
 fitted instance known at conversion time: ``self.mean_`` arrays become initializers, numbers,
 lists and flags are Python values (``if self.clip:`` is folded), helper methods are inlined. The
 sklearn validation calls ``check_is_fitted``, ``check_array`` and ``validate_data(self, X,
-reset=False)`` are understood (see :mod:`pyonnx.sklearn.validation`).
+reset=False)`` are understood (see :mod:`pyonnx.sklearn.validation`), as are the helpers of
+:mod:`pyonnx.sklearn.helpers` (pairwise distances and kernels, ``softmax``, ...). A fitted
+scikit-learn estimator or pipeline held on ``self`` (``self.scaler_.transform(X)``) becomes its
+own skl2onnx graph, inlined (:mod:`pyonnx.sklearn.fitted`); objects built inside a method are
+converted or refused with advice (:mod:`pyonnx.sklearn.objects`).
 
 Importing this module also lets skl2onnx convert ``FunctionTransformer(func)`` for any numpy
 ``func`` (``func=None`` keeps skl2onnx's own converter).
