@@ -89,7 +89,7 @@ def followed_error(e: ConversionError, call: SourceLoc | None, fn: Any) -> Conve
         if e.loc is not None:
             where = f" (at {short_filename(e.loc.filename)}:{e.loc.lineno} in {e.loc.function})"
         return ConversionError(
-            f"{name} cannot be converted: pyonnx follows its Python source, and refuses "
+            f"{name} is not supported: pyonnx follows its Python source, and refuses "
             f"inside it{where}: {cause}. What to change: {_advice(name, call)}",
             call, frames, cause)
     return ConversionError(e.message, e.loc if e.loc is not None else call, frames, cause)
