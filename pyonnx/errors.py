@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pyonnx.loc import SourceLoc
 
-__all__ = ["PyonnxError", "ConversionError", "RuntimeFallbackError", "ExecutionError"]
+__all__ = ["PyonnxError", "ConversionError", "short_filename", "RuntimeFallbackError", "ExecutionError"]
 
 
 class PyonnxError(Exception):
@@ -25,11 +25,22 @@ class ConversionError(PyonnxError):
     Attributes:
         message: what is wrong and, where possible, what to write instead.
         loc: the absolute source location, or None when no line applies (e.g. a bad signature).
+        frames: for a refusal inside followed calls (helpers, library source), the call sites
+            from the converted function's line inward and the refusing line, rendered as a
+            traceback (``model.py:12 in transform → sklearn/utils/validation.py:290 in
+            as_float_array: '.flags' is not supported``); empty otherwise.
+        cause: what the innermost line refused, for that last line.
     """
 
-    def __init__(self, message: str, loc: SourceLoc | None = None):
+    def __init__(self, message: str, loc: SourceLoc | None = None,
+                 frames: tuple[SourceLoc, ...] = (), cause: str | None = None):
         self.message = message
         self.loc = loc
+        # The followed calls, outermost first, ending at the line that refused (empty when
+        # the refusal is in the function being converted itself).
+        self.frames = tuple(frames)
+        # What the innermost line refused (shown on the chain's last line).
+        self.cause = cause
         super().__init__(self._render())
 
     @property
@@ -52,13 +63,31 @@ class ConversionError(PyonnxError):
         if line:
             stripped = line.rstrip("\n")
             text += f"\n    {stripped}\n    {' ' * self.loc.col}^"
+        if len(self.frames) > 1:
+            text += "\n  call chain (outermost first):"
+            for i, frame in enumerate(self.frames):
+                arrow = "    " if i == 0 else "  → "
+                where = f"{short_filename(frame.filename)}:{frame.lineno}"
+                text += f"\n  {arrow}{where} in {frame.function or '?'}"
+            if self.cause:
+                text += f": {self.cause}"
         return text
 
     def with_loc(self, loc: SourceLoc) -> ConversionError:
         """Returns this error placed at ``loc`` if it has no location yet."""
         if self.loc is not None:
             return self
-        return type(self)(self.message, loc)
+        return type(self)(self.message, loc, self.frames, self.cause)
+
+
+def short_filename(filename: str) -> str:
+    """A file's name as a traceback line shows it: the path inside ``site-packages`` for an
+    installed package (``sklearn/utils/validation.py``), else the file's own name."""
+    parts = filename.replace("\\", "/").split("/")
+    for marker in ("site-packages", "dist-packages"):
+        if marker in parts:
+            return "/".join(parts[len(parts) - parts[::-1].index(marker):])
+    return parts[-1]
 
 
 class RuntimeFallbackError(PyonnxError):

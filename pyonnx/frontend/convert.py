@@ -109,7 +109,13 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     if result is None and written:
         outputs, structure, zero_d_arrays = [], "none", []
     else:
-        outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, lowering.return_loc)
+        # Every refusal has a line: one about the returned value is at the return statement
+        # (or the def, for a function that falls off its end).
+        at = lowering.return_loc or lowering.loc_of(lowering.tree)
+        try:
+            outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, at)
+        except ConversionError as e:
+            raise e.with_loc(at) from None
     complex_outputs = {k: a.complex_dtype for k, a in enumerate(outputs)
                        if isinstance(a, _ComplexOutput)}
     scalars = tuple(isinstance(a, Array) and a.ndim == (1 if k in complex_outputs else 0)

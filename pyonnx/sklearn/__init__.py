@@ -16,7 +16,11 @@ pyonnx graph of its method. What converts is what pyonnx converts (see the READM
 fitted instance known at conversion time: ``self.mean_`` arrays become initializers, numbers,
 lists and flags are Python values (``if self.clip:`` is folded), helper methods are inlined. The
 sklearn validation calls ``check_is_fitted``, ``check_array`` and ``validate_data(self, X,
-reset=False)`` are understood (see :mod:`pyonnx.sklearn.validation`).
+reset=False)`` are understood (see :mod:`pyonnx.sklearn.validation`), as are the helpers of
+:mod:`pyonnx.sklearn.helpers` (pairwise distances and kernels, ``softmax``, ...). A fitted
+scikit-learn estimator or pipeline held on ``self`` (``self.scaler_.transform(X)``) becomes its
+own skl2onnx graph, inlined (:mod:`pyonnx.sklearn.fitted`); objects built inside a method are
+converted or refused with advice (:mod:`pyonnx.sklearn.objects`).
 
 Importing this module also lets skl2onnx convert ``FunctionTransformer(func)`` for any numpy
 ``func`` (``func=None`` keeps skl2onnx's own converter).
@@ -34,7 +38,12 @@ except ImportError as e:  # pragma: no cover - exercised by a test with the modu
         f"pyonnx.sklearn needs scikit-learn and skl2onnx ({e.name or e} is missing); install "
         "them with: pip install 'pyonnx[sklearn]'") from e
 
-from pyonnx.sklearn import validation as _validation  # noqa: F401  (registers the lowerings)
+from pyonnx.sklearn import fitted as _fitted  # noqa: F401  (registers the method hook)
+from pyonnx.sklearn import objects as _objects  # noqa: F401  (registers the lowerings)
+from pyonnx.sklearn import validation as _validation  # noqa: F401
+from pyonnx.sklearn.helpers import checks as _checks  # noqa: F401
+from pyonnx.sklearn.helpers import extmath as _extmath  # noqa: F401
+from pyonnx.sklearn.helpers import pairwise as _pairwise  # noqa: F401
 from pyonnx.sklearn.convert import MIN_OPSET, custom_steps, to_onnx
 from pyonnx.sklearn.function_transformer import install_function_transformer
 from pyonnx.sklearn.register import default_methods, is_registered, register

@@ -7,9 +7,12 @@ frames). Supported forms:
 - ``check_is_fitted(self, ...)``: runs at conversion time on the fitted instance (it raises
   ``NotFittedError`` there, as in scikit-learn).
 - ``check_array(X, ...)`` and ``validate_data(self, X, reset=False, ...)`` on the array ``X``:
-  ``X`` itself (numpy keeps numeric dtypes for ``dtype="numeric"``), cast when ``dtype=`` names
-  another dtype or a list of dtypes that does not hold ``X``'s; ``ensure_2d``/``allow_nd`` and
-  the fitted ``n_features_in_`` are checked against ``X``'s rank and column count at conversion.
+  ``X`` itself (numpy keeps numeric dtypes for ``dtype="numeric"``; a copy for ``copy=True``),
+  cast when ``dtype=`` names another dtype or a list of dtypes that does not hold ``X``'s;
+  ``ensure_2d``/``allow_nd``/``ensure_min_features``/``ensure_min_samples`` and the fitted
+  ``n_features_in_`` are checked against ``X``'s shape at conversion where it is known.
+  ``order``, ``accept_sparse``, ``accept_large_sparse``, ``force_writeable``, ``estimator``
+  and ``input_name`` do not change a dense result.
 
 Known difference: the checks scikit-learn makes on the *values* (``ensure_all_finite``,
 ``ensure_non_negative``, ``ensure_min_samples``) raise in Python and are not part of the model,
@@ -55,13 +58,26 @@ def _checked(ctx, array: Any, params: dict[str, Any], name: str) -> Array:
     if array.ndim == 2 and array.shape[1] is not None and array.shape[1] < min_features:
         raise ctx.error(f"{name}(): {array.shape[1]} feature(s), a minimum of {min_features} "
                         "is required")
+    min_samples = params.get("ensure_min_samples", 1)
+    if array.ndim >= 1 and array.shape[0] is not None and array.shape[0] < min_samples:
+        raise ctx.error(f"{name}(): {array.shape[0]} sample(s), a minimum of {min_samples} is "
+                        "required (scikit-learn raises ValueError)")
     dtype = ctx.static(params.get("dtype", "numeric"), "dtype")
-    if dtype is None or (isinstance(dtype, str) and dtype == "numeric"):
-        return array
     if isinstance(dtype, (list, tuple)):
         wanted = [np.dtype(d) for d in dtype]
-        return array if array.dtype in wanted else ctx.cast(array, wanted[0])
-    return ctx.cast(array, np.dtype(dtype))
+        dtype = None if array.dtype in wanted else wanted[0]
+    if dtype is not None and not (isinstance(dtype, str) and dtype == "numeric"):
+        if np.dtype(dtype) == object:
+            raise ctx.error(f"{name}(dtype=object) is not converted: a model computes with "
+                            "numbers; pass a numeric dtype")
+        if np.dtype(dtype) != array.dtype:
+            return ctx.cast(array, np.dtype(dtype))  # a new array: numpy copies to cast
+    if ctx.static(params.get("copy", False), "copy"):
+        from pyonnx.sklearn.helpers import inline
+        from pyonnx.sklearn.helpers.checks import _copied
+
+        return inline(ctx, _copied, array)
+    return array
 
 
 @register(check_array, name="sklearn.utils.validation.check_array")

@@ -154,7 +154,10 @@ def e_shape(g):
     b = g.rng.choice(names)
     forms = [f"{a}.reshape(-1)", f"{a}.T", f"{a}[None]", f"np.expand_dims({a}, 0)", f"{a}.ravel()",
              f"{a}.copy()", f"np.concatenate([{a}, {b}])", f"np.stack([{a}, {b}])",
-             f"np.transpose({a})", f"np.squeeze({a})", f"np.atleast_2d({a})"]
+             f"np.transpose({a})", f"np.squeeze({a})", f"np.atleast_2d({a})",
+             # numpy's index tricks (issue 18): concatenation with ranges and scalars
+             f"np.r_[{a}, {b}]", f"np.c_[{a}, {b}]", f"np.r_[{a}.ravel(), 0:3, 1.5]",
+             f"np.r_['-1', {a}, {b}]", f"{a}[np.s_[::2]]", f"{a}[np.index_exp[1:]]"]
     if d.ndim:
         ax = g.rng.randint(0, d.ndim - 1)
         forms += [f"np.flip({a}, axis={ax})", f"np.concatenate([{a}, {a}], axis={ax})",

@@ -19,6 +19,8 @@ import numpy as np
 
 from pyonnx.frontend.lower import complex_calls, view_calls, writers
 from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
+from pyonnx.frontend.lower.followed import advice_for
+from pyonnx.frontend.lower.method_hooks import call_hooked
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.graph import scalar_kinds
@@ -142,6 +144,11 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if _hashable(func) and func in _PURE_BUILTINS:
         if func is builtins.isinstance and args and isinstance(args[0], Array):
             return _isinstance_array(ctx, args[0], args[1])
+        if func is builtins.hasattr and len(args) == 2 and isinstance(args[0], Array) \
+                and isinstance(args[1], str) and not kwargs:
+            # hasattr(X, "values"), "iloc", "toarray": answered by the argument's kind (an
+            # ndarray, a numpy scalar or a Python number), known when converting
+            return hasattr(type_of(ctx, args[0]), args[1])
         if is_static(args) or func in _CONTAINER_BUILTINS:
             try:
                 return func(*args, **kwargs)
@@ -162,6 +169,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if isinstance(func, types.FunctionType):
         return lowering.inline(func, args, kwargs)
     if isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType):
+        hooked = call_hooked(lowering, func, args, kwargs)  # a library's own conversion
+        if hooked is not NotImplemented:
+            return hooked
         return lowering.inline(func.__func__, [func.__self__, *args], kwargs)
     raise ctx.error(_unsupported_call_message(func))
 
@@ -301,7 +311,10 @@ def _unsupported_call_message(func: Any) -> str:
     if module == "builtins":
         return f"the builtin {name}() is not supported inside a compiled function"
     if inspect.isclass(func):
-        return f"creating {full} objects is not supported inside a compiled function"
+        advice = advice_for(full) or ("build it outside the compiled function (a fitted "
+                                      "object in fit(), kept on self) and pass it in, or "
+                                      "compute its result with numpy")
+        return f"creating {full} objects is not supported inside a compiled function: {advice}"
     return (f"call to {full} is not supported: pyonnx converts numpy, math and your own Python "
             "functions; compute it outside the compiled function and pass the result in")
 

@@ -26,6 +26,7 @@ from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower import complex_calls, complex_ops
 from pyonnx.frontend.lower import complex_writes as complex_inplace
 from pyonnx.frontend.lower.iteration import range_item
+from pyonnx.frontend.lower import index_tricks
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute, lookup_method
 
 __all__ = ["ExprLowering", "BINOP_UFUNCS", "static_truth"]
@@ -357,6 +358,8 @@ class ExprLowering:
     # ---------------------------------------------------------- subscripts
     def expr_Subscript(self, node: ast.Subscript) -> Any:
         base = self.expr(node.value)
+        if index_tricks.is_index_trick(base):  # np.r_[...], np.c_[...], np.s_[...]
+            return index_tricks.subscript(self.ctx, base, index_tricks.index_value(self, node))
         index = self.expr(node.slice)
         if isinstance(base, np.ndarray) and base.dtype.kind == "c" and not is_static(index):
             base = complex_values.make(self.ctx, base.real, base.imag, base.dtype)

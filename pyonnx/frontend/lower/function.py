@@ -12,7 +12,6 @@ import functools
 import inspect
 import linecache
 import types
-from pathlib import Path
 from typing import Any
 
 from pyonnx.errors import ConversionError
@@ -25,6 +24,7 @@ from pyonnx.frontend.graph.values import Undefined
 from pyonnx.frontend.lower.calls import _hashable, call
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
+from pyonnx.frontend.lower.followed import followed_error
 from pyonnx.frontend.lower.expr import ExprLowering
 from pyonnx.frontend.lower.stmt import ReturnSignal, StmtLowering
 from pyonnx.frontend.source import FunctionSource, parse_function
@@ -53,13 +53,6 @@ def _local_tree(tree: ast.FunctionDef) -> ast.FunctionDef:
 def prepare(fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
     """Parses, checks and canonicalizes ``fn`` once per function object (cached)."""
     return _prepared(fn.__code__, fn)
-
-
-def _in_library(filename: str | None) -> bool:
-    """Whether a source file belongs to an installed package (numpy's own source), not to
-    the user's code."""
-    return filename is not None and any(
-        part in ("site-packages", "dist-packages") for part in Path(filename).parts)
 
 
 class FunctionLowering(ExprLowering, StmtLowering):
@@ -238,6 +231,8 @@ class FunctionLowering(ExprLowering, StmtLowering):
         prev = self.ctx.loc
         try:
             return callee.run({n: v for n, v in values.items()})
+        except ConversionError as e:
+            raise followed_error(e, prev, None) from None
         finally:
             self.ctx.loc = prev
 
@@ -260,16 +255,6 @@ class FunctionLowering(ExprLowering, StmtLowering):
             callee.dynamic_depth = self.dynamic_depth
             return callee.run(dict(bound.arguments))
         except ConversionError as e:
-            if _in_library(fn.__code__.co_filename) and prev is not None \
-                    and not _in_library(prev.filename):
-                # The user called a library function whose source pyonnx followed: say so at
-                # the user's line, not at a line of the library's own source.
-                name = f"np.{fn.__name__}" if fn.__module__.startswith("numpy") \
-                    else f"{fn.__module__}.{fn.__qualname__}"
-                where = f" (at {e.loc.filename}:{e.loc.lineno})" if e.loc else ""
-                raise ConversionError(
-                    f"{name} is not supported: pyonnx follows its Python source, which it cannot "
-                    f"convert: {e.message}{where}", prev) from None
-            raise
+            raise followed_error(e, prev, fn) from None
         finally:
             self.ctx.loc = prev
