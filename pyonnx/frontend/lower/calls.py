@@ -23,7 +23,7 @@ from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
-from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
+from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method, refusal
 
 __all__ = ["call"]
 
@@ -284,6 +284,14 @@ _NUMPY_WRITERS = {"put", "fill_diagonal", "put_along_axis"}
 
 
 def _unsupported_call_message(func: Any) -> str:
+    refused = refusal(func)
+    if refused is not None:
+        name = getattr(func, "__name__", None) or repr(func)
+        module = (getattr(func, "__module__", None) or "numpy").replace("numpy", "np", 1)
+        module = {"np._core.multiarray": "np", "np.lib._npyio_impl": "np"}.get(module, module)
+        if module.startswith(("np._", "np.lib.")):
+            module = "np"
+        return f"{module}.{name} is not supported: {refused[0]}"
     module = getattr(func, "__module__", None) or ""
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
     full = f"{module}.{name}" if module and module != "builtins" else name
