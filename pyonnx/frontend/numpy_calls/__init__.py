@@ -19,7 +19,8 @@ __all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "refusal"
            "registered_names"]
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
-            "attributes", "misc", "indexing_calls", "type_queries", "scope")
+            "attributes", "misc", "indexing_calls", "type_queries", "scope",
+            "nan_reductions")
 _loaded = False
 _load_lock = threading.Lock()
 
