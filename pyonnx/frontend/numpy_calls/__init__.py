@@ -20,7 +20,8 @@ __all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "refusal"
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
             "attributes", "misc", "indexing_calls", "type_queries", "scope",
-            "nan_reductions")
+            "nan_reductions",
+            "ufunc_methods")
 _loaded = False
 _load_lock = threading.Lock()
 
