@@ -21,7 +21,8 @@ __all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "refusal"
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
             "attributes", "misc", "indexing_calls", "type_queries", "scope",
             "nan_reductions",
-            "ufunc_methods")
+            "ufunc_methods",
+            "windows")
 _loaded = False
 _load_lock = threading.Lock()
 
