@@ -22,7 +22,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "attributes", "misc", "indexing_calls", "type_queries", "scope",
             "nan_reductions",
             "ufunc_methods",
-            "windows")
+            "windows",
+            "array_methods")
 _loaded = False
 _load_lock = threading.Lock()
 

@@ -1,0 +1,95 @@
+"""ndarray methods and attributes that are neither reductions nor shape functions:
+``x.item()``, ``x.nbytes``, ``x.device``.
+
+Input: an Array and the method's arguments. Output:
+
+* ``x.item()``: the one element of a size-1 array as a Python number (a weak 0-d value: bool,
+  int64 or float64; a uint64 value beyond int64, which pyonnx's Python ints cannot hold, fails
+  at run time); ``x.item(i)``: the
+  element at flat (C-order) index ``i``; ``x.item(i, j, ...)``: the element ``x[i, j, ...]``. A
+  size only known at run time is checked at run time (numpy raises ValueError: "can only
+  convert an array of size 1 to a Python scalar");
+* ``x.nbytes``: ``x.size * x.itemsize`` (a Python int when the shape is known, else a
+  run-time int);
+* ``x.device`` is ``"cpu"`` (the Array API; one device).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.checks import runtime_check
+from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.numpy_calls.registry import lookup, register, register_attribute
+
+__all__: list[str] = []
+
+_I64 = np.dtype(np.int64)
+_PYTHON_DTYPE = {"b": np.dtype(np.bool_), "i": _I64, "u": _I64, "f": np.dtype(np.float64)}
+
+
+def _python_number(ctx, element: Array) -> Array:
+    """A 0-d element as the Python number ``item()`` returns (weak in promotion)."""
+    if element.dtype == np.uint64:
+        # pyonnx's Python ints are int64: a larger value fails at run time rather than wrap
+        big = lookup(np.greater).fn(ctx, element, np.iinfo(np.int64).max)
+        element = runtime_check(ctx, big, element, "Python_int_beyond_int64")
+    out = ctx.cast(element, _PYTHON_DTYPE[element.dtype.kind])
+    return Array(out.value, out.dtype, (), weak=True)
+
+
+def _one_element(ctx, x: Array) -> Array:
+    """The only element of ``x``; numpy's ValueError when ``x`` does not have size 1."""
+    size = x.static_size
+    if size is not None and size != 1:
+        raise ctx.error("can only convert an array of size 1 to a Python scalar (numpy raises "
+                        f"ValueError: x.item() of an array of shape {x.shape})")
+    if size is None:
+        n = Array(ctx.op("Size", x), _I64, ())
+        n = runtime_check(ctx, lookup(np.not_equal).fn(ctx, n, 1), n,
+                          "can_only_convert_an_array_of_size_1")
+        shape = ctx.op("Unsqueeze", n, ctx.const(np.array([0], np.int64)))
+    else:
+        shape = ctx.const(np.array([1], np.int64))
+    flat = Array(ctx.op("Reshape", x, shape), x.dtype, (1,))
+    return Array(ctx.op("Squeeze", flat, ctx.const(np.array([0], np.int64))), x.dtype, ())
+
+
+@register(methods=("item",))
+def item(ctx, a, *args):
+    """``x.item()``, ``x.item(i)``, ``x.item(i, j, ...)`` (``x.item((i, j))`` too)."""
+    from pyonnx.frontend.graph.indexing import getitem
+
+    x = ctx.asarray(a)
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if not args:
+        return _python_number(ctx, _one_element(ctx, x))
+    for v in args:
+        if isinstance(v, Array) and (v.ndim or v.dtype.kind not in "iu") or \
+                not isinstance(v, Array) and not isinstance(v, (int, np.integer)):
+            raise ctx.error("x.item() takes integer indices (numpy raises TypeError)")
+    if len(args) == 1:
+        flat = lookup(np.ravel).fn(ctx, x)
+        return _python_number(ctx, getitem(ctx, flat, args[0]))
+    if len(args) != x.ndim:
+        raise ctx.error(f"incorrect number of indices for array: x.item() of a {x.ndim}-d array "
+                        f"with {len(args)} indices (numpy raises ValueError)")
+    return _python_number(ctx, getitem(ctx, x, tuple(args)))
+
+
+@register_attribute("nbytes")
+def nbytes(ctx, x: Array) -> Any:
+    known = x.static_size
+    if known is not None:
+        return known * x.dtype.itemsize
+    n = ctx.op("Mul", ctx.op("Size", x), ctx.const(np.array(x.dtype.itemsize, np.int64)))
+    return Array(n, _I64, (), weak=True)
+
+
+@register_attribute("device")
+def device(ctx, x: Array) -> str:
+    return "cpu"
+
