@@ -54,6 +54,8 @@ IGNORED_PARAMS = frozenset({"out", "subok", "like", "device"})
 # Callables the lowering supports outside the registry (statement-level forms).
 _CONTEXTS = {np.errstate: "as 'with np.errstate(...)': a no-op (ONNX raises no warnings)"}
 _SPECIAL_CALLS = {np.ndindex: "in 'for idx in np.ndindex(shape)' and list(np.ndindex(...))"}
+# ndarray members the statement lowering supports itself (frontend/lower/expr.py).
+_SPECIAL_MEMBERS = {"flat": "indexed: x.flat[i] reads (copies), x.flat[i] = v writes"}
 
 UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
@@ -154,6 +156,8 @@ def method_row(name: str) -> Row:
         return Row(label, "yes")
     if name in writers.METHODS:
         return Row(label, "yes", "writes into the array")
+    if name in _SPECIAL_MEMBERS:
+        return Row(label, "partly", _SPECIAL_MEMBERS[name])
     refused = numpy_calls.refusal(getattr(np.ndarray, name))
     if refused is not None:
         return Row(label, "out" if refused[1] else "no", refused[0])

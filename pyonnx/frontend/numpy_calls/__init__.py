@@ -23,7 +23,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "nan_reductions",
             "ufunc_methods",
             "windows",
-            "array_methods")
+            "array_methods",
+            "selection")
 _loaded = False
 _load_lock = threading.Lock()
 
