@@ -87,3 +87,25 @@ def test_refusals():
         return x
     with pytest.raises(pyonnx.ConversionError, match="view"):
         pyonnx.compile(flat_of_view)(np.ones((2, 3)))
+
+
+def tolists(x):
+    lst = x.tolist()
+    return lst, x.sum().tolist(), len(lst), x[:0].tolist()
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_tolist(dtype):
+    f = check(tolists, np.arange(5).astype(dtype))
+    f = check(f, np.zeros(0, dtype))
+    f = check(f, np.ones(1, dtype))
+    got = f(np.arange(3).astype(dtype))[0]
+    want = np.arange(3).astype(dtype).tolist()
+    assert [type(v) for v in got] == [type(v) for v in want]  # Python numbers, as numpy's
+
+
+def test_tolist_nested_refused():
+    def f(x):
+        return x.tolist()
+    with pytest.raises(pyonnx.ConversionError, match="nested lists"):
+        pyonnx.compile(f)(np.ones((2, 2)))

@@ -1,5 +1,5 @@
 """ndarray methods and attributes that are neither reductions nor shape functions:
-``x.item()``, ``x.nbytes``, ``x.device``.
+``x.item()``, ``x.tolist()``, ``x.nbytes``, ``x.device``.
 
 Input: an Array and the method's arguments. Output:
 
@@ -9,6 +9,9 @@ Input: an Array and the method's arguments. Output:
   element at flat (C-order) index ``i``; ``x.item(i, j, ...)``: the element ``x[i, j, ...]``. A
   size only known at run time is checked at run time (numpy raises ValueError: "can only
   convert an array of size 1 to a Python scalar");
+* ``x.tolist()``: of a 1-D array, a run-time list (an ONNX sequence) of Python numbers, as
+  ``item()`` makes them, returned as a Python list; of a 0-d array, ``item()``. Nested lists
+  (rank >= 2) are refused: return the array, or ``[row.tolist() ...]`` is not expressible;
 * ``x.nbytes``: ``x.size * x.itemsize`` (a Python int when the shape is known, else a
   run-time int);
 * ``x.device`` is ``"cpu"`` (the Array API; one device).
@@ -31,13 +34,13 @@ _PYTHON_DTYPE = {"b": np.dtype(np.bool_), "i": _I64, "u": _I64, "f": np.dtype(np
 
 
 def _python_number(ctx, element: Array) -> Array:
-    """A 0-d element as the Python number ``item()`` returns (weak in promotion)."""
+    """Elements as the Python numbers ``item()`` returns (weak in promotion)."""
     if element.dtype == np.uint64:
         # pyonnx's Python ints are int64: a larger value fails at run time rather than wrap
         big = lookup(np.greater).fn(ctx, element, np.iinfo(np.int64).max)
         element = runtime_check(ctx, big, element, "Python_int_beyond_int64")
     out = ctx.cast(element, _PYTHON_DTYPE[element.dtype.kind])
-    return Array(out.value, out.dtype, (), weak=True)
+    return Array(out.value, out.dtype, element.shape, weak=True)
 
 
 def _one_element(ctx, x: Array) -> Array:
@@ -78,6 +81,21 @@ def item(ctx, a, *args):
         raise ctx.error(f"incorrect number of indices for array: x.item() of a {x.ndim}-d array "
                         f"with {len(args)} indices (numpy raises ValueError)")
     return _python_number(ctx, getitem(ctx, x, tuple(args)))
+
+
+@register(methods=("tolist",), limits={"a": "0-d and 1-D arrays; nested lists (rank >= 2) refused"})
+def tolist(ctx, a):
+    """``x.tolist()`` of a 0-d or 1-D array."""
+    from pyonnx.frontend.graph import sequences
+
+    x = ctx.asarray(a)
+    if x.ndim == 0:
+        return _python_number(ctx, x)
+    if x.ndim > 1:
+        raise ctx.error(f"x.tolist() of a {x.ndim}-d array makes nested lists, which pyonnx "
+                        "does not return; return the array and call .tolist() on the result")
+    return sequences.from_rows(ctx, _python_number(ctx, Array(x.value, x.dtype, x.shape)),
+                               weak=True)
 
 
 @register_attribute("nbytes")
