@@ -24,7 +24,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "ufunc_methods",
             "windows",
             "array_methods",
-            "selection")
+            "selection",
+            "index_grids")
 _loaded = False
 _load_lock = threading.Lock()
 
