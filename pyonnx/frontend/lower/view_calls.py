@@ -52,7 +52,7 @@ VIEW_FUNCTIONS = frozenset({
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
     "rollaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
     "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "split", "array_split", "hsplit",
-    "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack",
+    "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack", "rot90",
 })
 # numpy returns its argument itself when nothing needs converting: an alias, not a copy
 # (``np.array(x, copy=None/False)``, ``x.astype(x.dtype, copy=False)``). Their lowerings return

@@ -25,7 +25,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "windows",
             "array_methods",
             "selection",
-            "index_grids")
+            "index_grids",
+            "arrangement")
 _loaded = False
 _load_lock = threading.Lock()
 
