@@ -53,6 +53,7 @@ VIEW_FUNCTIONS = frozenset({
     "rollaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
     "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "split", "array_split", "hsplit",
     "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack", "rot90",
+    "trim_zeros",
 })
 # numpy returns its argument itself when nothing needs converting: an alias, not a copy
 # (``np.array(x, copy=None/False)``, ``x.astype(x.dtype, copy=False)``). Their lowerings return

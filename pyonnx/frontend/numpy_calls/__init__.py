@@ -26,7 +26,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "array_methods",
             "selection",
             "index_grids",
-            "arrangement")
+            "arrangement",
+            "series")
 _loaded = False
 _load_lock = threading.Lock()
 
