@@ -27,7 +27,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "selection",
             "index_grids",
             "arrangement",
-            "series")
+            "series",
+            "array_forms")
 _loaded = False
 _load_lock = threading.Lock()
 
