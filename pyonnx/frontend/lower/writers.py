@@ -1,5 +1,6 @@
 """numpy functions and methods that write into an existing array: ``np.copyto``,
-``x.fill``, ``np.add.at``/``np.subtract.at``, ``np.place``/``np.putmask``.
+``x.fill``, ``np.add.at``/``np.subtract.at``, ``np.place``/``np.putmask``, ``np.put``/``x.put``,
+``np.put_along_axis``.
 
 Input: the call's frontend values. Output: the write, through
 :func:`pyonnx.frontend.lower.aliases.write_with` (every name of the written memory is rebound;
@@ -88,9 +89,91 @@ def place(lowering, arr: Any, mask: Any, vals: Any) -> None:
                        "the array of np.place")
 
 
+def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
+    """``np.put(a, ind, v, mode='raise')`` and ``a.put(ind, v, mode)``: ``a.flat[ind] = v``
+    (the last of repeated indices wins); ``mode='wrap'``/``'clip'`` map the indices as numpy's.
+    A ``v`` of another length than ``ind`` other than one element repeats cyclically in numpy:
+    refused."""
+    from pyonnx.frontend.lower.setitem import setitem
+    from pyonnx.frontend.numpy_calls import lookup
+
+    ctx = lowering.ctx
+    mode = ctx.static(mode, "mode")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ctx.error(f"np.put: mode must be 'raise', 'wrap' or 'clip', not {mode!r}")
+    idx = ctx.asarray(ind)
+    if idx.dtype.kind not in "iu":
+        raise ctx.error(f"np.put: indices must be integers, not {idx.dtype} (numpy raises "
+                        "TypeError)")
+    vals = ctx.asarray(v)
+    if vals.static_size not in (1, None) and idx.static_size is not None and \
+            vals.static_size != idx.static_size:
+        raise ctx.error("np.put with values of another length than the indices repeats them "
+                        "cyclically, which pyonnx does not convert; pass one value per index")
+
+    def compute(ctx, t: Array) -> Array:
+        from pyonnx.frontend.graph.checks import runtime_check
+
+        flat = lookup(np.ravel).fn(ctx, t)
+        i = lookup(np.ravel).fn(ctx, ctx.cast(idx, np.dtype(np.int64)))
+        if mode != "raise":
+            n = Array(ctx.op("Size", t), np.dtype(np.int64), ())
+            i = lookup(np.remainder).fn(ctx, i, n) if mode == "wrap" else \
+                lookup(np.clip).fn(ctx, i, 0, lookup(np.subtract).fn(ctx, n, 1))
+        w = lookup(np.ravel).fn(ctx, vals)
+        if vals.static_size is None or idx.static_size is None:
+            # numpy repeats shorter values cyclically: only one value or one per index here
+            sv, si = (Array(ctx.op("Size", z), np.dtype(np.int64), ()) for z in (w, i))
+            eq = lookup(np.equal).fn
+            bad = lookup(np.logical_not).fn(ctx, lookup(np.logical_or).fn(
+                ctx, eq(ctx, sv, 1), eq(ctx, sv, si)))
+            i = runtime_check(ctx, bad, i, "put_values_repeat_cyclically")
+        new = setitem(ctx, flat, i, w)
+        return lookup(np.reshape).fn(ctx, new, tuple(ctx.dim(t, k) for k in range(t.ndim)))
+    aliases.write_with(lowering, a, compute, "the array of np.put")
+
+
+def put_along_axis(lowering, arr: Any, indices: Any, values: Any, axis: Any) -> None:
+    """``np.put_along_axis(arr, indices, values, axis)``: ``arr[idx] = values`` with the
+    fancy index numpy's ``_make_along_axis_idx`` builds (``axis=None``: the flat array)."""
+    from pyonnx.frontend.lower.setitem import setitem
+    from pyonnx.frontend.numpy_calls import lookup
+
+    ctx = lowering.ctx
+    axis = ctx.static(axis, "axis")
+    idx = ctx.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise ctx.error("`indices` must be an integer array (numpy raises IndexError)")
+
+    def compute(ctx, t: Array) -> Array:
+        if axis is None:
+            if idx.ndim != 1:
+                raise ctx.error("when axis=None, `indices` must have a single dimension (numpy "
+                                "raises ValueError)")
+            flat = lookup(np.ravel).fn(ctx, t)
+            new = setitem(ctx, flat, idx, values)
+            return lookup(np.reshape).fn(ctx, new, tuple(ctx.dim(t, k) for k in range(t.ndim)))
+        if idx.ndim != t.ndim:
+            raise ctx.error("`indices` and `arr` must have the same number of dimensions (numpy "
+                            "raises ValueError)")
+        k = axis % t.ndim
+        parts = []
+        for d in range(t.ndim):
+            if d == k:
+                parts.append(idx)
+                continue
+            shape = [1] * t.ndim
+            shape[d] = -1
+            parts.append(lookup(np.reshape).fn(ctx, lookup(np.arange).fn(ctx, ctx.dim(t, d)),
+                                               tuple(shape)))
+        return setitem(ctx, t, tuple(parts), values)
+    aliases.write_with(lowering, arr, compute, "the array of np.put_along_axis")
+
+
 _FUNCTIONS: dict[Any, Callable[..., None]] = {np.copyto: copyto, np.putmask: putmask,
-                                              np.place: place}
-METHODS: dict[str, Callable[..., None]] = {"fill": fill}
+                                              np.place: place, np.put: put,
+                                              np.put_along_axis: put_along_axis}
+METHODS: dict[str, Callable[..., None]] = {"fill": fill, "put": put}
 
 
 def function_writer(func: Any) -> Callable[..., None] | None:
