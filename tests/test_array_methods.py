@@ -109,3 +109,21 @@ def test_tolist_nested_refused():
         return x.tolist()
     with pytest.raises(pyonnx.ConversionError, match="nested lists"):
         pyonnx.compile(f)(np.ones((2, 2)))
+
+
+def test_view_and_to_device_are_aliases():
+    def f(x):
+        v = x.view()
+        w = x.to_device("cpu")
+        u = x.view(x.dtype)
+        v[0] = 5.0
+        w[1] = 6.0
+        u[2] = 7.0
+        x[3] = 8.0
+        return v + w + u
+    check(f, np.arange(5.0))
+
+    def g(x):
+        return x.view(np.int64)
+    with pytest.raises(pyonnx.ConversionError, match="reinterprets"):
+        pyonnx.compile(g)(np.arange(5.0))

@@ -59,7 +59,7 @@ VIEW_FUNCTIONS = frozenset({
 # (``np.array(x, copy=None/False)``, ``x.astype(x.dtype, copy=False)``). Their lowerings return
 # the argument's own Array object exactly then, and a new object for a copy.
 ALIAS_FUNCTIONS = frozenset({"asarray", "asanyarray", "ascontiguousarray", "array", "astype",
-                             "asfortranarray", "require"})
+                             "asfortranarray", "require", "to_device"})
 # Alias functions that return their argument itself exactly when its memory layout already
 # fits, which depends on the caller's strides (not in the signature).
 _LAYOUT_ALIASES = frozenset({"ascontiguousarray", "asfortranarray", "require"})

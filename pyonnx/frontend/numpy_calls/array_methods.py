@@ -1,5 +1,5 @@
 """ndarray methods and attributes that are neither reductions nor shape functions:
-``x.item()``, ``x.tolist()``, ``x.nbytes``, ``x.device``.
+``x.item()``, ``x.tolist()``, ``x.nbytes``, ``x.device``, ``x.to_device()``, ``x.view()``.
 
 Input: an Array and the method's arguments. Output:
 
@@ -14,7 +14,10 @@ Input: an Array and the method's arguments. Output:
   (rank >= 2) are refused: return the array, or ``[row.tolist() ...]`` is not expressible;
 * ``x.nbytes``: ``x.size * x.itemsize`` (a Python int when the shape is known, else a
   run-time int);
-* ``x.device`` is ``"cpu"`` (the Array API; one device).
+* ``x.device`` is ``"cpu"`` and ``x.to_device("cpu")`` is ``x`` itself (the Array API; one
+  device);
+* ``x.view()`` (or ``x.view(x.dtype)``, ``x.view(np.ndarray)``): a view of all of ``x``, writes
+  through it followed; reinterpreting the bytes as another dtype is refused.
 """
 
 from __future__ import annotations
@@ -111,3 +114,30 @@ def nbytes(ctx, x: Array) -> Any:
 def device(ctx, x: Array) -> str:
     return "cpu"
 
+
+
+@register(methods=("to_device",))
+def to_device(ctx, a, device, /, *, stream=None):
+    """``x.to_device("cpu")``: ``x`` itself, as numpy returns it."""
+    if ctx.static(device, "device") != "cpu" or stream is not None:
+        raise ctx.error(f"x.to_device({device!r}): the only device is 'cpu'")
+    return a
+
+
+@register(methods=("view",), limits={"dtype": "the array's own dtype only (no reinterpreting)"})
+def view(ctx, a, dtype=None, type=None):
+    """``x.view()``: ``x`` itself, registered as a view of all of it by the call lowering."""
+    x = ctx.asarray(a)
+    if dtype is np.ndarray:  # x.view(np.ndarray): numpy reads a subclass as type=
+        dtype = None
+    if dtype is not None:
+        try:
+            dt = np.dtype(ctx.static(dtype, "dtype"))
+        except TypeError as e:
+            raise ctx.error(f"x.view: {e}") from None
+        if dt != x.dtype:
+            raise ctx.error(f"x.view({dt}) reinterprets the bytes of a {x.dtype} array, which "
+                            "pyonnx does not convert; use x.astype(...) to convert values")
+    if type is not None and type is not np.ndarray:
+        raise ctx.error("x.view(type=...) of another array class is not supported")
+    return x
