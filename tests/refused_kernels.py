@@ -181,9 +181,9 @@ def dtype_narrows_in_loop(x):
     return s
 
 
-def uses_put(x):
+def uses_fill_diagonal(x):
     y = x + 1
-    np.put(y, [0], x[:1])  # <- put
+    np.fill_diagonal(y, 0)  # <- fill_diagonal
     return y
 
 

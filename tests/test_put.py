@@ -49,8 +49,12 @@ def test_put_errors():
     with pytest.raises(ExecutionError):
         g(np.zeros(3))
 
-    def cyclic(x):
+
+
+def test_put_cyclic_values():
+    def cyclic(x, v):
         np.put(x, [0, 1, 2], [1.0, 2.0])
+        np.put(x, [3], v)  # the first value of a longer v
+        x.put([-1, -2, -3], v[:2])
         return x
-    with pytest.raises(pyonnx.ConversionError, match="cyclically"):
-        pyonnx.compile(cyclic)(np.zeros(4))
+    check(cyclic, np.zeros(6), np.array([7.0, 8.0, 9.0]))

@@ -91,9 +91,8 @@ def place(lowering, arr: Any, mask: Any, vals: Any) -> None:
 
 def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
     """``np.put(a, ind, v, mode='raise')`` and ``a.put(ind, v, mode)``: ``a.flat[ind] = v``
-    (the last of repeated indices wins); ``mode='wrap'``/``'clip'`` map the indices as numpy's.
-    A ``v`` of another length than ``ind`` other than one element repeats cyclically in numpy:
-    refused."""
+    (the last of repeated indices wins); ``mode='wrap'``/``'clip'`` map the indices as numpy's;
+    ``v`` is taken in order and repeated cyclically, as numpy's."""
     from pyonnx.frontend.lower.setitem import setitem
     from pyonnx.frontend.numpy_calls import lookup
 
@@ -106,14 +105,8 @@ def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
         raise ctx.error(f"np.put: indices must be integers, not {idx.dtype} (numpy raises "
                         "TypeError)")
     vals = ctx.asarray(v)
-    if vals.static_size not in (1, None) and idx.static_size is not None and \
-            vals.static_size != idx.static_size:
-        raise ctx.error("np.put with values of another length than the indices repeats them "
-                        "cyclically, which pyonnx does not convert; pass one value per index")
 
     def compute(ctx, t: Array) -> Array:
-        from pyonnx.frontend.graph.checks import runtime_check
-
         flat = lookup(np.ravel).fn(ctx, t)
         i = lookup(np.ravel).fn(ctx, ctx.cast(idx, np.dtype(np.int64)))
         if mode != "raise":
@@ -121,13 +114,13 @@ def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
             i = lookup(np.remainder).fn(ctx, i, n) if mode == "wrap" else \
                 lookup(np.clip).fn(ctx, i, 0, lookup(np.subtract).fn(ctx, n, 1))
         w = lookup(np.ravel).fn(ctx, vals)
-        if vals.static_size is None or idx.static_size is None:
-            # numpy repeats shorter values cyclically: only one value or one per index here
-            sv, si = (Array(ctx.op("Size", z), np.dtype(np.int64), ()) for z in (w, i))
-            eq = lookup(np.equal).fn
-            bad = lookup(np.logical_not).fn(ctx, lookup(np.logical_or).fn(
-                ctx, eq(ctx, sv, 1), eq(ctx, sv, si)))
-            i = runtime_check(ctx, bad, i, "put_values_repeat_cyclically")
+        if vals.static_size != 1:
+            # numpy takes the values in order, repeated cyclically as needed (the first
+            # len(ind) of a longer v); an empty v with indices fails at run time
+            si, sv = (Array(ctx.op("Size", z), np.dtype(np.int64), ()) for z in (i, w))
+            picks = lookup(np.remainder).fn(ctx, lookup(np.arange).fn(ctx, si),
+                                            lookup(np.maximum).fn(ctx, sv, 1))
+            w = Array(ctx.op("Gather", w, picks, axis=0), w.dtype, (None,))
         new = setitem(ctx, flat, i, w)
         return lookup(np.reshape).fn(ctx, new, tuple(ctx.dim(t, k) for k in range(t.ndim)))
     aliases.write_with(lowering, a, compute, "the array of np.put")

@@ -5,7 +5,7 @@ broadcasts to ``x``'s shape) and the identity to put in the masked-out places (0
 mean, 1 for prod, ``initial`` for max and min, False/True for any/all). Output: an Array of
 ``x``'s shape and dtype that the plain reduction then reduces, which gives numpy's result:
 the identity changes no sum, product, maximum above ``initial`` or truth value. ``mean`` also
-needs :func:`where_count`, numpy's number of selected elements per result.
+counts the selected elements (:func:`mask` summed, in :mod:`.statistics`).
 
 numpy's errors: a ``where`` that is not bool (numpy's 'safe' cast to bool fails) is refused at
 the call; one that does not broadcast to ``x`` (a larger shape) is refused when the shapes say
@@ -23,7 +23,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.elementwise.common import where_
 from pyonnx.frontend.numpy_calls.reductions.common import _BOOL, _I64, _NOVALUE
 
-__all__ = ["masked", "where_count", "has_where"]
+__all__ = ["masked", "mask", "has_where"]
 
 
 def has_where(where: Any) -> bool:
@@ -32,7 +32,7 @@ def has_where(where: Any) -> bool:
                 isinstance(where, (bool, np.bool_)) and bool(where))
 
 
-def _mask(ctx, name: str, x: Array, where: Any) -> Array:
+def mask(ctx, name: str, x: Array, where: Any) -> Array:
     """``where`` as a bool Array of ``x``'s shape (numpy broadcasts it to ``x``)."""
     w = ctx.asarray(where)
     if w.dtype != _BOOL:
@@ -64,19 +64,9 @@ def masked(ctx, name: str, x: Array, where: Any, fill: Any) -> Array:
     is false; ``x`` itself when ``where`` selects everything."""
     if not has_where(where):
         return x
-    w = _mask(ctx, name, x, where)
+    w = mask(ctx, name, x, where)
     f = ctx.cast(fill, x.dtype) if isinstance(fill, Array) else \
         ctx.const_array(np.array(fill, x.dtype))
     # x in the second branch: onnxruntime's Where keeps a selected -0.0 there only.
     keep_out = Array(ctx.op("Not", w), _BOOL, x.shape)
     return where_(ctx, keep_out, Array(f.value, f.dtype, f.shape), x, x.dtype)
-
-
-def where_count(ctx, name: str, x: Array, where: Any, axes: tuple[int, ...],
-                keepdims: bool) -> Array:
-    """numpy's ``_count_reduce_items`` with ``where``: how many selected elements each result
-    of a reduction over ``axes`` combines (int64)."""
-    from pyonnx.frontend.numpy_calls.reductions.sums import reduce_sum
-
-    w = _mask(ctx, name, x, where)
-    return reduce_sum(ctx, w, axes, keepdims, np.dtype(_I64))

@@ -50,7 +50,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     select,
     widen_f16,
 )
-from pyonnx.frontend.numpy_calls.reductions.masked import has_where, masked, where_count
+from pyonnx.frontend.numpy_calls.reductions.masked import has_where, mask, masked
 from pyonnx.frontend.numpy_calls.reductions.sums import _zero_nans, reduce_sum
 
 
@@ -90,7 +90,8 @@ def mean(ctx, a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)
     kd = _static_bool(ctx, keepdims, "keepdims")
     if not has_where(where):
         return _mean(ctx, x, axes, _static_dtype(ctx, dtype), kd)
-    count = where_count(ctx, "np.mean", x, where, axes, kd)
+    # numpy's _count_reduce_items with where: the selected elements per result
+    count = reduce_sum(ctx, mask(ctx, "np.mean", x, where), axes, kd, np.dtype(np.int64))
     return _mean(ctx, masked(ctx, "np.mean", x, where, 0), axes, _static_dtype(ctx, dtype), kd,
                  count)
 
