@@ -127,10 +127,16 @@ def i0(ctx, x):
     if a.dtype.kind != "f":
         a = ctx.cast(a, _F64)
     a = _np(np.absolute, ctx, a)
-    small = _np(np.multiply, ctx, _np(np.exp, ctx, a),
-                _chbevl(ctx, _np(np.subtract, ctx, _np(np.true_divide, ctx, a, 2.0), 2), _I0A))
-    big = _np(np.true_divide, ctx, _np(np.multiply, ctx, _np(np.exp, ctx, a), _chbevl(
-        ctx, _np(np.subtract, ctx, _np(np.true_divide, ctx, 32.0, a), 2.0), _I0B)),
-        _np(np.sqrt, ctx, a))
-    r = _np(np.where, ctx, _np(np.less_equal, ctx, a, 8.0), small, big)
+    inside = _np(np.less_equal, ctx, a, 8.0)
+    # numpy's piecewise evaluates each branch on its own elements only; here each branch gets
+    # a harmless stand-in elsewhere (no 32/0, no sqrt(0): no inf or NaN, in value or gradient)
+    lo = _np(np.where, ctx, inside, a, 0.0)
+    hi = _np(np.where, ctx, inside, 9.0, a)
+    lo, hi = (ctx.cast(v, a.dtype) for v in (lo, hi))
+    small = _np(np.multiply, ctx, _np(np.exp, ctx, lo),
+                _chbevl(ctx, _np(np.subtract, ctx, _np(np.true_divide, ctx, lo, 2.0), 2), _I0A))
+    big = _np(np.true_divide, ctx, _np(np.multiply, ctx, _np(np.exp, ctx, hi), _chbevl(
+        ctx, _np(np.subtract, ctx, _np(np.true_divide, ctx, 32.0, hi), 2.0), _I0B)),
+        _np(np.sqrt, ctx, hi))
+    r = _np(np.where, ctx, inside, small, big)
     return Array(r.value, r.dtype, r.shape)
