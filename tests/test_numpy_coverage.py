@@ -100,9 +100,10 @@ def test_refusal_reason_is_the_conversion_error():
 
 
 def test_fast():
-    """The staleness test regenerates the table: it must stay cheap."""
+    """The staleness test regenerates the table: it must stay cheap (CPU time: the shared
+    machines' wall clock swings with their load)."""
     import time
 
-    t = time.perf_counter()
+    t = time.process_time()
     numpy_coverage.render()
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
