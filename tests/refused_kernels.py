@@ -181,12 +181,6 @@ def dtype_narrows_in_loop(x):
     return s
 
 
-def uses_put(x):
-    y = x + 1
-    np.put(y, [0], x[:1])  # <- put
-    return y
-
-
 def uses_resize(x):
     y = x + 1
     y.resize(3)  # <- resize

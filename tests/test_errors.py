@@ -59,7 +59,6 @@ CASES = [
     (k.dtype_changes_in_branches, "branch_dtypes", "stmt", ["'y'", "float32", "int64",
                                                           ".astype"]),
     (k.dtype_narrows_in_loop, "loop_dtypes", "stmt", ["'s'", "float64", "int64", "loop"]),
-    (k.uses_put, "put", "np.put", ["writes into an existing array", "item assignment"]),
     (k.uses_resize, "resize", "y.resize", ["writes into the array", "item assignment"]),
 ]
 

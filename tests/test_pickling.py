@@ -65,14 +65,14 @@ def test_written_argument_after_unpickling():
 def test_errors_point_at_the_original_lines():
     def bad(x):
         y = x * 2
-        return x.tolist()
+        return x.tobytes()
 
     g = pickle.loads(pickle.dumps(pyonnx.compile(bad)))
     with pytest.raises(pyonnx.ConversionError) as info:
         g(np.ones(3))
     assert info.value.lineno == bad.__code__.co_firstlineno + 2
     assert info.value.filename == __file__ + " (pickled)"
-    assert "x.tolist()" in str(info.value)
+    assert "x.tobytes()" in str(info.value)
 
 
 def test_unreadable_source_is_a_clear_pickling_error():

@@ -145,6 +145,31 @@ def e_reduce(g):
     return f"{a}.{fn}({ax}{sep}{keep})", ex and fn not in ("mean", "std")
 
 
+def e_reduce_more(g):
+    """Reductions with where=, the nan family, ufunc reduce/accumulate, x.flat and x.item()
+    reads, np.select (issue 16)."""
+    names = g.names(("array",))
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    d = g.desc(a)
+    ex = g.is_exact(a)
+    ax = _axis(g, d.ndim)
+    axs = ", " + ax if ax else ""
+    mask = f"{a} > {'0.5' if d.dtype.startswith('float') else '1'}"
+    forms = [(f"np.sum({a}{axs}, where={mask})", ex), (f"np.max({a}{axs}, where={mask}, initial=0)", ex),
+             (f"np.mean({a}{axs}, where={mask})", False), (f"{a}.any({ax}{', ' if ax else ''}where={mask})", ex),
+             (f"np.nanmax({a}{axs}, initial=1)", ex), (f"np.nanprod({a}{axs})", ex),
+             (f"np.nancumsum({a}{axs})", ex), (f"np.nanvar({a}{axs})", False),
+             (f"np.add.reduce({a}{axs})", ex), (f"np.logical_or.reduce({a}{axs})", ex),
+             (f"np.multiply.accumulate({a})" if d.ndim <= 1 else f"np.add.accumulate({a}, axis=1)", ex),
+             (f"np.select([{mask}], [{a}], default=2)", ex)]
+    if d.ndim >= 1:
+        forms += [(f"{a}.flat[0]", ex), (f"{a}.flat[::2]", ex), (f"{a}.flat[-1:]", ex),
+                  (f"np.maximum.accumulate({a}, axis=0)", ex)]
+    return g.rng.choice(forms)
+
+
 def e_shape(g):
     names = g.names(("array",))
     if not names:
@@ -302,6 +327,7 @@ EXPRESSIONS = [
     (4, ("compile",), e_shape), (5, ("compile",), e_index), (2, ("compile",), e_create),
     (3, ("compile",), e_select), (1, ("compile",), e_matmul), (1, ("compile",), e_scalar),
     (1, ("compile",), e_complex),
+    (2, ("compile",), e_reduce_more),
 ]
 
 

@@ -9,7 +9,10 @@ it as a use). The lowering writes through the target's view chain and rebinds ev
 the same memory (:mod:`pyonnx.frontend.lower.aliases`), then evaluates ``x`` again.
 
 An assignment with several targets (``a[0] = b = v``) first binds the value to a fresh name,
-as Python evaluates it once. Targets rooted in an attribute (``self.w[0] = v``) are left for
+as Python evaluates it once. A write through ``x.flat`` (``x.flat[i] = v``) writes through the
+flat view ``x.reshape(-1)`` bound to a fresh name: numpy's flat iterator writes into ``x`` in
+C order, which is what a write through that view does (numpy's reshape of a non-contiguous
+view is a copy: the lowering refuses a write through it). Targets rooted in an attribute (``self.w[0] = v``) are left for
 the lowering to refuse.
 Requires: augassign.
 """
@@ -54,6 +57,9 @@ class SetItemTransformer(ast.NodeTransformer):
                 out.append(self.visit_Assign(single[0]))
             return out
         target = node.targets[0]
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) \
+                and target.value.attr == "flat":
+            return self._flat_write(node, target)
         root = root_name(target) if isinstance(target, ast.Subscript) else None
         if root is None or _attribute_in_chain(target):
             return node
@@ -66,6 +72,20 @@ class SetItemTransformer(ast.NodeTransformer):
         store.pyonnx_setitem_root = True  # type: ignore[attr-defined]
         new = ast.Assign(targets=[store], value=call)
         return located([new], target)[0]
+
+
+    def _flat_write(self, node: ast.Assign, target: ast.Subscript) -> list[ast.stmt]:
+        """``x.flat[i] = v`` → ``t = x.reshape(-1); t[i] = v``."""
+        tmp = f"{FLAG_PREFIX}flat_{next(self._ids)}"
+        view = ast.Call(func=ast.Attribute(value=target.value.value, attr="reshape",
+                                           ctx=ast.Load()),
+                        args=[ast.Constant(value=-1)], keywords=[])
+        bind = located([ast.Assign(targets=[ast.Name(id=tmp, ctx=ast.Store())], value=view)],
+                       target)
+        write = located([ast.Assign(targets=[ast.Subscript(
+            value=ast.Name(id=tmp, ctx=ast.Load()), slice=target.slice, ctx=ast.Store())],
+            value=node.value)], node)
+        return bind + [self.visit_Assign(write[0])]
 
 
 def _attribute_in_chain(target: ast.Subscript) -> bool:

@@ -25,7 +25,7 @@ from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call
 from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
-from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method
+from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method, refusal
 
 __all__ = ["call"]
 
@@ -291,17 +291,18 @@ def _isinstance_array(ctx, array: Array, classinfo: Any) -> bool:
     return False
 
 
-# numpy functions that write into an argument.
-_NUMPY_WRITERS = {"put", "fill_diagonal", "put_along_axis"}
-
-
 def _unsupported_call_message(func: Any) -> str:
+    refused = refusal(func)
+    if refused is not None:
+        name = getattr(func, "__name__", None) or repr(func)
+        module = (getattr(func, "__module__", None) or "numpy").replace("numpy", "np", 1)
+        module = {"np._core.multiarray": "np", "np.lib._npyio_impl": "np"}.get(module, module)
+        if module.startswith(("np._", "np.lib.")):
+            module = "np"
+        return f"{module}.{name} is not supported: {refused[0]}"
     module = getattr(func, "__module__", None) or ""
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
     full = f"{module}.{name}" if module and module != "builtins" else name
-    if module.startswith("numpy") and name in _NUMPY_WRITERS:
-        return (f"{full} writes into an existing array in a way pyonnx does not convert yet; "
-                "write with item assignment instead (x[idx] = values)")
     if module.startswith("numpy"):
         return (f"{full} is not supported by pyonnx yet; the supported numpy functions are "
                 "listed in the README")

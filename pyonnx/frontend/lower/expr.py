@@ -335,6 +335,10 @@ class ExprLowering:
                 return result
             if lookup_method(name) is not None or name in writers.METHODS:
                 return ArrayMethod(base, name)
+            if name == "flat":
+                raise self.ctx.error(
+                    "'.flat' is supported indexed: x.flat[i] (read) and x.flat[i] = v (write); "
+                    "for the flattened array write x.ravel() (a view) or x.flatten() (a copy)")
             if name in _WRITING_METHODS:
                 raise self.ctx.error(
                     f"'.{name}()' writes into the array in a way pyonnx does not convert; write "
@@ -357,6 +361,13 @@ class ExprLowering:
 
     # ---------------------------------------------------------- subscripts
     def expr_Subscript(self, node: ast.Subscript) -> Any:
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "flat":
+            flat = self._flat_read(node.value)
+            if flat is not None:
+                from pyonnx.frontend.graph.indexing import getitem
+                index = sequences.lists_as_arrays(self.ctx, self.expr(node.slice))
+                # numpy's flat iterator returns copies (a scalar or a new array), never views
+                return getitem(self.ctx, flat, index)
         base = self.expr(node.value)
         if index_tricks.is_index_trick(base):  # np.r_[...], np.c_[...], np.s_[...]
             return index_tricks.subscript(self.ctx, base, index_tricks.index_value(self, node))
@@ -399,6 +410,16 @@ class ExprLowering:
             return base[index]
         except Exception as e:
             raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+
+    def _flat_read(self, node: ast.Attribute) -> Array | None:
+        """``x.flat`` read by an index (``x.flat[i]``): the C-order flattening of ``x`` as a new
+        value (None when ``x`` is not an array: the attribute is looked up as usual)."""
+        base = self.expr(node.value)
+        if not isinstance(base, Array):
+            return None
+        flat = lookup(np.ravel).fn(self.ctx, base)
+        return Array(self.ctx.op("Identity", flat.value), flat.dtype, flat.shape) \
+            if flat.value is base.value else flat
 
     # ---------------------------------------------------------- comprehensions
     def expr_ListComp(self, node: ast.ListComp) -> Any:

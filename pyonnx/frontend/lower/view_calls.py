@@ -52,13 +52,17 @@ VIEW_FUNCTIONS = frozenset({
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
     "rollaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
     "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "split", "array_split", "hsplit",
-    "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack",
-    "sliding_window_view",
+    "vsplit", "dsplit", "real", "imag", "view", "broadcast_arrays", "unstack", "rot90",
+    "trim_zeros", "sliding_window_view",
 })
 # numpy returns its argument itself when nothing needs converting: an alias, not a copy
 # (``np.array(x, copy=None/False)``, ``x.astype(x.dtype, copy=False)``). Their lowerings return
 # the argument's own Array object exactly then, and a new object for a copy.
-ALIAS_FUNCTIONS = frozenset({"asarray", "asanyarray", "ascontiguousarray", "array", "astype"})
+ALIAS_FUNCTIONS = frozenset({"asarray", "asanyarray", "ascontiguousarray", "array", "astype",
+                             "asfortranarray", "require", "to_device"})
+# Alias functions that return their argument itself exactly when its memory layout already
+# fits, which depends on the caller's strides (not in the signature).
+_LAYOUT_ALIASES = frozenset({"ascontiguousarray", "asfortranarray", "require"})
 _RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze", "Flatten"})
 # numpy calls whose 0-d result is a 0-d array, not a numpy scalar; and those whose 0-d result
 # is an array exactly when their first argument is one (``s.copy()`` of a numpy scalar is one).
@@ -92,7 +96,7 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
         return _view_of(ctx, result, base, same_shape=name == "reshape",
                         maybe_copy=name == "ravel")
     if name in ALIAS_FUNCTIONS:
-        if (name == "ascontiguousarray" and isinstance(base, Array) and not base.weak
+        if (name in _LAYOUT_ALIASES and isinstance(base, Array) and not base.weak
                 and isinstance(result, Array) and result.dtype == base.dtype):
             # A view exactly when the argument is C-contiguous, which depends on the caller's
             # strides (not in the signature): writes through it are refused.

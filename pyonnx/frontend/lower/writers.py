@@ -1,5 +1,6 @@
 """numpy functions and methods that write into an existing array: ``np.copyto``,
-``x.fill``, ``np.add.at``/``np.subtract.at``, ``np.place``/``np.putmask``, ``np.fill_diagonal``.
+``x.fill``, ``np.add.at``/``np.subtract.at``, ``np.place``/``np.putmask``, ``np.put``/``x.put``,
+``np.put_along_axis``, ``np.fill_diagonal``.
 
 Input: the call's frontend values. Output: the write, through
 :func:`pyonnx.frontend.lower.aliases.write_with` (every name of the written memory is rebound;
@@ -98,9 +99,87 @@ def fill_diagonal(lowering, a: Any, val: Any, wrap: Any = False) -> None:
                        "the array of np.fill_diagonal")
 
 
+
+def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
+    """``np.put(a, ind, v, mode='raise')`` and ``a.put(ind, v, mode)``: ``a.flat[ind] = v``
+    (the last of repeated indices wins); ``mode='wrap'``/``'clip'`` map the indices as numpy's;
+    ``v`` is taken in order and repeated cyclically, as numpy's."""
+    from pyonnx.frontend.lower.setitem import setitem
+    from pyonnx.frontend.numpy_calls import lookup
+
+    ctx = lowering.ctx
+    mode = ctx.static(mode, "mode")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ctx.error(f"np.put: mode must be 'raise', 'wrap' or 'clip', not {mode!r}")
+    idx = ctx.asarray(ind)
+    if idx.dtype.kind not in "iu":
+        raise ctx.error(f"np.put: indices must be integers, not {idx.dtype} (numpy raises "
+                        "TypeError)")
+    vals = ctx.asarray(v)
+
+    def compute(ctx, t: Array) -> Array:
+        flat = lookup(np.ravel).fn(ctx, t)
+        i = lookup(np.ravel).fn(ctx, ctx.cast(idx, np.dtype(np.int64)))
+        if mode != "raise":
+            n = Array(ctx.op("Size", t), np.dtype(np.int64), ())
+            i = lookup(np.remainder).fn(ctx, i, n) if mode == "wrap" else \
+                lookup(np.clip).fn(ctx, i, 0, lookup(np.subtract).fn(ctx, n, 1))
+        w = lookup(np.ravel).fn(ctx, vals)
+        if vals.static_size != 1:
+            # numpy takes the values in order, repeated cyclically as needed (the first
+            # len(ind) of a longer v); an empty v with indices fails at run time
+            si, sv = (Array(ctx.op("Size", z), np.dtype(np.int64), ()) for z in (i, w))
+            picks = lookup(np.remainder).fn(ctx, lookup(np.arange).fn(ctx, si),
+                                            lookup(np.maximum).fn(ctx, sv, 1))
+            w = Array(ctx.op("Gather", w, picks, axis=0), w.dtype, (None,))
+        new = setitem(ctx, flat, i, w)
+        return lookup(np.reshape).fn(ctx, new, tuple(ctx.dim(t, k) for k in range(t.ndim)))
+    aliases.write_with(lowering, a, compute, "the array of np.put")
+
+
+def put_along_axis(lowering, arr: Any, indices: Any, values: Any, axis: Any) -> None:
+    """``np.put_along_axis(arr, indices, values, axis)``: ``arr[idx] = values`` with the
+    fancy index numpy's ``_make_along_axis_idx`` builds (``axis=None``: the flat array)."""
+    from pyonnx.frontend.lower.setitem import setitem
+    from pyonnx.frontend.numpy_calls import lookup
+
+    ctx = lowering.ctx
+    axis = ctx.static(axis, "axis")
+    idx = ctx.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise ctx.error("`indices` must be an integer array (numpy raises IndexError)")
+
+    def compute(ctx, t: Array) -> Array:
+        if axis is None:
+            if idx.ndim != 1:
+                raise ctx.error("when axis=None, `indices` must have a single dimension (numpy "
+                                "raises ValueError)")
+            flat = lookup(np.ravel).fn(ctx, t)
+            new = setitem(ctx, flat, idx, values)
+            return lookup(np.reshape).fn(ctx, new, tuple(ctx.dim(t, k) for k in range(t.ndim)))
+        if idx.ndim != t.ndim:
+            raise ctx.error("`indices` and `arr` must have the same number of dimensions (numpy "
+                            "raises ValueError)")
+        k = axis % t.ndim
+        parts = []
+        for d in range(t.ndim):
+            if d == k:
+                parts.append(idx)
+                continue
+            shape = [1] * t.ndim
+            shape[d] = -1
+            parts.append(lookup(np.reshape).fn(ctx, lookup(np.arange).fn(ctx, ctx.dim(t, d)),
+                                               tuple(shape)))
+        return setitem(ctx, t, tuple(parts), values)
+    aliases.write_with(lowering, arr, compute, "the array of np.put_along_axis")
+
+
+
 _FUNCTIONS: dict[Any, Callable[..., None]] = {np.copyto: copyto, np.putmask: putmask,
-                                              np.place: place, np.fill_diagonal: fill_diagonal}
-METHODS: dict[str, Callable[..., None]] = {"fill": fill}
+                                              np.place: place, np.put: put,
+                                              np.put_along_axis: put_along_axis,
+                                              np.fill_diagonal: fill_diagonal}
+METHODS: dict[str, Callable[..., None]] = {"fill": fill, "put": put}
 
 
 def function_writer(func: Any) -> Callable[..., None] | None:

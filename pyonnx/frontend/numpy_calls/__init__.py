@@ -15,10 +15,20 @@ from typing import Any
 from pyonnx.frontend.numpy_calls import registry
 from pyonnx.frontend.numpy_calls.registry import CallEntry
 
-__all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "registered_names"]
+__all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "refusal",
+           "registered_names"]
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
-            "attributes", "misc", "indexing_calls", "type_queries", "science")
+            "attributes", "misc", "indexing_calls", "type_queries", "science", "scope",
+            "nan_reductions",
+            "ufunc_methods",
+            "windows",
+            "array_methods",
+            "selection",
+            "index_grids",
+            "arrangement",
+            "series",
+            "array_forms")
 _loaded = False
 _load_lock = threading.Lock()
 
@@ -51,6 +61,13 @@ def lookup_method(name: str) -> CallEntry | None:
 def lookup_attribute(name: str) -> Callable[..., Any] | None:
     _load()
     return registry.lookup_attribute(name)
+
+
+def refusal(target: Any) -> tuple[str, bool] | None:
+    """``(reason, out_of_scope)`` when ``target`` is refused on purpose (``registry.refuse``),
+    else None."""
+    _load()
+    return registry.refusal(target)
 
 
 def registered_names() -> list[str]:

@@ -21,14 +21,16 @@ Supported syntax (functions, and the array methods where numpy has them)::
     np.nanmean(a, axis=None, dtype=None, keepdims=False)
     np.median(a, axis=None, keepdims=False)
 
-``axis`` is None, an int (negative counts from the end) or a tuple of ints; ``out=`` and
-``where=`` are refused with a hint.
+``axis`` is None, an int (negative counts from the end) or a tuple of ints; ``out=`` is
+refused with a hint. ``where=`` (a bool mask broadcasting to the array) is supported by sum,
+prod, nansum, max/min (with ``initial=``, as numpy requires), mean, any and all
+(:mod:`.masked`), refused elsewhere.
 
 Modules: :mod:`.common` (argument handling and float16-safe building blocks shared by every
 reduction), :mod:`.exact` (exact integer reductions along one axis), :mod:`.sums` (sum, prod,
 nansum), :mod:`.extrema` (max, min, ptp, argmax, argmin), :mod:`.statistics` (mean, nanmean,
 var, std, median, average), :mod:`.logical` (any, all, count_nonzero) and :mod:`.cumulative`
-(cumsum, cumprod). Each says how it reproduces numpy where onnxruntime's kernels differ
+(cumsum, cumprod), :mod:`.masked` (``where=``). Each says how it reproduces numpy where onnxruntime's kernels differ
 (measured with onnxruntime 1.31.1).
 
 Errors numpy raises: bad axes, ``max``/``min``/``argmax`` of an empty reduction known at

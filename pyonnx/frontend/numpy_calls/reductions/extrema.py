@@ -17,7 +17,7 @@ one only known at run time makes the model fail at run time.
 
 Supported syntax::
 
-    np.max / np.amax / np.min / np.amin(a, axis=None, keepdims=False, initial=...)
+    np.max / np.amax / np.min / np.amin(a, axis=None, keepdims=False, initial=..., where=...)
     np.argmax / np.argmin(a, axis=None, keepdims=False)                 a.argmax(...)
     np.ptp(a, axis=None, keepdims=False)
 """
@@ -54,6 +54,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     widen_f16,
 )
 from pyonnx.frontend.numpy_calls.reductions.exact import _along_merged
+from pyonnx.frontend.numpy_calls.reductions.masked import has_where, masked
 from pyonnx.frontend.numpy_calls.reductions.sums import _initial
 
 
@@ -101,11 +102,18 @@ def _minmax(ctx, name: str, is_max: bool, a, axis, out, keepdims, initial, where
     in [0, 2**32)). ArgMax and the bool and float reductions also fail at run time on an empty
     reduction, where numpy raises.
     """
-    _refuse(ctx, name, out, where)
+    _refuse(ctx, name, out)
     x = _arr(ctx, a)
     axes = _axes(ctx, name, x, axis)
     kd = _static_bool(ctx, keepdims, "keepdims")
     init = None if initial is _NOVALUE else _initial(ctx, name, initial, x.dtype)
+    if has_where(where):
+        if init is None:
+            raise ctx.error(f"{name}(..., where=...) needs initial=: the reduction operation "
+                            f"'{'maximum' if is_max else 'minimum'}' does not have an identity, "
+                            "so to use a where mask one has to specify 'initial' (numpy raises "
+                            "ValueError)")
+        x = masked(ctx, name, x, where, init)
     if x.dtype == _F16:
         # Selection is exact in float32 (see widen_f16); the result is cast back.
         r = _minmax_impl(ctx, name, is_max, widen_f16(ctx, x), axes, kd,

@@ -7,7 +7,7 @@ shape; an element is true when nonzero (NaN is true). Empty reductions give nump
 
 Supported syntax::
 
-    np.any / np.all(a, axis=None, keepdims=False)                       a.any(...)
+    np.any / np.all(a, axis=None, keepdims=False, where=True)           a.any(...)
     np.count_nonzero(a, axis=None, keepdims=False)
 """
 
@@ -26,21 +26,22 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _static_bool,
     reduce_any,
 )
+from pyonnx.frontend.numpy_calls.reductions.masked import masked
 from pyonnx.frontend.numpy_calls.reductions.sums import reduce_sum
 
 
 @register(np.any, methods=("any",))
 def any_(ctx, a, axis=None, out=None, keepdims=_NOVALUE, *, where=_NOVALUE):
-    _refuse(ctx, "np.any", out, where)
-    x = _arr(ctx, a)
+    _refuse(ctx, "np.any", out)
+    x = masked(ctx, "np.any", _arr(ctx, a), where, 0)
     return reduce_any(ctx, x, _axes(ctx, "np.any", x, axis), _static_bool(ctx, keepdims,
                                                                              "keepdims"))
 
 
 @register(np.all, methods=("all",))
 def all_(ctx, a, axis=None, out=None, keepdims=_NOVALUE, *, where=_NOVALUE):
-    _refuse(ctx, "np.all", out, where)
-    x = _arr(ctx, a)
+    _refuse(ctx, "np.all", out)
+    x = masked(ctx, "np.all", _arr(ctx, a), where, 1)
     return reduce_any(ctx, x, _axes(ctx, "np.all", x, axis),
                       _static_bool(ctx, keepdims, "keepdims"), all_=True)
 

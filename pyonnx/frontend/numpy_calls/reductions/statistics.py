@@ -50,6 +50,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     select,
     widen_f16,
 )
+from pyonnx.frontend.numpy_calls.reductions.masked import has_where, mask, masked
 from pyonnx.frontend.numpy_calls.reductions.sums import _zero_nans, reduce_sum
 
 
@@ -60,8 +61,9 @@ def _is_result_scalar(shape: tuple, keepdims: bool) -> bool:
 
 
 def _mean(ctx, x: Array, axes: tuple[int, ...], dtype: np.dtype | None,
-          keepdims: bool) -> Array:
-    """numpy's ``_methods._mean``."""
+          keepdims: bool, count: Array | None = None) -> Array:
+    """numpy's ``_methods._mean``; ``count``: the number of elements each result combines
+    (``where=``), else the size of the reduced axes."""
     f16_result = False
     t = dtype
     if t is None:
@@ -72,7 +74,7 @@ def _mean(ctx, x: Array, axes: tuple[int, ...], dtype: np.dtype | None,
         else:
             t = x.dtype
     total = reduce_sum(ctx, x, axes, keepdims, t)
-    q = _div_f64(ctx, total, _count(ctx, x, axes))
+    q = _div_f64(ctx, total, _count(ctx, x, axes) if count is None else count)
     if f16_result:
         if not _is_result_scalar(total.shape, keepdims):
             q = ctx.cast(q, t)  # true_divide(..., out=ret) stores float32 first
@@ -82,13 +84,19 @@ def _mean(ctx, x: Array, axes: tuple[int, ...], dtype: np.dtype | None,
 
 @register(np.mean, methods=("mean",))
 def mean(ctx, a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _refuse(ctx, "np.mean", out, where)
+    _refuse(ctx, "np.mean", out)
     x = _arr(ctx, a)
-    return _mean(ctx, x, _axes(ctx, "np.mean", x, axis, False), _static_dtype(ctx, dtype),
-                 _static_bool(ctx, keepdims, "keepdims"))
+    axes = _axes(ctx, "np.mean", x, axis, False)
+    kd = _static_bool(ctx, keepdims, "keepdims")
+    if not has_where(where):
+        return _mean(ctx, x, axes, _static_dtype(ctx, dtype), kd)
+    # numpy's _count_reduce_items with where: the selected elements per result
+    count = reduce_sum(ctx, mask(ctx, "np.mean", x, where), axes, kd, np.dtype(np.int64))
+    return _mean(ctx, masked(ctx, "np.mean", x, where, 0), axes, _static_dtype(ctx, dtype), kd,
+                 count)
 
 
-@register(np.nanmean)
+@register(np.nanmean, limits={"where": "refused (mask with np.where first)"})
 def nanmean(ctx, a, axis=None, dtype=None, out=None, keepdims=_NOVALUE, *, where=_NOVALUE):
     _refuse(ctx, "np.nanmean", out, where)
     x = _arr(ctx, a)
@@ -152,14 +160,14 @@ def _var(ctx, name: str, a, axis, dtype, out, ddof, keepdims, where, mean_, corr
     return r
 
 
-@register(np.var, methods=("var",))
+@register(np.var, methods=("var",), limits={"where": "refused (mask with np.where first)"})
 def var(ctx, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NOVALUE, correction=_NOVALUE):
     return _var(ctx, "np.var", a, axis, dtype, out, ddof, keepdims, where, mean, correction,
                 False)
 
 
-@register(np.std, methods=("std",))
+@register(np.std, methods=("std",), limits={"where": "refused (mask with np.where first)"})
 def std(ctx, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NOVALUE, correction=_NOVALUE):
     return _var(ctx, "np.std", a, axis, dtype, out, ddof, keepdims, where, mean, correction,

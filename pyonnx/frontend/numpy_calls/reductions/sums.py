@@ -56,6 +56,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     select,
     widen_f16,
 )
+from pyonnx.frontend.numpy_calls.reductions.masked import masked
 from pyonnx.frontend.numpy_calls.reductions.exact import (
     _along_merged,
     _int_prod_along,
@@ -138,8 +139,8 @@ def _add_initial(ctx, name: str, r: Array, initial, ufunc: np.ufunc) -> Array:
 @register(np.sum, methods=("sum",))
 def sum_(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE,
          where=True):
-    _refuse(ctx, "np.sum", out, where)
-    x = _arr(ctx, a)
+    _refuse(ctx, "np.sum", out)
+    x = masked(ctx, "np.sum", _arr(ctx, a), where, 0)
     axes = _axes(ctx, "np.sum", x, axis)
     t = _static_dtype(ctx, dtype) or _sum_dtype(x.dtype)
     r = reduce_sum(ctx, x, axes, _static_bool(ctx, keepdims, "keepdims"), t)
@@ -148,8 +149,8 @@ def sum_(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVAL
 
 @register(np.prod, methods=("prod",))
 def prod(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
-    _refuse(ctx, "np.prod", out, where)
-    x = _arr(ctx, a)
+    _refuse(ctx, "np.prod", out)
+    x = masked(ctx, "np.prod", _arr(ctx, a), where, 1)
     axes = _axes(ctx, "np.prod", x, axis)
     t = _static_dtype(ctx, dtype) or _sum_dtype(x.dtype)
     r = _reduce_prod(ctx, x, axes, _static_bool(ctx, keepdims, "keepdims"), t)

@@ -1,6 +1,7 @@
 """numpy counting of non-negative integers: bincount.
 
-Input: a 1-D array of non-negative integers, optional 1-D weights, a static ``minlength``.
+Input: a 1-D array of non-negative integers, optional 1-D weights, ``minlength`` (static or a
+0-d integer only known at run time).
 Output: a 1-D Array (int64 counts, or float64 sums of weights) whose length is known only at
 run time.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
@@ -22,6 +24,27 @@ from pyonnx.frontend.numpy_calls.sorting.common import _I64, _INT64_MAX, _ints
 
 
 # -------------------------------------------------------------------------- bincount
+def _minlength(ctx, minlength) -> ir.Value:
+    """``minlength`` as a 1-element int64 value: a static non-negative int, or a 0-d integer
+    only known at run time (``minlength=x.max() + 1``; a negative one fails the run, as numpy
+    raises ValueError)."""
+    if isinstance(minlength, Array):
+        if minlength.ndim or minlength.dtype.kind not in "iu":
+            raise ctx.error(f"np.bincount: minlength must be an integer, not an array of dtype "
+                            f"{minlength.dtype} and shape {minlength.shape} (numpy raises "
+                            "TypeError)")
+        m = ctx.cast(minlength, _I64)
+        m = runtime_check(ctx, Array(ctx.op("Less", m, ctx.const(np.array(0, np.int64))),
+                                     np.dtype(np.bool_), ()), m, "minlength_must_be_non_negative")
+        return ctx.op("Reshape", m, _ints(ctx, 1))
+    minlength = ctx.static(minlength, "minlength")
+    if minlength is None:
+        minlength = 0
+    if not isinstance(minlength, (int, np.integer)) or isinstance(minlength, bool) or minlength < 0:
+        raise ctx.error(f"np.bincount: minlength must be a non-negative integer, got {minlength!r}")
+    return _ints(ctx, int(minlength))
+
+
 @register(np.bincount)
 def bincount(ctx, x, weights=None, minlength=0):
     """``np.bincount(x, weights=None, minlength=0)``: ``x`` 1-D non-negative integers (a
@@ -35,15 +58,11 @@ def bincount(ctx, x, weights=None, minlength=0):
     if xs.dtype.kind not in "biu" or xs.dtype == np.uint64:
         raise ctx.error(f"np.bincount: cannot cast {xs.dtype} to int64 safely (numpy raises "
                         "TypeError); pass non-negative integers")
-    minlength = ctx.static(minlength, "minlength")
-    if minlength is None:
-        minlength = 0
-    if not isinstance(minlength, (int, np.integer)) or isinstance(minlength, bool) or minlength < 0:
-        raise ctx.error(f"np.bincount: minlength must be a non-negative integer, got {minlength!r}")
+    least = _minlength(ctx, minlength)
     idx = ctx.cast(xs, _I64).value
     # Length: max(max(x) + 1, minlength); -1 joins x so an empty x has max -1.
     top = ctx.op("ReduceMax", ctx.op("Concat", idx, _ints(ctx, -1), axis=0), keepdims=1)
-    length = ctx.op("Max", ctx.op("Add", top, _ints(ctx, 1)), _ints(ctx, int(minlength)))
+    length = ctx.op("Max", ctx.op("Add", top, _ints(ctx, 1)), least)
     # A negative x is sent out of range so ScatterElements fails instead of wrapping.
     idx = ctx.op("Where", ctx.op("Less", idx, ctx.const(np.array(0, np.int64))),
                  ctx.const(np.array(_INT64_MAX, np.int64)), idx)
