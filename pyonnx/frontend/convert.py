@@ -92,6 +92,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
         if p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
+            ctx.aliases.param_values[value] = p.name
     _regroup(fn, params, bound)
     lowering = FunctionLowering(ctx, fn)
     result = lowering.run(bound)

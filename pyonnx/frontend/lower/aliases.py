@@ -36,7 +36,8 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "Transpose", "UNKNOWN",
+__all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "MaybeCopy", "Transpose",
+           "UNKNOWN",
            "AMBIGUOUS", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
            "current", "materialize", "shares_memory"]
 
@@ -116,6 +117,17 @@ class Reshape(Step):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
+class MaybeCopy(Reshape):
+    """``base.reshape(shape)`` (or ``ravel``) of an array whose memory order pyonnx does not
+    know (``np.cosh(x.T)`` is Fortran-ordered): numpy returns a view or a copy depending on the
+    strides. The values are the same either way; a write that could tell them apart is refused
+    (:func:`write_with`), or, when nothing else sees the memory any more, follows the copy.
+    ``base`` is the base's contents the reshape was made from (a later write replaces them)."""
+
+    base: Any
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
 class Transpose(Step):
     """``base.transpose(perm)`` (``.T``: the reversed axes)."""
 
@@ -175,6 +187,13 @@ class AliasState:
         # Buffers with a run-time choice of memory (choices.py), in creation order.
         self.choices: list[Buffer] = []
         self.propagate: Any = None  # choices.propagate once a choice exists
+        # Values numpy allocates in C order whatever their input's order (x.copy()), and the
+        # parameters' graph inputs → names (layout.py).
+        self.c_order: set[Any] = set()
+        self.param_values: dict[Any, str] = {}
+        # value → the value whose memory order it has though the graph does not read its
+        # elements (np.zeros_like(x.T) has x.T's order)
+        self.follows: dict[Any, Any] = {}
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -255,6 +274,8 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
             f"{loc_text} was appended to a list built at run time and is written afterwards: "
             "numpy's list would see the new values, the model's list holds the old ones; "
             "append a copy (lst.append(x.copy()))")
+    if any(isinstance(s, MaybeCopy) for s in steps):
+        buffer, steps = _detach(lowering, target, buffer, steps, loc_text)
     new = compute(ctx, target)
     # Back through the steps: the view chain's current values from the base, then each new
     # value written into its parent.
@@ -269,6 +290,83 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     # hook when it makes the first such name).
     touched = state.propagate(lowering, buffer) if state.propagate is not None else set()
     rederive(lowering, {buffer} | touched)
+
+
+def _maybe_copy_error(ctx, loc_text: str, why: str):
+    return ctx.error(
+        f"{loc_text} is the reshape (or ravel) of an array whose memory order is not C "
+        "(made from a transpose, e.g. np.cosh(x.T), swapaxes or np.array/np.copy of one, which "
+        "keep their input's order), so numpy may return a copy or a view depending on the "
+        f"strides; {why}. Make the order explicit: reshape a C-ordered copy "
+        "(y.copy().reshape(...) or np.ascontiguousarray(y).reshape(...)) for a view of that "
+        "copy, or take .copy() of the reshape for an independent array")
+
+
+def _detach(lowering, target: Array, buffer: Buffer, steps: tuple,
+            loc_text: str) -> tuple[Buffer, tuple]:
+    """A write through a :class:`MaybeCopy` reshape: it follows numpy's copy meaning (the
+    reshape becomes memory of its own) where nothing can tell a copy from a view afterwards;
+    every other name of the old memory then reads as an error ("may or may not see the
+    write"). Refused where the old memory is seen beyond this function's names (an
+    argument's, a loop's state, memory chosen by run-time data).
+
+    Returns: the target's new buffer and steps.
+    """
+    ctx = lowering.ctx
+    state: AliasState = ctx.aliases
+    if buffer.param is not None:
+        raise _maybe_copy_error(ctx, loc_text, f"the write reaches the caller's "
+                                f"'{buffer.param}' exactly when it is a view")
+    if buffer.shared or buffer.choice or buffer.captured or lowering.dynamic_depth:
+        # (in a run-time branch or loop the other names' bindings are merged or carried
+        # after it, which cannot say "unknown")
+        raise _maybe_copy_error(ctx, loc_text, "the write is in a run-time branch or loop, or "
+                                "the memory is seen elsewhere (a loop's state, a run-time "
+                                "choice, a list)")
+    cut = max(i for i, s in enumerate(steps) if isinstance(s, MaybeCopy)) + 1
+    head = steps[:cut]
+    if any(isinstance(s, MaybeCopy) or not isinstance(s, Step) for s in head[:-1]):
+        raise _maybe_copy_error(ctx, loc_text, "pyonnx does not follow this chain of views")
+    contents = state.memory.get(buffer, buffer.initial)
+    if contents is not head[-1].base:
+        raise _maybe_copy_error(ctx, loc_text, "its base was written after it was made")
+    value = contents
+    for step in head:
+        value = step.forward(ctx, value)
+    fresh = Buffer(value)
+    state.c_order.add(value.value)  # a copy numpy makes is C-ordered
+    state.memory[fresh] = value
+    state.register(value, fresh, ())
+    line = ctx.loc.lineno if ctx.loc is not None else "?"
+    stale = Undefined(
+        f"this name shares memory with an array that is the reshape of an array whose memory "
+        f"order is not C, written at line {line}: numpy's reshape there is a copy or a view "
+        "depending on the strides, so whether this name sees the write is not known; reshape "
+        "a C-ordered copy (y.copy().reshape(...)) or take .copy() of the reshape")
+
+    def moved(v: Any) -> Any:
+        if isinstance(v, (tuple, list)) and any(moved(w) is not w for w in v):
+            raise _maybe_copy_error(ctx, loc_text, "a list or tuple holds an array of its "
+                                    "memory, which may or may not see the write")
+        hit = state.lookup(v) if isinstance(v, Array) else None
+        if hit is None or hit[0] is not buffer:
+            return v
+        rest = hit[1]
+        if len(rest) >= cut and steps_equal(rest[:cut], head):
+            state.register(v, fresh, rest[cut:])
+            return v
+        return stale
+
+    for frame in ctx.frames:
+        env = frame.env.locals
+        for name, v in list(env.items()):
+            new = moved(v)
+            if new is not v:
+                env[name] = Undefined(new.message.replace("this name", f"'{name}'", 1))
+    target_hit = state.lookup(target)
+    if target_hit is None or target_hit[0] is not fresh:
+        state.register(target, fresh, steps[cut:])
+    return fresh, steps[cut:]
 
 
 def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
@@ -313,6 +411,11 @@ def current(ctx, a: Array) -> Array:
     value = state.memory.get(buffer, buffer.initial)
     if AMBIGUOUS in steps or UNKNOWN in steps or value is buffer.initial and not steps:
         return a
+    if any(isinstance(s, MaybeCopy) and s.base is not value for s in steps):
+        raise ctx.error("this array is the reshape of an array whose memory order is not C, "
+                        "and that array was written after the reshape was made: numpy's "
+                        "reshape is a copy or a view depending on the strides; reshape a "
+                        "C-ordered copy (y.copy().reshape(...)) or take .copy() of the reshape")
     for step in steps:
         value = step.forward(ctx, value)
     if steps:
@@ -333,7 +436,8 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             if hit is None or hit[0] not in buffers:
                 return value
             buffer, steps = hit
-            if AMBIGUOUS in steps or UNKNOWN in steps:
+            if AMBIGUOUS in steps or UNKNOWN in steps or any(
+                    isinstance(s, MaybeCopy) for s in steps):
                 return _stale(ctx, steps)
             key = (buffer.id, id(steps))
             got = cache.get(key)
@@ -373,6 +477,13 @@ def _stale(ctx, steps: tuple) -> Undefined:
     if UNKNOWN in steps:
         why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
                "(np.split, the ravel of a view, ...)")
+    elif any(isinstance(s, MaybeCopy) for s in steps):
+        return Undefined(
+            "this name is the reshape of an array whose memory order is not C (a transpose, or "
+            "an elementwise result of one), which numpy makes a copy or a view depending on the "
+            f"strides, and that array was written at line {line}: whether numpy shows the new "
+            "values through it is not known; reshape a C-ordered copy (y.copy().reshape(...)) "
+            "for a view, or take .copy() of the reshape for an independent array")
     else:
         why = "may view that memory or another depending on run-time data"
     return Undefined(f"this name {why}, and the memory it views was written at line {line} "
