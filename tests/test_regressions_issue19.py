@@ -159,3 +159,51 @@ def test_really_unbound_name_is_still_refused():
     import pyonnx
     with pytest.raises(pyonnx.ConversionError, match="'t' is assigned in the 'if' branch"):
         pyonnx.compile(unbound_after_return_guard)(np.array([-1.0, -2.0]))
+
+
+# ------------------------------------- a function that also writes into its argument (fuzz)
+# grad refused it ("grad requires a scalar output ... output 1 has rank 1": the written-back
+# argument was taken for a second output; fuzz seeds 18, 54, 910027, 910041), and vjp's
+# backward ran at the argument as the forward call had left it.
+def writes_its_argument(x, w):
+    y = np.sum(np.sin(x) * w)
+    t = x[1:]
+    t[0] = 2.0
+    return y + np.sum(x * w)
+
+
+def _fd(fn, args, i, h=1e-6):
+    g = np.zeros_like(args[i])
+    for j in np.ndindex(g.shape):
+        vals = []
+        for s in (h, -h):
+            a = [v.copy() for v in args]
+            a[i][j] += s
+            vals.append(fn(*a))
+        g[j] = (vals[0] - vals[1]) / (2 * h)
+    return g
+
+
+def test_derivatives_of_a_function_writing_its_argument():
+    import pyonnx
+
+    x, w = np.array([0.3, -0.2, 0.9, 0.4]), np.array([1.5, -0.5, 0.25, 2.0])
+    want = [_fd(writes_its_argument, [x, w], i) for i in (0, 1)]
+    value = writes_its_argument(x.copy(), w.copy())
+    gx, gw = pyonnx.grad(writes_its_argument, (0, 1))(x.copy(), w.copy())
+    np.testing.assert_allclose(gx, want[0], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(gw, want[1], rtol=1e-6, atol=1e-7)
+    v, g = pyonnx.value_and_grad(writes_its_argument, 0)(x.copy(), w.copy())
+    np.testing.assert_allclose(v, value, rtol=1e-12)
+    np.testing.assert_allclose(g, want[0], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(pyonnx.jacobian(writes_its_argument, 1)(x.copy(), w.copy()),
+                               want[1], rtol=1e-6, atol=1e-7)
+    mine = x.copy()
+    out, fvjp = pyonnx.vjp(writes_its_argument, mine, w.copy())
+    np.testing.assert_allclose(out, value, rtol=1e-12)
+    # the forward call is the function's: it writes into the argument as numpy does
+    np.testing.assert_array_equal(mine, np.array([0.3, 2.0, 0.9, 0.4]))
+    cx, cw = fvjp(np.float64(1.0))
+    np.testing.assert_allclose(cx, want[0], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(cw, want[1], rtol=1e-6, atol=1e-7)
+    check(writes_its_argument, x, w)

@@ -41,8 +41,16 @@ class _Step:
         # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:
         # GradientPass requires no pseudo-op left. (optimize runs it first too; explicit here
         # because differentiation depends on it.) Then unique names, a simpler forward graph.
-        model = optimize(LowerSetItemPass()(converted.model).model)
         structure = converted.structure
+        written = getattr(structure, "writeback", ())
+        if written:
+            # A function that also writes into its arguments: the derivative is of its result
+            # (the last outputs are the written arguments' final values, which a transformed
+            # function does not write back: it is pure, as jax's are).
+            outs = converted.model.graph.outputs
+            del outs[len(outs) - len(written):]
+            structure = str(structure)
+        model = optimize(LowerSetItemPass()(converted.model).model)
         if self.kind in ("grad", "value_and_grad"):
             if structure != "single":
                 raise ConversionError(
