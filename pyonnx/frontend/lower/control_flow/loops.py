@@ -84,12 +84,31 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
     scalars = {n for n in names if n not in pending
                and scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"}
+    rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, scalars)
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
+        # A name bound in the body to memory another name sees (a view or alias of an
+        # argument, ``t = w[1:]``) while it entered the loop as an array of its own: on the
+        # next iteration a write through it reaches that memory. Lower again with the name
+        # followed as shared memory, so that such a write shows (and is refused below).
+        escaping = {n for n in names if n not in pending and n not in sharing
+                    and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
+                    and aliases.shares_memory(ctx, exits[n], n, exits)}
+        if escaping:
+            sharing |= escaping
+            rebound |= escaping
+            continue
+        if written & rebound:
+            n = sorted(written & rebound)[0]
+            raise ctx.error(
+                f"'{n}' is bound in the loop at line {line} to memory another name sees (a "
+                "view or an alias) and written through on a later iteration, while it was an "
+                "array of its own before the loop: which memory the write reaches changes with "
+                "the iteration; write through the other name, or bind a copy (.copy())")
         if written:
             for n in sorted(written):
                 buffer, _ = state_aliases.buffer_of(entry[n])

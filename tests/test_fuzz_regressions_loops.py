@@ -1,0 +1,88 @@
+"""Fuzzer regressions: a name rebound in a loop body to memory another name sees.
+
+Seed 6000124 (gradient mode, compile check), minimized: ``t1`` enters the loop as an array of
+its own, the body writes through it and then binds it to a view of the argument ``w``; from
+the second iteration on the write reaches ``w`` in numpy, while the model carried ``t1`` as a
+value of its own (silently wrong result and ``w`` after the call). The loop now refuses at its
+line: which memory the write reaches changes with the iteration.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.test_fuzz_regressions import check_calls
+
+
+def seed_6000124(x, w):
+    t1 = np.log(w * w + 0.5)
+    t2 = x - 2.0
+    for i6 in range(x.shape[-1] - 1, -1, -1):
+        t1[:] = 0.75
+        t1 = w[-1:3:2]
+    return np.sum(t1) + np.sum(t2)
+
+
+def alias_then_write(x, w):
+    t1 = x * 2
+    for i in range(x.shape[0]):
+        t1[0] += 1.0
+        t1 = w
+    return t1
+
+
+def inplace_then_view(x, w):
+    t1 = x * 2
+    for i in range(x.shape[0]):
+        t1 += 1.0
+        t1 = w[:2]
+    return t1
+
+
+def while_view(x, w):
+    t1 = x * 2
+    i = 0
+    while i < x.shape[0]:
+        t1[0] = 3.0
+        t1 = w[1:]
+        i += 1
+    return t1
+
+
+@pytest.mark.parametrize("fn, line", [(seed_6000124, 3), (alias_then_write, 2),
+                                      (inplace_then_view, 2), (while_view, 3)])
+def test_write_through_name_rebound_to_shared_memory_is_refused(fn, line):
+    x, w = np.array([0.3, 0.5, 0.7]), np.array([1.0, 2.0, 3.0])
+    with pytest.raises(pyonnx.ConversionError, match="written through on a later iteration") \
+            as info:
+        pyonnx.compile(fn)(*copy.deepcopy((x, w)))
+    assert info.value.lineno == fn.__code__.co_firstlineno + line, str(info.value)
+
+
+def view_after_loop_read(x, w):
+    t1 = x * 2
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = t1.sum()
+        t1 = w[1:]
+    t1[0] = 5.0
+    return t1, s
+
+
+def double_buffer(x, w):
+    a = x.copy()
+    b = w.copy()
+    for i in range(3):
+        b[:] = a * 2.0
+        a, b = b, a
+    return a, b
+
+
+@pytest.mark.parametrize("fn", [view_after_loop_read, double_buffer])
+def test_still_numpy_answer(fn):
+    check_calls(fn, (np.array([0.3, 0.5, 0.7]), np.array([1.0, 2.0, 3.0])),
+                (np.array([0.1, 0.2, 0.3, 0.4]), np.array([4.0, 3.0, 2.0, 1.0])))
