@@ -59,7 +59,7 @@ class _VJPModel(TransformedFunction):
             raise ConversionError("vjp: no primal is a float array or Python float, so there "
                                   "is nothing to differentiate")
         last = dataclasses.replace(self.steps[-1], argnums=tuple(wrt))
-        steps = [lambda c, s=s: s.apply(c, fn_params) for s in self.steps[:-1]]
+        steps = [lambda c, s=s: s.apply(c, fn_params, nested=True) for s in self.steps[:-1]]
         steps.append(lambda c: last.apply(c, fn_params, ct_params))
         return _build_model(self.fn, fn_params, self.opset, steps)
 
