@@ -82,7 +82,15 @@ def double_buffer(x, w):
     return a, b
 
 
-@pytest.mark.parametrize("fn", [view_after_loop_read, double_buffer])
+def self_view(x, w):
+    t = x * 2
+    for i in range(x.shape[0]):
+        t = t[:]               # a view of its own memory, which no other name sees
+        t[0] += 1.0
+    return t
+
+
+@pytest.mark.parametrize("fn", [view_after_loop_read, double_buffer, self_view])
 def test_still_numpy_answer(fn):
     check_calls(fn, (np.array([0.3, 0.5, 0.7]), np.array([1.0, 2.0, 3.0])),
                 (np.array([0.1, 0.2, 0.3, 0.4]), np.array([4.0, 3.0, 2.0, 1.0])))

@@ -97,6 +97,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # followed as shared memory, so that such a write shows (and is refused below).
         escaping = {n for n in names if n not in pending and n not in sharing
                     and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
+                    and not _own_memory(ctx, (entry[n], bound.get(n)), exits[n])
                     and aliases.shares_memory(ctx, exits[n], n, exits)}
         if escaping:
             sharing |= escaping
@@ -338,6 +339,17 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
         ctx.loop_buffers.pop()
         return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
                 bound)
+
+
+def _own_memory(ctx, before: tuple, after: Any) -> bool:
+    """Whether ``after`` views the memory of the name's value before the loop or at the start
+    of the body (``before``: an array of its own), as ``t = t[:]`` does: no other name sees
+    it."""
+    e1 = aliases.entry_of(ctx, after)
+    if e1 is None:
+        return False
+    return any(e1[0].initial is b or (aliases.entry_of(ctx, b) or (None,))[0] is e1[0]
+               for b in before if isinstance(b, Array))
 
 
 def _same_list(a: list, b: Any) -> bool:
