@@ -262,3 +262,57 @@ def test_c_contiguous_argument_reshape_still_writes_through():
         return t
     x = np.arange(12.0).reshape(3, 4)
     check(f, x)
+
+
+# ------------------------------------------------ the caller's arrays: C-contiguous, checked
+def write_through_argument_reshape(x):
+    t = x.reshape(-1)
+    t[0] = 5.0
+    return x
+
+
+def write_through_reshape_of_argument_product(x):
+    y = x * 2.0
+    t = y.reshape(-1)
+    t[0] = 5.0
+    return y
+
+
+def write_argument_while_reshape_in_use(x):
+    t = x.reshape(2, -1)
+    x[0] = 7.0
+    return t
+
+
+def read_argument_reshape(x):
+    return x.reshape(-1).sum()
+
+
+@pytest.mark.parametrize("fn", [write_through_argument_reshape,
+                                write_through_reshape_of_argument_product,
+                                write_argument_while_reshape_in_use])
+def test_argument_layout_is_checked_where_a_write_depends_on_it(fn):
+    c = np.arange(6.0).reshape(2, 3)
+    check(fn, c)                                  # C-contiguous: numpy's view meaning
+    compiled = pyonnx.compile(fn)
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    before = f.copy()
+    with pytest.raises(pyonnx.ExecutionError, match="'x' is not C-contiguous"):
+        compiled(f)                                # numpy's reshape would be a copy
+    np.testing.assert_array_equal(f, before)       # nothing written
+    assert pyonnx.compile(fn).to_onnx(c) is not None
+
+
+def test_argument_layout_is_not_checked_for_reads():
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    check(read_argument_reshape, f)
+    check(read_argument_reshape, np.arange(12.0)[::2])
+
+
+def test_fortran_argument_through_ascontiguousarray():
+    def f(x):
+        y = np.ascontiguousarray(x * 1.0)
+        y[0] = 3.0
+        return y
+    check(f, np.asfortranarray(np.arange(6.0).reshape(2, 3)))
+    check(f, np.arange(6.0).reshape(2, 3))

@@ -107,7 +107,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
         a.value.name for a in outputs})
     structure = OutputStructure(structure, tuple(name for name, _ in written),
-                                getattr(structure, "tree", None))
+                                getattr(structure, "tree", None),
+                                tuple(sorted(ctx.aliases.contiguous)))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
                      opset_imports={"": ctx.opset, **ctx.custom_domains}, name=fn.__name__)
@@ -129,12 +130,17 @@ class OutputStructure(str):
     scalars (``x.shape[0]``, ``float(s)``) returned as Python scalars."""
 
     writeback: tuple[str, ...]
+    # array parameters whose C-contiguity the model's meaning depends on (a write through
+    # their reshape, frontend/lower/layout.py): the call refuses other layouts
+    contiguous: tuple[str, ...]
     tree: tuple | None
 
-    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None):
+    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None,
+                contiguous: tuple[str, ...] = ()):
         obj = super().__new__(cls, kind)
         obj.writeback = writeback
         obj.tree = tree
+        obj.contiguous = contiguous
         return obj
 
 

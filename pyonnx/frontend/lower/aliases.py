@@ -104,10 +104,13 @@ class GetItem(Step):
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Reshape(Step):
-    """``base.reshape(shape)`` (or ``ravel``) of a contiguous base."""
+    """``base.reshape(shape)`` (or ``ravel``) of a contiguous base. ``assumes``: the
+    parameters whose C-contiguity makes it a view (the call checks them once a write depends
+    on it, see :func:`note_assumptions`)."""
 
     shape: tuple
     shape_value: Any  # the int64 target shape vector
+    assumes: frozenset = frozenset()
 
     def forward(self, ctx, base: Array) -> Array:
         return Array(ctx.op("Reshape", base, self.shape_value), base.dtype, self.shape)
@@ -124,7 +127,7 @@ class MaybeCopy(Reshape):
     (:func:`write_with`), or, when nothing else sees the memory any more, follows the copy.
     ``base`` is the base's contents the reshape was made from (a later write replaces them)."""
 
-    base: Any
+    base: Any = None
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -194,6 +197,8 @@ class AliasState:
         # value → the value whose memory order it has though the graph does not read its
         # elements (np.zeros_like(x.T) has x.T's order)
         self.follows: dict[Any, Any] = {}
+        # Parameters whose C-contiguity a write's meaning depends on (checked at the call).
+        self.contiguous: set[str] = set()
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -276,6 +281,7 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
             "append a copy (lst.append(x.copy()))")
     if any(isinstance(s, MaybeCopy) for s in steps):
         buffer, steps = _detach(lowering, target, buffer, steps, loc_text)
+    note_assumptions(state, steps)
     new = compute(ctx, target)
     # Back through the steps: the view chain's current values from the base, then each new
     # value written into its parent.
@@ -290,6 +296,14 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     # hook when it makes the first such name).
     touched = state.propagate(lowering, buffer) if state.propagate is not None else set()
     rederive(lowering, {buffer} | touched)
+
+
+def note_assumptions(state: AliasState, steps: tuple) -> None:
+    """Records the parameters whose C-contiguity makes ``steps`` views, for a write through
+    them (or to their memory while they are in use): the call checks those arguments."""
+    for s in steps:
+        if isinstance(s, Reshape) and s.assumes:
+            state.contiguous |= s.assumes
 
 
 def _maybe_copy_error(ctx, loc_text: str, why: str):
@@ -439,6 +453,7 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             if AMBIGUOUS in steps or UNKNOWN in steps or any(
                     isinstance(s, MaybeCopy) for s in steps):
                 return _stale(ctx, steps)
+            note_assumptions(state, steps)
             key = (buffer.id, id(steps))
             got = cache.get(key)
             if got is None:

@@ -18,8 +18,9 @@ its inputs' order, except the ones numpy always allocates in C order (``@``/``np
 ``x.copy()``, ``np.ascontiguousarray``: :func:`mark_c_order`). Values of rank <= 1, or with at
 most one dimension that is not 1, are always C-contiguous once they are a whole array (numpy
 allocates 1-D results contiguously). Function parameters are the caller's arrays: they are
-taken as C-contiguous, numpy's default (a Fortran-ordered or strided argument written through a
-reshape is a limitation the README lists). A loop's carried value inside its body is not known.
+taken as C-contiguous, numpy's default, and where a write depends on it the call checks it
+(``OutputStructure.contiguous``: a Fortran-ordered or strided argument is refused at the call).
+A loop's carried value inside its body is not known.
 """
 
 from __future__ import annotations
@@ -46,11 +47,19 @@ def mark_c_order(ctx, a: Array) -> Array:
     return a
 
 
-def maybe_not_c(ctx, a: Array) -> bool:
-    """Whether numpy's array for ``a`` (the whole of its memory) may not be C-contiguous."""
+def maybe_not_c(ctx, a: Array, assumed: set | None = None) -> bool:
+    """Whether numpy's array for ``a`` (the whole of its memory) may not be C-contiguous.
+
+    ``assumed`` collects the names of the parameters taken as C-contiguous for a False answer
+    (the call checks them: see ``OutputStructure.contiguous``)."""
+    state = ctx.aliases
+    assumed = set() if assumed is None else assumed
+    if a.value in state.param_values:  # (a strided 1-D argument is no contiguous array)
+        assumed.add(state.param_values[a.value])
+        return False
     if _few_dims(a.shape):
         return False
-    return _walk(ctx.aliases, a.value, {}, {})
+    return _walk(state, a.value, {}, {}, assumed)
 
 
 def _few_dims(shape: Any) -> bool:
@@ -68,7 +77,7 @@ def _value_dims(v: Any) -> Any:
     return [d if isinstance(d, int) else None for d in shape]
 
 
-def _walk(state, v: Any, seen: dict, links: dict) -> bool:
+def _walk(state, v: Any, seen: dict, links: dict, assumed: set) -> bool:
     """``seen``: id(value) -> answer (False while in progress); ``links``: id(a Loop body's
     state input) -> the values it takes (the Loop's entry value, the body's next value)."""
     if v is None:
@@ -79,22 +88,25 @@ def _walk(state, v: Any, seen: dict, links: dict) -> bool:
     # Optimistic on cycles (a Loop's state through its body): the answer is True only if
     # some path reaches a non-C source.
     seen[id(v)] = False
-    result = _decide(state, v, seen, links)
+    result = _decide(state, v, seen, links, assumed)
     seen[id(v)] = result
     return result
 
 
-def _decide(state, v: Any, seen: dict, links: dict) -> bool:
+def _decide(state, v: Any, seen: dict, links: dict, assumed: set) -> bool:
     if v in state.c_order or _few_dims(_value_dims(v)):
         return False
     if v in state.follows:
-        return _walk(state, state.follows[v], seen, links)
+        return _walk(state, state.follows[v], seen, links, assumed)
     node = v.producer()
     if node is None:
-        if v.const_value is not None or v in state.param_values:
-            return False  # a constant; an argument (taken as C-ordered, see the docstring)
+        if v in state.param_values:
+            assumed.add(state.param_values[v])  # an argument: taken as C-ordered, checked
+            return False
+        if v.const_value is not None:
+            return False
         if id(v) in links:
-            return any(_walk(state, o, seen, links) for o in links[id(v)])
+            return any(_walk(state, o, seen, links, assumed) for o in links[id(v)])
         return True  # a subgraph's input: a Loop's carried value inside its body
     op = node.op_type
     if op in C_ORDER_OPS and not node.domain:
@@ -106,7 +118,7 @@ def _decide(state, v: Any, seen: dict, links: dict) -> bool:
             return True
     index = list(node.outputs).index(v)
     if op == "If":
-        return any(_walk(state, _branch_output(node, name, index), seen, links)
+        return any(_walk(state, _branch_output(node, name, index), seen, links, assumed)
                    for name in ("then_branch", "else_branch"))
     if op == "Loop":
         body = node.attributes["body"].as_graph()
@@ -116,10 +128,10 @@ def _decide(state, v: Any, seen: dict, links: dict) -> bool:
         outs = [body.outputs[index + 1]]
         if index < n_states:
             outs.append(node.inputs[index + 2])
-        return any(_walk(state, o, seen, links) for o in outs)
+        return any(_walk(state, o, seen, links, assumed) for o in outs)
     if any(a.name in ("then_branch", "else_branch", "body") for a in node.attributes.values()):
         return True  # another op with subgraphs (Scan): not followed
-    return any(_walk(state, i, seen, links) for i in node.inputs)
+    return any(_walk(state, i, seen, links, assumed) for i in node.inputs)
 
 
 def _branch_output(node: Any, name: str, index: int) -> Any:

@@ -110,12 +110,13 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
                     id(base) in ctx.aliases.params or base.ndim == 0:
                 # a view, or the caller's array: its strides are not in the signature
                 return _view_of(ctx, result, base, unknown=True)
-            if not layout.maybe_not_c(ctx, base):
+            assumed: set = set()
+            if not layout.maybe_not_c(ctx, base, assumed) and not assumed:
                 return result
             view = Array(ctx.op("Identity", base), base.dtype, base.shape)
             ctx.aliases.c_order.add(view.value)
             return register_view(ctx, view, base, MaybeCopy(base.shape, ctx.shape_of(base),
-                                                            base))
+                                                            base=base))
         return result
     if isinstance(result, Array) and any(result is a for a in args):
         return Array(result.value, result.dtype, result.shape, result.weak)
@@ -151,15 +152,19 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
             # numpy reshapes a contiguous array in place; a reshaped view may be a copy. Adding
             # or removing length-1 axes is a view of any array, and so is x.reshape(-1) of a
             # 1-D x (not x.ravel(): it copies a strided 1-D view).
+            assumed: set = set()
             if node.op_type in ("Reshape", "Flatten") and not (
                     same_shape and base.ndim == 1 and result.ndim == 1) and \
                     not _unit_axes_only(base.shape, result.shape) and \
-                    not _same_shape_input(node, base) and \
-                    layout.maybe_not_c(ctx, base):
-                # np.cosh(x.T).reshape(-1): a copy or a view, as the strides say
-                return register_view(ctx, result, base, MaybeCopy(
-                    result.shape, ctx.shape_of(result), base))
-            return register_view(ctx, result, base, Reshape(result.shape, ctx.shape_of(result)))
+                    not _same_shape_input(node, base):
+                if layout.maybe_not_c(ctx, base, assumed):
+                    # np.cosh(x.T).reshape(-1): a copy or a view, as the strides say
+                    return register_view(ctx, result, base, MaybeCopy(
+                        result.shape, ctx.shape_of(result), base=base))
+                if hit is not None and hit[0].param is not None:
+                    assumed.add(hit[0].param)  # the caller's memory, written before
+            return register_view(ctx, result, base, Reshape(
+                result.shape, ctx.shape_of(result), frozenset(assumed)))
     return register_view(ctx, result, base, UNKNOWN)
 
 
