@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fuzzing.compare import compare
+from fuzzing.compare import compare, precision_floor
 from fuzzing.program import Program, load, run_numpy
 
 BUGS = ("wrong-value", "wrong-dtype", "wrong-shape", "wrong-mutation", "crash", "timeout")
@@ -117,10 +117,11 @@ def run(prog: Program, timeout: float = 20.0) -> Outcome:
                        [w for w, _ in expected])
     for k in range(2):
         (want, want_args), (out, args) = expected[k], got[k]
-        bad = compare(want, out, f"input set {k}: result")
+        floor = precision_floor(prog.args(k))
+        bad = compare(want, out, f"input set {k}: result", floor)
         if bad is None:
             for i, (wa, ga) in enumerate(zip(want_args, args)):
-                bad = compare(wa, ga, f"input set {k}: argument {i} after the call")
+                bad = compare(wa, ga, f"input set {k}: argument {i} after the call", floor)
                 if bad:
                     bad = ("wrong-mutation", bad[1])
                     break
