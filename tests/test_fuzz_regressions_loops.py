@@ -1,4 +1,5 @@
-"""Fuzzer regressions: a name rebound in a loop body to memory another name sees.
+"""Fuzzer regressions: names rebound in loops to memory another name sees; writes that read
+  memory they overwrite.
 
 Seed 6000124 (gradient mode, compile check), minimized: ``t1`` enters the loop as an array of
 its own, the body writes through it and then binds it to a view of the argument ``w``; from
@@ -94,3 +95,31 @@ def self_view(x, w):
 def test_still_numpy_answer(fn):
     check_calls(fn, (np.array([0.3, 0.5, 0.7]), np.array([1.0, 2.0, 3.0])),
                 (np.array([0.1, 0.2, 0.3, 0.4]), np.array([4.0, 3.0, 2.0, 1.0])))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 6000837 (compile mode), minimized: numpy's boolean-mask assignment from a reversed view
+# of the array it writes reads an element after writing it (a[4] gets the new a[0]); the model
+# read the value first. Refused at the line; a copy of the value, or an integer index, is exact.
+def seed_6000837(a0, a1, a2):
+    a0[0] = 1.5
+    a0[a0 > 0.5] = a0[-1:None:-2]
+
+
+def mask_assign_copy(a0):
+    a0[a0 > 0.5] = a0[-1:None:-2].copy()
+    return a0
+
+
+def fancy_assign_view(a0):
+    a0[np.array([0, 1, 4])] = a0[-1:None:-2]
+    return a0
+
+
+def test_mask_assignment_from_a_view_of_the_target_is_refused():
+    a = np.array([2.75, 4.0, -0.5, -1.75, 3.75])
+    with pytest.raises(pyonnx.ConversionError, match="boolean-mask assignment") as info:
+        pyonnx.compile(seed_6000837)(a.copy(), np.zeros((5, 4), np.float32), 1.75)
+    assert info.value.lineno == seed_6000837.__code__.co_firstlineno + 2
+    check_calls(mask_assign_copy, (a,))
+    check_calls(fancy_assign_view, (a,))

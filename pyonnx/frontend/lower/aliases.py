@@ -243,7 +243,26 @@ def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
     """
     from pyonnx.frontend.lower.setitem import setitem
 
+    _refuse_masked_overlap(lowering.ctx, target, index, value, loc_text)
     write_with(lowering, target, lambda ctx, t: setitem(ctx, t, index, value), loc_text)
+
+
+def _refuse_masked_overlap(ctx, target: Any, index: Any, value: Any, loc_text: str) -> None:
+    """``x[mask] = x[::-1]``: numpy's boolean-mask assignment from a view of the array it writes
+    reads some elements after writing them, depending on the strides (fuzz seed 6000837), where
+    the model reads them all first: refused."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not any(isinstance(i, Array) and i.dtype == np.bool_ and i.ndim for i in items):
+        return
+    if not isinstance(value, Array) or not isinstance(target, Array):
+        return
+    state: AliasState = ctx.aliases
+    hit, mine = state.lookup(value), state.lookup(target)
+    if hit is not None and mine is not None and hit[0] is mine[0] and hit[1]:
+        raise ctx.error(
+            f"the value assigned to {loc_text}[mask] is a view of the same array: numpy's "
+            "boolean-mask assignment may read elements it has already written (the result "
+            "depends on the strides); assign a copy of the value (.copy())")
 
 
 def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
