@@ -1,5 +1,5 @@
 """Fuzzer regressions: names rebound in loops to memory another name sees; writes that read
-  memory they overwrite.
+memory they overwrite.
 
 Seed 6000124 (gradient mode, compile check), minimized: ``t1`` enters the loop as an array of
 its own, the body writes through it and then binds it to a view of the argument ``w``; from
