@@ -197,6 +197,7 @@ class AliasState:
         # value → the value whose memory order it has though the graph does not read its
         # elements (np.zeros_like(x.T) has x.T's order)
         self.follows: dict[Any, Any] = {}
+        self.layout_cache: dict[Any, tuple] = {}  # layout.py: value → (answer, parameters)
         # Parameters whose C-contiguity a write's meaning depends on (checked at the call).
         self.contiguous: set[str] = set()
 

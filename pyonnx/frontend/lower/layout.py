@@ -59,7 +59,14 @@ def maybe_not_c(ctx, a: Array, assumed: set | None = None) -> bool:
         return False
     if _few_dims(a.shape):
         return False
-    return _walk(state, a.value, {}, {}, assumed)
+    # (a value's answer never changes: the graph is SSA and marks are made with the value)
+    cached = state.layout_cache.get(a.value)
+    if cached is None:
+        found: set = set()
+        cached = state.layout_cache[a.value] = (_walk(state, a.value, {}, {}, found),
+                                                frozenset(found))
+    assumed |= cached[1]
+    return cached[0]
 
 
 def _few_dims(shape: Any) -> bool:
@@ -85,6 +92,10 @@ def _walk(state, v: Any, seen: dict, links: dict, assumed: set) -> bool:
     hit = seen.get(id(v))
     if hit is not None:
         return hit
+    final = state.layout_cache.get(v)
+    if final is not None:
+        assumed |= final[1]
+        return final[0]
     # Optimistic on cycles (a Loop's state through its body): the answer is True only if
     # some path reaches a non-C source.
     seen[id(v)] = False
