@@ -123,3 +123,38 @@ def test_mask_assignment_from_a_view_of_the_target_is_refused():
     assert info.value.lineno == seed_6000837.__code__.co_firstlineno + 2
     check_calls(mask_assign_copy, (a,))
     check_calls(fancy_assign_view, (a,))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 6000186 (compile mode): `t1 = t1.T` of a 1-D array in a run-time loop, with a view of
+# t1 made before it, was refused ("may refer to different memory depending on run-time data"):
+# the transpose of a 1-D array is the same mapping, and the name sees the same memory whether
+# the loop ran or not.
+def transpose_1d_in_loop(a0, a2):
+    t1 = a0.prod(axis=1)
+    t2 = t1[..., :]
+    k6 = 0
+    while k6 < 3 and not (a2.sum() > 1.125):
+        k6 += 1
+        t1 = t1.T
+    t1[None, 2::-2] = 2.0
+    return t1, t2
+
+
+def transpose_1d_in_loop_written(a0, a2):
+    t1 = a0.prod(axis=1)
+    t2 = t1[..., :]
+    k6 = 0
+    while k6 < 3 and not (a2.sum() > 1.125):
+        k6 += 1
+        t1 = t1.T
+        t1[1] += 1.0
+        t2[0] += 1.0
+    t2[2] = 2.0
+    return t1, t2
+
+
+@pytest.mark.parametrize("fn", [transpose_1d_in_loop, transpose_1d_in_loop_written])
+def test_transpose_of_1d_view_in_loop(fn):
+    a0 = np.arange(12.0).reshape(4, 3)
+    check_calls(fn, (a0, np.zeros(3)), (a0[:3], np.ones(3)))

@@ -228,6 +228,11 @@ def register_view(ctx, view: Array, base: Array, step: Step) -> Array:
         # x[...], x.reshape(x.shape): a new view object of the same values.
         view = Array(base.value, base.dtype, base.shape, base.weak)
     buffer, steps = state.buffer_of(base)
+    if isinstance(step, Transpose) and step.perm == tuple(range(len(step.perm))) and view.ndim:
+        # v.T of a 1-D array or view is the same mapping: a loop's `t = t.T` keeps one (no
+        # chain as long as the loop ran, which could not be followed)
+        state.register(view, buffer, steps)
+        return view
     state.register(view, buffer, steps + (step,))
     return view
 

@@ -219,7 +219,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 state_aliases.scalars0d.add(value.value)
             if isinstance(value, Array):
                 _follow_memory(ctx, k, value, entry[k] if k in sharing and may_skip else None,
-                               exits.get(k), exits, outer, count, first_value)
+                               exits.get(k), exits, outer, count, first_value, bound.get(k))
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n) and (may_skip or n not in keys):
@@ -235,11 +235,20 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
 
 
 def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
-                   outer: set[int], count: Array | None, first: ir.Value) -> None:
+                   outer: set[int], count: Array | None, first: ir.Value,
+                   state_in: Any = None) -> None:
     """A carried name whose memory depends on the trip count: bound before the loop to shared
     memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
     the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
     both can be followed, else AMBIGUOUS (writes refused instead of guessed)."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
+            e0[0] is e1[0] and aliases.steps_equal(e0[1], e1[1])
+            or state_in is not None and e1[0].initial is state_in and not e1[1]):
+        # the same view of the same memory whether the loop ran or not (t = t.T of 1-D t:
+        # the body's value is its state input's memory as it is)
+        ctx.aliases.register(value, e0[0], e0[1])
+        return
     was = choices.PRIVATE if before is None else choices.alternative(
         ctx, before, name, None, outer, shared=True)
     now = choices.alternative(ctx, after, name, exits, outer)
