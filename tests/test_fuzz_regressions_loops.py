@@ -158,3 +158,43 @@ def transpose_1d_in_loop_written(a0, a2):
 def test_transpose_of_1d_view_in_loop(fn):
     a0 = np.arange(12.0).reshape(4, 3)
     check_calls(fn, (a0, np.zeros(3)), (a0[:3], np.ones(3)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 6100386 (compile mode, main at 24cfe5f): the returned t5 came back with shape (0, 0, 0)
+# on the second input set (a loop that may return an argument early, writes through views of
+# it). Exact on this branch since the memory-order change (frontend/lower/layout.py); kept as
+# generated.
+def seed_6100386(a0, a1, a2):
+    a2[-2] *= -2
+    for i1 in range(a0.shape[0]):
+        t2 = (-1 >= 0.75)
+        v3 = a2[::-1]
+        t4 = a1.astype(np.float64)
+    a2[-5, :] = 3
+    a2[2:3:-2] += a2[3, :]
+    t5 = np.minimum(a2, a2)
+    a2[0] = t5.sum()
+    v6 = a2[:, 0]
+    t7 = a2.std(axis=1)
+    for i8 in range(a0.shape[-1] - 1, -1, -1):
+        v6[-1:-1] = -2
+        if v6.shape[0] < 4.625:
+            break
+        if v6.max() > 11.125:
+            return a2
+    if v6.shape[0] < 5.625 and v6.sum() < 13.625:
+        v9 = a2.reshape(-1)
+        t5[t5 > -1] |= (1.5 < 2.0)
+        a1[:3:-1, :] = t5.min()
+    a0[1, 1:1:2] = 1
+    return t5
+
+
+SEED_6100386_ARGS = [
+    [np.array([[5, 3], [3, 5], [1, 4]], dtype=np.uint8).reshape((3, 2)), np.array([[0, 3], [1, 2], [6, 6], [1, 3]], dtype=np.uint64).reshape((4, 2)), np.array([[[0]], [[4]], [[3]], [[3]], [[1]]], dtype=np.int32).reshape((5, 1, 1))],
+    [np.array([[2, 0, 4], [6, 6, 2], [5, 1, 0], [2, 2, 1]], dtype=np.uint8).reshape((4, 3)), np.array([[3], [4], [1], [6]], dtype=np.uint64).reshape((4, 1)), np.array([[[-3], [4]], [[-1], [2]], [[2], [0]], [[0], [-2]], [[2], [2]]], dtype=np.int32).reshape((5, 2, 1))]]
+
+
+def test_seed_6100386():
+    check_calls(seed_6100386, *[tuple(a) for a in SEED_6100386_ARGS])
