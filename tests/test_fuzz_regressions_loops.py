@@ -54,8 +54,18 @@ def while_view(x, w):
     return t1
 
 
+def view_of_local_array(x, w):
+    b = w * 2.0
+    t1 = x * 2
+    for i in range(x.shape[0]):
+        t1[0] += 1.0
+        t1 = b[1:]
+    return t1, b
+
+
 @pytest.mark.parametrize("fn, line", [(seed_6000124, 3), (alias_then_write, 2),
-                                      (inplace_then_view, 2), (while_view, 3)])
+                                      (inplace_then_view, 2), (while_view, 3),
+                                      (view_of_local_array, 3)])
 def test_write_through_name_rebound_to_shared_memory_is_refused(fn, line):
     x, w = np.array([0.3, 0.5, 0.7]), np.array([1.0, 2.0, 3.0])
     with pytest.raises(pyonnx.ConversionError, match="written through on a later iteration") \
@@ -91,10 +101,27 @@ def self_view(x, w):
     return t
 
 
+def view_in_iteration(a0):
+    # seed 6100117: a view of the name's own state made in the body is no outer memory
+    t1 = 0.5 > a0
+    for i2 in range(min(a0.shape[0], 3)):
+        k3 = 0
+        while k3 < min(t1.shape[0], 4):
+            k3 += 1
+            t1[1] = np.clip(i2, -1, 2)
+        v4 = t1[..., 0]
+    return t1
+
+
 @pytest.mark.parametrize("fn", [view_after_loop_read, double_buffer, self_view])
 def test_still_numpy_answer(fn):
     check_calls(fn, (np.array([0.3, 0.5, 0.7]), np.array([1.0, 2.0, 3.0])),
                 (np.array([0.1, 0.2, 0.3, 0.4]), np.array([4.0, 3.0, 2.0, 1.0])))
+
+
+def test_view_of_own_state_in_iteration():
+    check_calls(view_in_iteration, (np.array([[0.25, 1.0], [0.75, 0.0], [0.5, 0.3]]),),
+                (np.array([[0.1, 0.9], [0.6, 0.2]]),))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,6 +138,11 @@ def mask_assign_copy(a0):
     return a0
 
 
+def mask_assign_forward_view(a0):
+    a0[a0 > 0.5] = a0[:3]          # positive strides: numpy copies the value first
+    return a0
+
+
 def fancy_assign_view(a0):
     a0[np.array([0, 1, 4])] = a0[-1:None:-2]
     return a0
@@ -123,6 +155,7 @@ def test_mask_assignment_from_a_view_of_the_target_is_refused():
     assert info.value.lineno == seed_6000837.__code__.co_firstlineno + 2
     check_calls(mask_assign_copy, (a,))
     check_calls(fancy_assign_view, (a,))
+    check_calls(mask_assign_forward_view, (a,))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -253,9 +253,21 @@ def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
     write_with(lowering, target, lambda ctx, t: setitem(ctx, t, index, value), loc_text)
 
 
+def _forward_strides(step: Any) -> bool:
+    """A view step that keeps every stride positive (basic indexing without negative steps, a
+    transpose, a reshape of a C-ordered array)."""
+    if isinstance(step, Transpose) or type(step) is Reshape:
+        return True
+    if not isinstance(step, GetItem):
+        return False
+    items = step.index if isinstance(step.index, tuple) else (step.index,)
+    return all(not isinstance(i, slice) or i.step is None or
+               isinstance(i.step, int) and i.step > 0 for i in items)
+
+
 def _refuse_masked_overlap(ctx, target: Any, index: Any, value: Any, loc_text: str) -> None:
     """``x[mask] = x[::-1]``: numpy's boolean-mask assignment from a view of the array it writes
-    reads some elements after writing them, depending on the strides (fuzz seed 6000837), where
+    with a negative stride reads some elements after writing them (fuzz seed 6000837), where
     the model reads them all first: refused."""
     items = index if isinstance(index, tuple) else (index,)
     if not any(isinstance(i, Array) and i.dtype == np.bool_ and i.ndim for i in items):
@@ -264,7 +276,9 @@ def _refuse_masked_overlap(ctx, target: Any, index: Any, value: Any, loc_text: s
         return
     state: AliasState = ctx.aliases
     hit, mine = state.lookup(value), state.lookup(target)
-    if hit is not None and mine is not None and hit[0] is mine[0] and hit[1]:
+    if hit is not None and mine is not None and hit[0] is mine[0] and hit[1] and \
+            not all(_forward_strides(s) for s in hit[1]):
+        # (numpy copies an overlapping value whose strides are all positive first: exact)
         raise ctx.error(
             f"the value assigned to {loc_text}[mask] is a view of the same array: numpy's "
             "boolean-mask assignment may read elements it has already written (the result "

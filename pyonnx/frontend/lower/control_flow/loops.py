@@ -97,7 +97,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # followed as shared memory, so that such a write shows (and is refused below).
         escaping = {n for n in names if n not in pending and n not in sharing
                     and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
-                    and not _own_memory(ctx, (entry[n], bound.get(n)), exits[n])
+                    and _outer_memory(ctx, exits[n], nodes, inputs)
                     and aliases.shares_memory(ctx, exits[n], n, exits)}
         if escaping:
             sharing |= escaping
@@ -350,15 +350,17 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 bound)
 
 
-def _own_memory(ctx, before: tuple, after: Any) -> bool:
-    """Whether ``after`` views the memory of the name's value before the loop or at the start
-    of the body (``before``: an array of its own), as ``t = t[:]`` does: no other name sees
-    it."""
-    e1 = aliases.entry_of(ctx, after)
-    if e1 is None:
-        return False
-    return any(e1[0].initial is b or (aliases.entry_of(ctx, b) or (None,))[0] is e1[0]
-               for b in before if isinstance(b, Array))
+def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple) -> bool:
+    """Whether ``value`` (a name's value at the end of a loop body) is memory that exists
+    outside the body: an argument's, or an array made before the loop (``t = w[1:]``), not
+    one the iteration made (or its own state, ``t = t[:]``)."""
+    hit = aliases.entry_of(ctx, value)
+    if hit is not None and hit[0].param is not None:
+        return True
+    origin = hit[0].initial.value if hit is not None else value.value
+    inside = {id(v) for node in nodes for v in node.outputs}
+    inside |= {id(v) for group in inputs[2] for v in group}
+    return id(origin) not in inside
 
 
 def _same_list(a: list, b: Any) -> bool:
