@@ -19,7 +19,9 @@ Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`; ``np.fl
 read-only ``np.diagonal``/``np.broadcast_to`` are ``view_calls.Recompute`` steps (the call run
 again on the new base). Views numpy makes that pyonnx does not model (``np.split``, the ravel
 of a view, ...) are registered as :data:`UNKNOWN`:
-a write through one is a ConversionError. A name whose buffer depends on run-time data
+a write through one is a ConversionError. The reshape of an array whose memory order is not
+known to be C is a :class:`MaybeCopy` step (numpy makes a view or a copy as the strides say:
+:mod:`layout`, :mod:`copy_or_view`). A name whose buffer depends on run-time data
 (``y = a if c else b`` with a run-time ``c``) is a choice buffer (:mod:`choices`) whose writes
 reach each candidate under its condition; where that cannot be followed it is registered
 :data:`AMBIGUOUS` when the branches merge, and writes are refused.
@@ -198,6 +200,7 @@ class AliasState:
         # elements (np.zeros_like(x.T) has x.T's order)
         self.follows: dict[Any, Any] = {}
         self.layout_cache: dict[Any, tuple] = {}  # layout.py: value → (answer, parameters)
+        self.detach: Any = None  # copy_or_view.detach once a MaybeCopy view exists
         # Parameters whose C-contiguity a write's meaning depends on (checked at the call).
         self.contiguous: set[str] = set()
 
@@ -249,40 +252,7 @@ def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
     """
     from pyonnx.frontend.lower.setitem import setitem
 
-    _refuse_masked_overlap(lowering.ctx, target, index, value, loc_text)
     write_with(lowering, target, lambda ctx, t: setitem(ctx, t, index, value), loc_text)
-
-
-def _forward_strides(step: Any) -> bool:
-    """A view step that keeps every stride positive (basic indexing without negative steps, a
-    transpose, a reshape of a C-ordered array)."""
-    if isinstance(step, Transpose) or type(step) is Reshape:
-        return True
-    if not isinstance(step, GetItem):
-        return False
-    items = step.index if isinstance(step.index, tuple) else (step.index,)
-    return all(not isinstance(i, slice) or i.step is None or
-               isinstance(i.step, int) and i.step > 0 for i in items)
-
-
-def _refuse_masked_overlap(ctx, target: Any, index: Any, value: Any, loc_text: str) -> None:
-    """``x[mask] = x[::-1]``: numpy's boolean-mask assignment from a view of the array it writes
-    with a negative stride reads some elements after writing them (fuzz seed 6000837), where
-    the model reads them all first: refused."""
-    items = index if isinstance(index, tuple) else (index,)
-    if not any(isinstance(i, Array) and i.dtype == np.bool_ and i.ndim for i in items):
-        return
-    if not isinstance(value, Array) or not isinstance(target, Array):
-        return
-    state: AliasState = ctx.aliases
-    hit, mine = state.lookup(value), state.lookup(target)
-    if hit is not None and mine is not None and hit[0] is mine[0] and hit[1] and \
-            not all(_forward_strides(s) for s in hit[1]):
-        # (numpy copies an overlapping value whose strides are all positive first: exact)
-        raise ctx.error(
-            f"the value assigned to {loc_text}[mask] is a view of the same array: numpy's "
-            "boolean-mask assignment may read elements it has already written (the result "
-            "depends on the strides); assign a copy of the value (.copy())")
 
 
 def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
@@ -319,7 +289,8 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
             "numpy's list would see the new values, the model's list holds the old ones; "
             "append a copy (lst.append(x.copy()))")
     if any(isinstance(s, MaybeCopy) for s in steps):
-        buffer, steps = _detach(lowering, target, buffer, steps, loc_text)
+        # (copy_or_view.detach, set by view_calls with the first MaybeCopy view)
+        buffer, steps = state.detach(lowering, target, buffer, steps, loc_text)
     note_assumptions(state, steps)
     new = compute(ctx, target)
     # Back through the steps: the view chain's current values from the base, then each new
@@ -343,83 +314,6 @@ def note_assumptions(state: AliasState, steps: tuple) -> None:
     for s in steps:
         if isinstance(s, Reshape) and s.assumes:
             state.contiguous |= s.assumes
-
-
-def _maybe_copy_error(ctx, loc_text: str, why: str):
-    return ctx.error(
-        f"{loc_text} is the reshape (or ravel) of an array whose memory order is not C "
-        "(made from a transpose, e.g. np.cosh(x.T), swapaxes or np.array/np.copy of one, which "
-        "keep their input's order), so numpy may return a copy or a view depending on the "
-        f"strides; {why}. Make the order explicit: reshape a C-ordered copy "
-        "(y.copy().reshape(...) or np.ascontiguousarray(y).reshape(...)) for a view of that "
-        "copy, or take .copy() of the reshape for an independent array")
-
-
-def _detach(lowering, target: Array, buffer: Buffer, steps: tuple,
-            loc_text: str) -> tuple[Buffer, tuple]:
-    """A write through a :class:`MaybeCopy` reshape: it follows numpy's copy meaning (the
-    reshape becomes memory of its own) where nothing can tell a copy from a view afterwards;
-    every other name of the old memory then reads as an error ("may or may not see the
-    write"). Refused where the old memory is seen beyond this function's names (an
-    argument's, a loop's state, memory chosen by run-time data).
-
-    Returns: the target's new buffer and steps.
-    """
-    ctx = lowering.ctx
-    state: AliasState = ctx.aliases
-    if buffer.param is not None:
-        raise _maybe_copy_error(ctx, loc_text, f"the write reaches the caller's "
-                                f"'{buffer.param}' exactly when it is a view")
-    if buffer.shared or buffer.choice or buffer.captured or lowering.dynamic_depth:
-        # (in a run-time branch or loop the other names' bindings are merged or carried
-        # after it, which cannot say "unknown")
-        raise _maybe_copy_error(ctx, loc_text, "the write is in a run-time branch or loop, or "
-                                "the memory is seen elsewhere (a loop's state, a run-time "
-                                "choice, a list)")
-    cut = max(i for i, s in enumerate(steps) if isinstance(s, MaybeCopy)) + 1
-    head = steps[:cut]
-    if any(isinstance(s, MaybeCopy) or not isinstance(s, Step) for s in head[:-1]):
-        raise _maybe_copy_error(ctx, loc_text, "pyonnx does not follow this chain of views")
-    contents = state.memory.get(buffer, buffer.initial)
-    if contents is not head[-1].base:
-        raise _maybe_copy_error(ctx, loc_text, "its base was written after it was made")
-    value = contents
-    for step in head:
-        value = step.forward(ctx, value)
-    fresh = Buffer(value)
-    state.c_order.add(value.value)  # a copy numpy makes is C-ordered
-    state.memory[fresh] = value
-    state.register(value, fresh, ())
-    line = ctx.loc.lineno if ctx.loc is not None else "?"
-    stale = Undefined(
-        f"this name shares memory with an array that is the reshape of an array whose memory "
-        f"order is not C, written at line {line}: numpy's reshape there is a copy or a view "
-        "depending on the strides, so whether this name sees the write is not known; reshape "
-        "a C-ordered copy (y.copy().reshape(...)) or take .copy() of the reshape")
-
-    def moved(v: Any) -> Any:
-        if isinstance(v, (tuple, list)) and any(moved(w) is not w for w in v):
-            raise _maybe_copy_error(ctx, loc_text, "a list or tuple holds an array of its "
-                                    "memory, which may or may not see the write")
-        hit = state.lookup(v) if isinstance(v, Array) else None
-        if hit is None or hit[0] is not buffer:
-            return v
-        rest = hit[1]
-        if len(rest) >= cut and steps_equal(rest[:cut], head):
-            state.register(v, fresh, rest[cut:])
-            return v
-        return stale
-
-    for frame in ctx.frames:
-        env = frame.env.locals
-        for name, v in list(env.items()):
-            new = moved(v)
-            if new is not v:
-                env[name] = Undefined(new.message.replace("this name", f"'{name}'", 1))
-    target_hit = state.lookup(target)
-    if target_hit is None or target_hit[0] is not fresh:
-        state.register(target, fresh, steps[cut:])
-    return fresh, steps[cut:]
 
 
 def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:

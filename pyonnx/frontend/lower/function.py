@@ -18,8 +18,8 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
-                                   local_functions)
+from pyonnx.frontend.lower import (aliases, appends, comprehensions, copy_or_view,
+                                   imports_contexts, local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Undefined
 from pyonnx.frontend.lower.calls import _hashable, call
@@ -126,7 +126,9 @@ class FunctionLowering(ExprLowering, StmtLowering):
             value = self.expr(value_node)
             target = self.expr(target_node)
             index = self.expr(index_node)
-            aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
+            text = f"'{ast.unparse(target_node)}'"
+            copy_or_view.refuse_masked_overlap(self.ctx, target, index, value, text)
+            aliases.write(self, target, index, value, text)
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
             return local_functions.define(self, node)

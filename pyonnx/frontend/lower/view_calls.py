@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyonnx.frontend.lower import layout
+from pyonnx.frontend.lower import copy_or_view, layout
 from pyonnx.frontend.lower.aliases import (
     UNKNOWN, AliasState, MaybeCopy, Reshape, Step, Transpose, register_view)
 from pyonnx.frontend.graph.scalar_kinds import is_array0d, mark_array0d
@@ -113,6 +113,7 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
             assumed: set = set()
             if not layout.maybe_not_c(ctx, base, assumed) and not assumed:
                 return result
+            ctx.aliases.detach = copy_or_view.detach
             view = Array(ctx.op("Identity", base), base.dtype, base.shape)
             ctx.aliases.c_order.add(view.value)
             return register_view(ctx, view, base, MaybeCopy(base.shape, ctx.shape_of(base),
@@ -159,6 +160,7 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
                     not _same_shape_input(node, base):
                 if layout.maybe_not_c(ctx, base, assumed):
                     # np.cosh(x.T).reshape(-1): a copy or a view, as the strides say
+                    state.detach = copy_or_view.detach
                     return register_view(ctx, result, base, MaybeCopy(
                         result.shape, ctx.shape_of(result), base=base))
                 if hit is not None and hit[0].param is not None:
