@@ -22,11 +22,14 @@ class CallStructure(str):
 
     writeback: tuple[str, ...]
     tree: tuple | None
+    contiguous: tuple[str, ...]  # parameters the call requires C-contiguous
 
-    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None):
+    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None,
+                contiguous: tuple[str, ...] = ()):
         obj = super().__new__(cls, kind)
         obj.writeback = tuple(writeback)
         obj.tree = tree
+        obj.contiguous = tuple(contiguous)
         return obj
 
 
@@ -35,7 +38,8 @@ def to_json(structure: str, scalars: tuple[bool, ...]) -> dict[str, Any]:
     tree = getattr(structure, "tree", None)
     return {"format": FORMAT, "kind": str(structure),
             "writeback": list(getattr(structure, "writeback", ())),
-            "tree": None if tree is None else _tree_out(tree), "scalars": list(scalars)}
+            "tree": None if tree is None else _tree_out(tree), "scalars": list(scalars),
+            "contiguous": list(getattr(structure, "contiguous", ()))}
 
 
 def from_json(meta: dict[str, Any]) -> tuple[CallStructure, tuple[bool, ...]]:
@@ -48,7 +52,8 @@ def from_json(meta: dict[str, Any]) -> tuple[CallStructure, tuple[bool, ...]]:
         raise ValueError("unknown call metadata format")
     tree = meta.get("tree")
     structure = CallStructure(meta["kind"], tuple(meta["writeback"]),
-                              None if tree is None else _tree_in(tree))
+                              None if tree is None else _tree_in(tree),
+                              tuple(meta.get("contiguous", ())))
     return structure, tuple(bool(s) for s in meta["scalars"])
 
 

@@ -44,6 +44,18 @@ def _readonly(name: str) -> None:
                      f"its argument '{name}', as numpy would)")
 
 
+def _not_contiguous(name: str) -> None:
+    from pyonnx.errors import ExecutionError
+
+    raise ExecutionError(
+        f"error: the argument '{name}' is not C-contiguous (Fortran-ordered, transposed or "
+        "strided), and the compiled function writes through a reshape of it (or into it while "
+        "a reshape of it is in use): numpy's reshape of such an array is a copy, of a "
+        "C-contiguous one a view, and the model was made for the view; pass "
+        f"np.ascontiguousarray({name}) (then it is a view of that copy), or reshape a copy "
+        "inside the function")
+
+
 def _overlap(a: Any, b: Any) -> bool:
     """Whether two arguments share memory (exactly; too hard to decide counts as yes)."""
     if not np.may_share_memory(a, b):
@@ -158,6 +170,14 @@ class _Compiled:
             env["_pyonnx_cout"] = complex_io.outputs_converter(complex_out)
             cplx = f"    {o} = _pyonnx_cout({o})\n"
         arg_of = {name: i for name, i, _ in self.feed_plan}
+        for name in getattr(self.structure, "contiguous", ()):
+            if name in arg_of:
+                # The model follows a reshape of this argument as a view (and writes through
+                # it), which numpy's reshape is only for a C-contiguous array.
+                env["_pyonnx_layout"] = _not_contiguous
+                a = arg(arg_of[name])
+                check += (f"    if not {a}.flags.c_contiguous:\n"
+                          f"        _pyonnx_layout({name!r})\n")
         arrays = [(name, i) for name, i, dtype in self.feed_plan if dtype is None]
         first = len(self.scalars)
         for j, name in enumerate(getattr(self.structure, "writeback", ())):

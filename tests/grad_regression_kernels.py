@@ -80,6 +80,17 @@ def array_loop_in_branch(x, w, n):
     return r * 1.5
 
 
+def square_loop_in_branch(x, w, n):
+    if np.sum(x) > 0:
+        acc = w[0]
+        for i in range(n):
+            acc = acc * x[i] + acc * acc * 0.25
+        r = np.sum(acc)
+    else:
+        r = np.sum(w)
+    return r * 1.5
+
+
 def growing_loop_in_branch(x, w, n):
     if np.sum(w) > 0:
         acc = w[0]

@@ -139,3 +139,16 @@ def test_finite_difference_oracle():
     def kink(x, w):
         return np.sum(np.abs(x)) + np.sum(w)
     assert oracle(kink, [np.array([1e-7, 0.5]), w]) is None  # a kink at the point: resample
+
+
+def test_compare_takes_the_inputs_float_precision():
+    # seed 6000452: exp of a float32 0-d argument written into a float64 array; numpy's float32
+    # exp is 1 ulp from onnxruntime's (correctly rounded) one: float32 tolerance, not float64
+    from fuzzing.compare import compare, precision_floor
+
+    want, got = np.array(12.182493209838867), np.array(12.182494163513184)
+    args = [np.array(2.5, np.float32), np.array(-1.25)]
+    assert precision_floor(args) == "float32"
+    assert compare(want, got, floor=precision_floor(args)) is None
+    assert compare(want, got) is not None
+    assert compare(want, want + 0.05, floor="float32") is not None

@@ -115,15 +115,27 @@ def test_issue19_array_loop_in_branch(kernel):
     check(kernel, [(x.astype(np.float32), w.astype(np.float32), n(2))], rtol=2e-3)
 
 
-def test_second_derivative_through_a_loop_tape_is_refused_at_the_line():
-    # The loop in the branch records its state in an ONNX sequence (its shape is not known to
-    # stay fixed); the gradient model reads it back with SequenceAt, which has no VJP rule:
-    # second derivatives are refused where the loop is, not computed wrong.
-    x, w = np.ones((3, 4)), np.ones((2, 4))
-    h = pyonnx.jacobian(pyonnx.grad(K.array_loop_in_branch, argnums=1), argnums=1)
-    with pytest.raises(pyonnx.ConversionError, match="second derivatives") as info:
-        h(x, w, n(2))
-    assert "grad_regression_kernels.py:" in str(info.value)
+def test_second_derivative_through_a_loop_of_unproven_state_shape():
+    # The loop in the branch records its state in an ONNX sequence for the gradient (its shape
+    # is not known to stay fixed), which has no VJP rule; a gradient that is differentiated
+    # again records it stacked instead (checked at run time to keep its shape): the Hessian
+    # equals second-order finite differences of numpy's function (it was refused).
+    rng = np.random.default_rng(19)
+    x, w = rng.uniform(0.5, 1.5, (3, 4)), rng.uniform(0.5, 1.5, (2, 4))
+    h = pyonnx.jacobian(pyonnx.grad(K.square_loop_in_branch, argnums=1), argnums=1)
+    got = h(x, w, n(2))
+    eps, want = 1e-4, np.zeros(w.shape + w.shape)
+    f = K.square_loop_in_branch
+    for p in np.ndindex(w.shape):
+        for q in np.ndindex(w.shape):
+            acc = 0.0
+            for sp, sq, sign in ((eps, eps, 1), (eps, -eps, -1), (-eps, eps, -1), (-eps, -eps, 1)):
+                a = w.copy()
+                a[p] += sp
+                a[q] += sq
+                acc += sign * f(x, a, n(2))
+            want[p + q] = acc / (4 * eps * eps)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
 # ---------------------------------------------------------------- adversarial

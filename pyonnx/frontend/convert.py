@@ -101,6 +101,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
         if p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
+            ctx.aliases.param_values[value] = p.name
     _regroup(fn, params, bound)
     lowering = FunctionLowering(ctx, fn)
     result = lowering.run(bound)
@@ -128,7 +129,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         outputs.append(packed)
         written.append((name, packed))
     structure = OutputStructure(structure, tuple(name for name, _ in written),
-                                getattr(structure, "tree", None))
+                                getattr(structure, "tree", None),
+                                tuple(sorted(ctx.aliases.contiguous)))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
                      opset_imports={"": ctx.opset, **ctx.custom_domains}, name=fn.__name__)
@@ -163,12 +165,17 @@ class OutputStructure(str):
     scalars (``x.shape[0]``, ``float(s)``) returned as Python scalars."""
 
     writeback: tuple[str, ...]
+    # array parameters whose C-contiguity the model's meaning depends on (a write through
+    # their reshape, frontend/lower/layout.py): the call refuses other layouts
+    contiguous: tuple[str, ...]
     tree: tuple | None
 
-    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None):
+    def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None,
+                contiguous: tuple[str, ...] = ()):
         obj = super().__new__(cls, kind)
         obj.writeback = writeback
         obj.tree = tree
+        obj.contiguous = contiguous
         return obj
 
 

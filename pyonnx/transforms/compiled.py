@@ -26,7 +26,9 @@ class TransformedFunction(CompiledFunction):
         self.steps = steps
 
     def _build(self, params: list):
-        steps = [lambda c, s=s: s.apply(c, params) for s in self.steps]
+        last = len(self.steps) - 1
+        steps = [lambda c, s=s, k=k: s.apply(c, params, nested=k < last)
+                 for k, s in enumerate(self.steps)]
         return _build_model(self.fn, params, self.opset, steps)
 
     def __repr__(self) -> str:
@@ -39,8 +41,8 @@ class TransformedFunction(CompiledFunction):
         from pyonnx.passes.pipeline import optimize
 
         converted = convert(self.fn, params, self.opset)
-        for s in self.steps:
-            converted = s.apply(converted, params)
+        for k, s in enumerate(self.steps):
+            converted = s.apply(converted, params, nested=k < len(self.steps) - 1)
         return optimize(converted.model), converted
 
     def _pack(self, outputs: list, structure: str) -> Any:

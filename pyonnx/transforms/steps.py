@@ -27,8 +27,9 @@ class _Step:
     def indices(self) -> tuple[int, ...]:
         return (self.argnums,) if isinstance(self.argnums, int) else tuple(self.argnums)
 
-    def apply(self, converted, params: list, cotangents: Sequence = ()):
-        """Converted → Converted with the derivative outputs."""
+    def apply(self, converted, params: list, cotangents: Sequence = (), nested: bool = False):
+        """Converted → Converted with the derivative outputs. ``nested``: another
+        differentiation step follows this one."""
         from pyonnx.frontend.convert import Converted
         from pyonnx.passes.gradient.entry import differentiate, differentiate_jacobian
         from pyonnx.passes.pipeline import optimize
@@ -49,8 +50,16 @@ class _Step:
         # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:
         # GradientPass requires no pseudo-op left. (optimize runs it first too; explicit here
         # because differentiation depends on it.) Then unique names, a simpler forward graph.
-        model = optimize(LowerSetItemPass()(converted.model).model)
         structure = converted.structure
+        written = getattr(structure, "writeback", ())
+        if written:
+            # A function that also writes into its arguments: the derivative is of its result
+            # (the last outputs are the written arguments' final values, which a transformed
+            # function does not write back: it is pure, as jax's are).
+            outs = converted.model.graph.outputs
+            del outs[len(outs) - len(written):]
+            structure = str(structure)
+        model = optimize(LowerSetItemPass()(converted.model).model)
         if self.kind in ("grad", "value_and_grad"):
             if structure != "single":
                 raise ConversionError(
@@ -58,7 +67,7 @@ class _Step:
                     f"{_fn_name(model)} returns a tuple of {len(model.graph.outputs)} values")
             names = [f"grad_{p.name}" for p in wrt_params]
             keep = self.kind == "value_and_grad"
-            differentiate(model, inputs, keep_outputs=keep, names=names)
+            differentiate(model, inputs, keep_outputs=keep, names=names, nested=nested)
             grads = tuple(p.spec.ndim == 0 for p in wrt_params)
             if keep:
                 return Converted(model, "tuple", (converted.output_is_scalar[0], *grads))
@@ -71,7 +80,7 @@ class _Step:
                                       "tuple")
             out_rank = 0 if converted.output_is_scalar[0] else None
             differentiate_jacobian(model, inputs, names=[f"jacobian_{p.name}"
-                                                         for p in wrt_params])
+                                                         for p in wrt_params], nested=nested)
             scal = tuple(out_rank == 0 and p.spec.ndim == 0 for p in wrt_params)
             if isinstance(self.argnums, int):
                 return Converted(model, "single", scal)
@@ -99,7 +108,7 @@ class _Step:
             ct_values.append(ir.Value(name=p.name, shape=ir.Shape(p.spec.shape),
                                       type=ir.TensorType(dtypes.to_ir(p.spec.dtype))))
         differentiate(model, inputs, cotangents=ct_values,
-                      names=[f"vjp_{p.name}" for p in wrt_params])
+                      names=[f"vjp_{p.name}" for p in wrt_params], nested=nested)
         return Converted(model, "tuple", tuple(p.spec.ndim == 0 for p in wrt_params))
 
 

@@ -59,7 +59,7 @@ class _VJPModel(TransformedFunction):
             raise ConversionError("vjp: no primal is a float array or Python float, so there "
                                   "is nothing to differentiate")
         last = dataclasses.replace(self.steps[-1], argnums=tuple(wrt))
-        steps = [lambda c, s=s: s.apply(c, fn_params) for s in self.steps[:-1]]
+        steps = [lambda c, s=s: s.apply(c, fn_params, nested=True) for s in self.steps[:-1]]
         steps.append(lambda c: last.apply(c, fn_params, ct_params))
         return _build_model(self.fn, fn_params, self.opset, steps)
 
@@ -136,6 +136,9 @@ def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
         forward = f if isinstance(f, CompiledFunction) else CompiledFunction(fn, **options)
         _VJP_CACHE[key] = (forward, {})
     forward, models = _VJP_CACHE[key]
+    # The backward model runs at the primals as they were: a function that writes into an
+    # argument changes it in the forward call (numpy's meaning), not the point of the VJP.
+    primal_args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
     out = forward(*args)
     n_out = len(out) if isinstance(out, tuple) else 1
     model = models.get(n_out)
@@ -144,4 +147,4 @@ def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
     static = set(options.get("static_argnames", ()))
     diff = [name not in static and _is_float_value(a)
             for name, a in zip(sig.parameters, args)]
-    return out, VJPFunction(model, args, out, diff)
+    return out, VJPFunction(model, primal_args, out, diff)

@@ -81,3 +81,4 @@ def same_values(w: np.ndarray, g: np.ndarray, floor: str = "float64") -> bool:
 def _short(v) -> str:
     s = np.array2string(np.asarray(v), threshold=20, precision=6) if np.ndim(v) else repr(v)
     return s.replace("\n", " ")
+

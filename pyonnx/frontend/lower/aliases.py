@@ -19,7 +19,9 @@ Which numpy calls make views is :mod:`pyonnx.frontend.lower.view_calls`; ``np.fl
 read-only ``np.diagonal``/``np.broadcast_to`` are ``view_calls.Recompute`` steps (the call run
 again on the new base). Views numpy makes that pyonnx does not model (``np.split``, the ravel
 of a view, ...) are registered as :data:`UNKNOWN`:
-a write through one is a ConversionError. A name whose buffer depends on run-time data
+a write through one is a ConversionError. The reshape of an array whose memory order is not
+known to be C is a :class:`MaybeCopy` step (numpy makes a view or a copy as the strides say:
+:mod:`layout`, :mod:`copy_or_view`). A name whose buffer depends on run-time data
 (``y = a if c else b`` with a run-time ``c``) is a choice buffer (:mod:`choices`) whose writes
 reach each candidate under its condition; where that cannot be followed it is registered
 :data:`AMBIGUOUS` when the branches merge, and writes are refused.
@@ -36,8 +38,9 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "Transpose", "UNKNOWN",
-           "AMBIGUOUS", "candidates", "mark_ambiguous", "register_view", "write", "write_with", "rederive", "entry_of", "steps_equal",
+__all__ = ["Buffer", "AliasState", "Step", "GetItem", "Reshape", "MaybeCopy", "Transpose",
+           "UNKNOWN", "AMBIGUOUS", "candidates", "mark_ambiguous", "register_view", "write",
+           "write_with", "rederive", "entry_of", "steps_equal",
            "current", "materialize", "shares_memory"]
 
 _ids = itertools.count(1)
@@ -106,16 +109,30 @@ class GetItem(Step):
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Reshape(Step):
-    """``base.reshape(shape)`` (or ``ravel``) of a contiguous base."""
+    """``base.reshape(shape)`` (or ``ravel``) of a contiguous base. ``assumes``: the
+    parameters whose C-contiguity makes it a view (the call checks them once a write depends
+    on it, see :func:`note_assumptions`)."""
 
     shape: tuple
     shape_value: Any  # the int64 target shape vector
+    assumes: frozenset = frozenset()
 
     def forward(self, ctx, base: Array) -> Array:
         return Array(ctx.op("Reshape", base, self.shape_value), base.dtype, self.shape)
 
     def backward(self, ctx, base: Array, view: Array) -> Array:
         return Array(ctx.op("Reshape", view, ctx.shape_of(base)), base.dtype, base.shape)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class MaybeCopy(Reshape):
+    """``base.reshape(shape)`` (or ``ravel``) of an array whose memory order pyonnx does not
+    know (``np.cosh(x.T)`` is Fortran-ordered): numpy returns a view or a copy depending on the
+    strides. The values are the same either way; a write that could tell them apart is refused
+    (:func:`write_with`), or, when nothing else sees the memory any more, follows the copy.
+    ``base`` is the base's contents the reshape was made from (a later write replaces them)."""
+
+    base: Any = None
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -178,6 +195,17 @@ class AliasState:
         # Buffers with a run-time choice of memory (choices.py), in creation order.
         self.choices: list[Buffer] = []
         self.propagate: Any = None  # choices.propagate once a choice exists
+        # Values numpy allocates in C order whatever their input's order (x.copy()), and the
+        # parameters' graph inputs → names (layout.py).
+        self.c_order: set[Any] = set()
+        self.param_values: dict[Any, str] = {}
+        # value → the value whose memory order it has though the graph does not read its
+        # elements (np.zeros_like(x.T) has x.T's order)
+        self.follows: dict[Any, Any] = {}
+        self.layout_cache: dict[Any, tuple] = {}  # layout.py: value → (answer, parameters)
+        self.detach: Any = None  # copy_or_view.detach once a MaybeCopy view exists
+        # Parameters whose C-contiguity a write's meaning depends on (checked at the call).
+        self.contiguous: set[str] = set()
 
     def lookup(self, a: Array) -> tuple[Buffer, tuple] | None:
         hit = self.registry.get(id(a))
@@ -206,6 +234,11 @@ def register_view(ctx, view: Array, base: Array, step: Step) -> Array:
         # x[...], x.reshape(x.shape): a new view object of the same values.
         view = Array(base.value, base.dtype, base.shape, base.weak)
     buffer, steps = state.buffer_of(base)
+    if isinstance(step, Transpose) and step.perm == tuple(range(len(step.perm))) and view.ndim:
+        # v.T of a 1-D array or view is the same mapping: a loop's `t = t.T` keeps one (no
+        # chain as long as the loop ran, which could not be followed)
+        state.register(view, buffer, steps)
+        return view
     state.register(view, buffer, steps + (step,))
     return view
 
@@ -258,6 +291,10 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
             f"{loc_text} was appended to a list built at run time and is written afterwards: "
             "numpy's list would see the new values, the model's list holds the old ones; "
             "append a copy (lst.append(x.copy()))")
+    if any(isinstance(s, MaybeCopy) for s in steps):
+        # (copy_or_view.detach, set by view_calls with the first MaybeCopy view)
+        buffer, steps = state.detach(lowering, target, buffer, steps, loc_text)
+    note_assumptions(state, steps)
     new = compute(ctx, target)
     # Back through the steps: the view chain's current values from the base, then each new
     # value written into its parent.
@@ -272,6 +309,14 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     # hook when it makes the first such name).
     touched = state.propagate(lowering, buffer) if state.propagate is not None else set()
     rederive(lowering, {buffer} | touched)
+
+
+def note_assumptions(state: AliasState, steps: tuple) -> None:
+    """Records the parameters whose C-contiguity makes ``steps`` views, for a write through
+    them (or to their memory while they are in use): the call checks those arguments."""
+    for s in steps:
+        if isinstance(s, Reshape) and s.assumes:
+            state.contiguous |= s.assumes
 
 
 def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
@@ -316,6 +361,11 @@ def current(ctx, a: Array) -> Array:
     value = state.memory.get(buffer, buffer.initial)
     if AMBIGUOUS in steps or UNKNOWN in steps or value is buffer.initial and not steps:
         return a
+    if any(isinstance(s, MaybeCopy) and s.base is not value for s in steps):
+        raise ctx.error("this array is the reshape of an array whose memory order is not C, "
+                        "and that array was written after the reshape was made: numpy's "
+                        "reshape is a copy or a view depending on the strides; reshape a "
+                        "C-ordered copy (y.copy().reshape(...)) or take .copy() of the reshape")
     for step in steps:
         value = step.forward(ctx, value)
     if steps:
@@ -336,8 +386,10 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             if hit is None or hit[0] not in buffers and not _may_view(hit[0], buffers):
                 return value
             buffer, steps = hit
-            if AMBIGUOUS in steps or UNKNOWN in steps:
+            if AMBIGUOUS in steps or UNKNOWN in steps or any(
+                    isinstance(s, MaybeCopy) for s in steps):
                 return _stale(ctx, steps)
+            note_assumptions(state, steps)
             key = (buffer.id, id(steps))
             got = cache.get(key)
             if got is None:
@@ -421,6 +473,13 @@ def _stale(ctx, steps: tuple) -> Undefined:
     if UNKNOWN in steps:
         why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
                "(np.split, the ravel of a view, ...)")
+    elif any(isinstance(s, MaybeCopy) for s in steps):
+        return Undefined(
+            "this name is the reshape of an array whose memory order is not C (a transpose, or "
+            "an elementwise result of one), which numpy makes a copy or a view depending on the "
+            f"strides, and that array was written at line {line}: whether numpy shows the new "
+            "values through it is not known; reshape a C-ordered copy (y.copy().reshape(...)) "
+            "for a view, or take .copy() of the reshape for an independent array")
     else:
         why = ("was bound in a run-time 'if' or loop to a view of some memory on some paths "
                "only (which one depends on run-time data)")

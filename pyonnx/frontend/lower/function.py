@@ -18,6 +18,7 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower import (aliases, appends, complex_writes, comprehensions,
+                                   copy_or_view,
                                    imports_contexts, local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Undefined
@@ -119,10 +120,12 @@ class FunctionLowering(ExprLowering, StmtLowering):
             value = self.expr(value_node)
             target = self.expr(target_node)
             index = self.expr(index_node)
+            text = f"'{ast.unparse(target_node)}'"
             if complex_writes.handles(target, value):
                 complex_writes.write(self, target_node, target, index, value)
             else:
-                aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
+                copy_or_view.refuse_masked_overlap(self.ctx, target, index, value, text)
+                aliases.write(self, target, index, value, text)
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
             return local_functions.define(self, node)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyonnx.frontend.lower import copy_or_view, layout
 from pyonnx.frontend.lower.aliases import (
-    UNKNOWN, AliasState, Reshape, Step, Transpose, register_view)
+    UNKNOWN, AliasState, MaybeCopy, Reshape, Step, Transpose, register_view)
 from pyonnx.frontend.graph.scalar_kinds import is_array0d, mark_array0d
 from pyonnx.frontend.graph.values import Array
 
@@ -70,6 +71,9 @@ ARRAY_MAKERS = frozenset({
     "array", "asarray", "asanyarray", "zeros", "ones", "full", "empty", "zeros_like",
     "ones_like", "full_like", "empty_like", "where", "select"})
 KIND_KEEPERS = frozenset({"copy", "astype"})
+# numpy calls whose result has their first argument's memory order (order='K') though the
+# graph computing it reads only the argument's shape (layout.py).
+_LIKE = frozenset({"zeros_like", "ones_like", "full_like", "empty_like"})
 # Views followed by running the function again on the base's new contents (a Recompute step):
 # the flips are their own inverse, so writes through them go back the same way; numpy makes
 # the others read-only (only writes to their base matter).
@@ -87,6 +91,11 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
             name in ARRAY_MAKERS or name in KIND_KEEPERS and isinstance(base, Array)
             and is_array0d(ctx, base)):
         mark_array0d(ctx, result)
+    if name in _LIKE and isinstance(base, Array) and isinstance(result, Array) and \
+            result.value is not base.value:
+        # np.zeros_like(x.T) is Fortran-ordered as x.T is (order='K'), though its graph
+        # reads only x.T's shape
+        ctx.aliases.follows[result.value] = base.value
     if name in VIEW_FUNCTIONS and isinstance(base, Array):
         if isinstance(result, (list, tuple)):
             return type(result)(_view_of(ctx, r, base, unknown=True) for r in result)
@@ -98,9 +107,22 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
     if name in ALIAS_FUNCTIONS:
         if (name in _LAYOUT_ALIASES and isinstance(base, Array) and not base.weak
                 and isinstance(result, Array) and result.dtype == base.dtype):
-            # A view exactly when the argument is C-contiguous, which depends on the caller's
-            # strides (not in the signature): writes through it are refused.
-            return _view_of(ctx, result, base, unknown=True)
+            # The argument itself when it is C-contiguous, else a C-ordered copy: an alias of
+            # an array known to be C-ordered (layout.py); for the others a "view or copy"
+            # (aliases.MaybeCopy: a write is refused unless nothing else sees the memory).
+            hit = ctx.aliases.lookup(base)
+            if hit is not None and (hit[1] or hit[0].param is not None) or \
+                    id(base) in ctx.aliases.params or base.ndim == 0:
+                # a view, or the caller's array: its strides are not in the signature
+                return _view_of(ctx, result, base, unknown=True)
+            assumed: set = set()
+            if not layout.maybe_not_c(ctx, base, assumed) and not assumed:
+                return result
+            ctx.aliases.detach = copy_or_view.detach
+            view = Array(ctx.op("Identity", base), base.dtype, base.shape)
+            ctx.aliases.c_order.add(view.value)
+            return register_view(ctx, view, base, MaybeCopy(base.shape, ctx.shape_of(base),
+                                                            base=base))
         return result
     if isinstance(result, Array) and any(result is a for a in args):
         return Array(result.value, result.dtype, result.shape, result.weak)
@@ -115,7 +137,10 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
     if step is not None and result.dtype == base.dtype:
         return register_view(ctx, result, base, step)
     hit = state.lookup(base)
-    whole = hit is None or not hit[1]
+    # (np.ascontiguousarray of an array of unknown order is C-ordered, copy or not: its
+    # reshapes are views of it)
+    whole = hit is None or not hit[1] or isinstance(hit[1][-1], MaybeCopy) and \
+        base.value in state.c_order
     if result is base:
         # x.ravel() of a view is a copy when the view is strided (x[::2]), which pyonnx does
         # not know; of a whole array it is the array.
@@ -133,5 +158,36 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
             # numpy reshapes a contiguous array in place; a reshaped view may be a copy. Adding
             # or removing length-1 axes is a view of any array, and so is x.reshape(-1) of a
             # 1-D x (not x.ravel(): it copies a strided 1-D view).
-            return register_view(ctx, result, base, Reshape(result.shape, ctx.shape_of(result)))
+            assumed: set = set()
+            if node.op_type in ("Reshape", "Flatten") and not (
+                    same_shape and base.ndim == 1 and result.ndim == 1) and \
+                    not _unit_axes_only(base.shape, result.shape) and \
+                    not _same_shape_input(node, base):
+                if layout.maybe_not_c(ctx, base, assumed):
+                    # np.cosh(x.T).reshape(-1): a copy or a view, as the strides say
+                    state.detach = copy_or_view.detach
+                    return register_view(ctx, result, base, MaybeCopy(
+                        result.shape, ctx.shape_of(result), base=base))
+                if hit is not None and hit[0].param is not None:
+                    assumed.add(hit[0].param)  # the caller's memory, written before
+            return register_view(ctx, result, base, Reshape(
+                result.shape, ctx.shape_of(result), frozenset(assumed)))
     return register_view(ctx, result, base, UNKNOWN)
+
+
+def _unit_axes_only(before: tuple, after: tuple) -> bool:
+    """Whether a reshape only adds or removes length-1 axes (known shapes): a view of any
+    array, whatever its memory order."""
+    if None in before or None in after:
+        return False
+    return [d for d in before if d != 1] == [d for d in after if d != 1]
+
+
+def _same_shape_input(node, base: Array) -> bool:
+    """Whether a Reshape node's target shape is ``Shape(base)`` (``y.reshape(y.shape)``): the
+    same shape, a view of any array."""
+    if node.op_type != "Reshape" or len(node.inputs) < 2 or node.inputs[1] is None:
+        return False
+    shape = node.inputs[1].producer()
+    return shape is not None and shape.op_type == "Shape" and shape.inputs[0] is base.value \
+        and not shape.attributes

@@ -34,7 +34,12 @@ class Backward(Builder):
         model: the model being differentiated (constants become its initializers).
         info: value name → (dtype, dims), from :func:`infer_types`.
         nodes: the emitted nodes, in order.
+        nested: another differentiation follows (``jacobian(grad(f))``): loops record their
+            states as stacked tensors, never as ONNX sequences, which have no VJP rules
+            (see ``control_flow/loops.py``).
     """
+
+    nested = False
 
     # ---------------------------------------------------------------- rule context
     def needs(self, i: int) -> bool:

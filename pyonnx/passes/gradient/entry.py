@@ -55,8 +55,9 @@ class GradientPass(ir.passes.InPlacePass):
 
 def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | None = None,
                   cotangents: Sequence[ir.Value] | None = None, keep_outputs: bool = False,
-                  names: Sequence[str] | None = None) -> list[ir.Value]:
-    """The work of :class:`GradientPass`; returns the gradient output values.
+                  names: Sequence[str] | None = None, nested: bool = False) -> list[ir.Value]:
+    """The work of :class:`GradientPass`; returns the gradient output values. ``nested``:
+    the result is differentiated again (:attr:`Backward.nested`).
 
     Raises:
         ConversionError: an output is not a float scalar (seeded with 1), an input is not
@@ -64,6 +65,7 @@ def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | No
     """
     graph = model.graph
     b = Backward(model)
+    b.nested = nested
     outs = list(graph.outputs)
     of = list(range(len(outs))) if of is None else list(of)
     seeds: list[tuple[ir.Value, ir.Value]] = []
@@ -126,7 +128,8 @@ def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | No
 
 
 def differentiate_jacobian(model: ir.Model, wrt: Sequence[int],
-                           names: Sequence[str] | None = None) -> list[ir.Value]:
+                           names: Sequence[str] | None = None,
+                           nested: bool = False) -> list[ir.Value]:
     """Replaces the single graph output ``y`` by its Jacobians ``dy/dx`` (shape
     ``y.shape + x.shape``) for the graph inputs ``wrt``: reverse mode, one VJP per element of
     ``y``, run by a ``Loop`` whose body seeds a one-hot cotangent and stacks the cotangents as
@@ -141,6 +144,7 @@ def differentiate_jacobian(model: ir.Model, wrt: Sequence[int],
         raise ConversionError("jacobian needs a function returning one array, not a tuple")
     y = graph.outputs[0]
     b = Backward(model)
+    b.nested = nested
     dt = b.dtype(y)
     if dt not in FLOAT_TYPES:
         raise ConversionError(f"jacobian requires real-valued outputs (a float dtype), but the "

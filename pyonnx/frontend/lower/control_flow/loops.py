@@ -84,12 +84,32 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
     scalars = {n for n in names if n not in pending
                and scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"}
+    rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, scalars)
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
+        # A name bound in the body to memory another name sees (a view or alias of an
+        # argument, ``t = w[1:]``) while it entered the loop as an array of its own: on the
+        # next iteration a write through it reaches that memory. Lower again with the name
+        # followed as shared memory, so that such a write shows (and is refused below).
+        escaping = {n for n in names if n not in pending and n not in sharing
+                    and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
+                    and _outer_memory(ctx, exits[n], nodes, inputs)
+                    and aliases.shares_memory(ctx, exits[n], n, exits)}
+        if escaping:
+            sharing |= escaping
+            rebound |= escaping
+            continue
+        if written & rebound:
+            n = sorted(written & rebound)[0]
+            raise ctx.error(
+                f"'{n}' is bound in the loop at line {line} to memory another name sees (a "
+                "view or an alias) and written through on a later iteration, while it was an "
+                "array of its own before the loop: which memory the write reaches changes with "
+                "the iteration; write through the other name, or bind a copy (.copy())")
         if written:
             for n in sorted(written):
                 buffer, _ = state_aliases.buffer_of(entry[n])
@@ -201,7 +221,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             if isinstance(value, Array):
                 unfollowed += _follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
-                    exits.get(k), exits, outer, count, first_value)
+                    exits.get(k), exits, outer, count, first_value, bound.get(k))
     for n in names:
         plan = plans.get(n)
         if n in pending and not internal(n) and (may_skip or n not in keys):
@@ -221,12 +241,21 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
 
 
 def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
-                   outer: set[int], count: Array | None, first: ir.Value) -> list:
+                   outer: set[int], count: Array | None, first: ir.Value,
+                   state_in: Any = None) -> list:
     """A carried name whose memory depends on the trip count: bound before the loop to shared
     memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
     the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
     both can be followed; else returns ``[(value, the buffers it may view)]`` for the caller to
     mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
+            e0[0] is e1[0] and aliases.steps_equal(e0[1], e1[1])
+            or state_in is not None and e1[0].initial is state_in and not e1[1]):
+        # the same view of the same memory whether the loop ran or not (t = t.T of 1-D t:
+        # the body's value is its state input's memory as it is)
+        ctx.aliases.register(value, e0[0], e0[1])
+        return []
     was = choices.PRIVATE if before is None else choices.alternative(
         ctx, before, name, None, outer, shared=True)
     now = choices.alternative(ctx, after, name, exits, outer)
@@ -327,6 +356,19 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
         ctx.loop_buffers.pop()
         return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
                 bound)
+
+
+def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple) -> bool:
+    """Whether ``value`` (a name's value at the end of a loop body) is memory that exists
+    outside the body: an argument's, or an array made before the loop (``t = w[1:]``), not
+    one the iteration made (or its own state, ``t = t[:]``)."""
+    hit = aliases.entry_of(ctx, value)
+    if hit is not None and hit[0].param is not None:
+        return True
+    origin = hit[0].initial.value if hit is not None else value.value
+    inside = {id(v) for node in nodes for v in node.outputs}
+    inside |= {id(v) for group in inputs[2] for v in group}
+    return id(origin) not in inside
 
 
 def _same_list(a: list, b: Any) -> bool:

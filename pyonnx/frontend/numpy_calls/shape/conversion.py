@@ -53,5 +53,7 @@ def copy(ctx, a, order="K", subok=False):
 
 @register(methods=("copy",))
 def copy_method(ctx, a, order="C"):
-    """``x.copy()``."""
-    return _copy(ctx, to_array(ctx, a))
+    """``x.copy()`` (C order: its reshape is a view of it whatever ``x``'s order)."""
+    out = _copy(ctx, to_array(ctx, a))
+    ctx.aliases.c_order.add(out.value)
+    return out

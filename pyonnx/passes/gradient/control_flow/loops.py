@@ -146,6 +146,13 @@ def _loop(b: Backward, node: ir.Node, gs):
     shapes = _BodyShapes(b, node)
     invariant = dict(enumerate(shapes.invariant))
     eventual = {j: not invariant[j] and shapes.eventual[j] for j in range(n)}
+    # Differentiated again (b.nested): a state whose shape shape inference cannot fix is
+    # recorded as an eventual one (stacked after each iteration) rather than in an ONNX
+    # sequence, which has no VJP rules; the forward body checks at run time that its shape
+    # does not change after the first iteration (ONNX cannot stack it otherwise).
+    checked = {j for j in range(n) if b.nested and not invariant[j] and not eventual[j]
+               and isinstance(states_in[j].type, (ir.TensorType, type(None)))}
+    eventual.update((j, True) for j in checked)
     used = [j for j in range(n) if states_in[j].uses() or states_in[j] in body.outputs
             or (j in carried and not invariant[j])]
 
@@ -244,7 +251,9 @@ def _loop(b: Backward, node: ir.Node, gs):
         b.node = node
         # (Invariant states are recorded as they enter an iteration, eventual ones as they
         # leave it.)
-        scan_vals = [_typed(b, b.op("Identity", states_in[j] if invariant[j] else states_out[j]),
+        scan_vals = [_typed(b, b.op("Identity", states_in[j] if invariant[j] else
+                                    _same_shape_check(b, it_in, states_in[j], states_out[j])
+                                    if j in checked else states_out[j]),
                             states_in[j]) for j in stacked]
         taken = set(body.outputs)
         for v, _ in extra_records:
@@ -324,3 +333,26 @@ def _loop(b: Backward, node: ir.Node, gs):
         grads[2 + j] = r
     found = dict(zip(wanted, results[len(carried):]))
     return grads + [found.get(c) for c in caps]
+
+
+def _same_shape_check(b: Backward, it: ir.Value, before: ir.Value, after: ir.Value) -> ir.Value:
+    """``after``, made to fail at run time (a Gather out of range, its node named
+    "refused_...") when an iteration after the first changes the state's shape: its records
+    are stacked, which needs one shape (see :attr:`Backward.nested`)."""
+    dt = b.dtype(after)
+    rank = b.rank(after) if hasattr(b, "rank") else None
+    if dt not in FLOAT_TYPES or rank == 0:
+        return after
+    i64 = ir.DataType.INT64
+    same = b.op("Equal", b.op("Shape", after, dtype=i64, dims=(None,)),
+                b.op("Shape", before, dtype=i64, dims=(None,)), dtype=ir.DataType.BOOL,
+                dims=(None,))
+    differs = b.op("Not", same, dtype=ir.DataType.BOOL, dims=(None,))
+    count = b.op("ReduceMax", b.op("Cast", differs, to=int(i64), dtype=i64, dims=(None,)),
+                 b.ints([0]), keepdims=0, dtype=i64, dims=())
+    later = b.op("Cast", b.op("Greater", it, b.const(np.int64(0)), dtype=ir.DataType.BOOL,
+                              dims=()), to=int(i64), dtype=i64, dims=())
+    index = b.op("Mul", count, later, dtype=i64, dims=())
+    zero = b.op("Gather", b.const(np.zeros(1, dt.numpy())), index, dtype=dt, dims=())
+    zero.producer().name = b.fresh("refused_loop_state_changes_shape_for_second_derivatives_")
+    return b.op("Add", after, zero, dtype=dt, dims=b.dims(after))
