@@ -81,12 +81,21 @@ def test_refusals():
     with pytest.raises(pyonnx.ConversionError, match=r"x.flat\[i\]"):
         pyonnx.compile(bare_flat)(np.ones(3))
 
-    def flat_of_view(x):
-        y = x[:, 1:]
-        y.flat[0] = 9
-        return x
-    with pytest.raises(pyonnx.ConversionError, match="view"):
-        pyonnx.compile(flat_of_view)(np.ones((2, 3)))
+
+
+def flat_of_views(x):
+    # numpy's flat iterator addresses a strided view's or a transpose's elements in C order
+    y = x[:, 1:]
+    y.flat[0] = 9
+    y.flat[-1] += 1
+    x.T.flat[1] = 7
+    return x, y
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_flat_writes_through_views_and_transposes(dtype):
+    check(flat_of_views, np.arange(6).reshape(2, 3).astype(dtype))
+    check(flat_of_views, np.asfortranarray(np.arange(12).reshape(3, 4)).astype(dtype))
 
 
 def tolists(x):

@@ -80,6 +80,7 @@ class SetItemTransformer(ast.NodeTransformer):
         view = ast.Call(func=ast.Attribute(value=target.value.value, attr="reshape",
                                            ctx=ast.Load()),
                         args=[ast.Constant(value=-1)], keywords=[])
+        view.pyonnx_flat = True  # a view of any array (lower/function.py)
         bind = located([ast.Assign(targets=[ast.Name(id=tmp, ctx=ast.Store())], value=view)],
                        target)
         write = located([ast.Assign(targets=[ast.Subscript(

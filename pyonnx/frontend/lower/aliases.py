@@ -204,6 +204,7 @@ class AliasState:
         self.follows: dict[Any, Any] = {}
         self.layout_cache: dict[Any, tuple] = {}  # layout.py: value → (answer, parameters)
         self.detach: Any = None  # copy_or_view.detach once a MaybeCopy view exists
+        self.flat_view = 0  # > 0 while lowering x.flat's view (view_calls: a view of any x)
         # Parameters whose C-contiguity a write's meaning depends on (checked at the call).
         self.contiguous: set[str] = set()
 

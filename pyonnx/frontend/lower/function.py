@@ -143,6 +143,18 @@ class FunctionLowering(ExprLowering, StmtLowering):
             return appends.append(self, self.expr(node.func.value), self.expr(node.args[0]))
         if node.__dict__.get("pyonnx_truth"):  # bool(e) of a comprehension's loop form
             return call(self, bool, [self.expr(node.args[0])], {})
+        if node.__dict__.get("pyonnx_flat"):
+            # x.flat[i] = v's view x.reshape(-1) (canonicalize/setitem.py): numpy's flat
+            # iterator addresses x's elements in C order whatever x's strides, so it is a
+            # view of any array (never numpy's view-or-copy reshape)
+            node.__dict__["pyonnx_flat"] = False
+            state = self.ctx.aliases
+            state.flat_view += 1
+            try:
+                return self.expr(node)
+            finally:
+                state.flat_view -= 1
+                node.__dict__["pyonnx_flat"] = True
         func = self.expr(node.func)
         if len(node.args) in (1, 2) and isinstance(node.args[0], (ast.ListComp, ast.GeneratorExp)) \
                 and not node.keywords and _hashable(func) and func in comprehensions.REDUCTIONS:

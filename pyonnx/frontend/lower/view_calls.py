@@ -147,6 +147,12 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
         return register_view(ctx, result, base, UNKNOWN if unknown or maybe_copy and not whole
                              else Transpose(tuple(range(base.ndim))))
     node = result.value.producer()
+    if state.flat_view and not unknown and node is not None and result.dtype == base.dtype \
+            and node.op_type in _RESHAPES and node.inputs[0] is base.value:
+        # x.flat's view (lower/function.py): C-order addressing of x's elements, exact for
+        # any memory order or strides of x
+        return register_view(ctx, result, base, Reshape(result.shape, ctx.shape_of(result),
+                                                        frozenset()))
     if not unknown and node is not None and result.dtype == base.dtype:
         if node.op_type == "Transpose" and node.inputs[0] is base.value:
             perm = node.attributes["perm"].as_ints() if "perm" in node.attributes else \
