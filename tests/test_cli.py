@@ -19,8 +19,25 @@ from tests import cli_kernels as K
 KERNELS = os.path.join(os.path.dirname(__file__), "cli_kernels.py")
 
 
+# click >= 8.2 captures stderr apart and gives stdout and stderr together as ``.output``; click
+# 8.1 does so only with ``mix_stderr=False``, and then its ``.output`` is stdout alone.
+_CLICK_81 = "mix_stderr" in inspect.signature(CliRunner.__init__).parameters
+
+
+class _Result:
+    """The click result with ``.output`` (stdout and stderr) and ``.stderr`` on every click."""
+
+    def __init__(self, r):
+        self.exit_code, self.stderr = r.exit_code, r.stderr
+        self.output = r.stdout + r.stderr if _CLICK_81 else r.output
+
+
 def run_cli(*args, cwd=None):
-    runner = CliRunner()
+    return _Result(_invoke(*args, cwd=cwd))
+
+
+def _invoke(*args, cwd=None):
+    runner = CliRunner(mix_stderr=False) if _CLICK_81 else CliRunner()
     if cwd is None:
         return runner.invoke(main, list(args))
     old = os.getcwd()

@@ -214,11 +214,17 @@ def _byte_col(line: str, col: int) -> int:
     return len(line.encode()[:col].decode(errors="ignore"))
 
 
+# Differential tests written for the mutants earlier samples left alive: small and fast, run
+# for every mutant (they cover several modules each).
+SURVIVOR_TESTS = "tests/test_mutation_survivors.py"
+
+
 def tests_for(rel: str, root: Path) -> list[str]:
+    extra = [SURVIVOR_TESTS] if (root / SURVIVOR_TESTS).exists() else []
     for prefix, tests in TESTS:
         if rel.startswith(prefix):
-            return [t for t in tests if (root / t).exists()]
-    return ["tests/test_core.py"]
+            return [t for t in tests if (root / t).exists()] + extra
+    return ["tests/test_core.py"] + extra
 
 
 def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float]:
