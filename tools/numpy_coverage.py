@@ -115,10 +115,20 @@ def function_row(name: str, obj: Any) -> Row:
         return Row(name, "yes", _SPECIAL_CALLS[obj])
     if _hashable(obj) and obj in NOOP_CALLS:
         return Row(name, "yes", "a no-op")
+    if _hashable(obj) and obj in _complex_lowerings():
+        return Row(name, "yes", "complex lowering (frontend/lower/complex_*)")
     refused = numpy_calls.refusal(obj)
     if refused is not None:
         return Row(name, "out" if refused[1] else "no", refused[0])
     return Row(name, "no", "not yet")
+
+
+def _complex_lowerings() -> set:
+    """The numpy functions the complex lowering converts (for real and complex arguments: the
+    complex dispatch runs before the registry's look-up)."""
+    from pyonnx.frontend.lower import complex_fft, complex_functions
+    return {f for f in (*complex_functions.FUNCS, *complex_fft.FUNCS)
+            if _hashable(f) and getattr(f, "__module__", "").startswith("numpy")}
 
 
 def _hashable(x: Any) -> bool:
@@ -138,8 +148,10 @@ def scalar_type_row(name: str, t: type) -> Row:
                                 "isinstance, not a cast")
     if dt in SUPPORTED_DTYPES:
         return Row(name, "yes", f"cast to {dt.name}")
+    if dt.kind == "c" and dt.itemsize <= 16:
+        return Row(name, "yes", f"cast to {dt.name} (complex lowering)")
     if dt.kind == "c":
-        return Row(name, "no", "complex numbers: issue 11")
+        return Row(name, "no", "long double: ONNX has no extended-precision type")
     if dt.kind == "f":
         return Row(name, "no", "long double: ONNX has no extended-precision type")
     return Row(name, "out", f"{dt.name} values (text, bytes, datetimes, Python objects) are not "
