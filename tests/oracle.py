@@ -131,8 +131,12 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
         fn, static_argnames=static_argnames)
     before = copy.deepcopy(args)
     py_args = copy.deepcopy(args)
-    with np.errstate(all="ignore"):
-        want = compiled.fn(*py_args, **kwargs)
+    try:
+        with np.errstate(all="ignore"):
+            want = compiled.fn(*py_args, **kwargs)
+    except Exception as e:  # numpy raises: the compiled function raises the same
+        _check_raises(compiled, e, args, before, kwargs)
+        return compiled
     got = compiled(*args, **kwargs)
     assert_same(got, want, rtol, atol, signed_zeros=signed_zeros)
     assert_same_arguments(args, py_args, rtol, atol, signed_zeros)
@@ -150,6 +154,31 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
     return compiled
 
 
+def _check_raises(compiled, want: Exception, args: tuple, before: tuple, kwargs: dict) -> None:
+    """numpy raised ``want``: the compiled call raises the same class with the same message
+    (a run-time check, pyonnx.check_protocol), and the model passes the checker."""
+    try:
+        compiled(*args, **kwargs)
+    except Exception as e:
+        assert type(e) is type(want), f"numpy raised {want!r}, pyonnx {e!r}"
+        assert str(e) == str(want), f"numpy raised {want!r}, pyonnx {e!r}"
+    else:
+        raise AssertionError(f"numpy raised {want!r}, pyonnx returned")
+    bound = compiled._bind(before, kwargs)
+    model_bytes, _, _ = compiled._build(
+        compiled._params_for(bound, symbolic=not compiled.static_shapes))
+    onnx.checker.check_model(onnx.load_from_string(model_bytes), full_check=True)
+
+
+def _check_outputs(model) -> int:
+    """The number of run-time check outputs (the last ones, pyonnx.check_protocol)."""
+    from pyonnx import check_protocol
+
+    meta = {p.key: p.value for p in model.metadata_props}
+    sites = check_protocol.parse(meta.get(check_protocol.KEY)) or []
+    return sum(1 + len(s["values"]) for s in sites)
+
+
 def _check_reference(compiled, model, structure, scalars, bound, kwargs, want, py_args,
                      rtol, atol) -> None:
     """Runs ``model`` with onnx's reference evaluator on the arguments as they were before the
@@ -162,7 +191,12 @@ def _check_reference(compiled, model, structure, scalars, bound, kwargs, want, p
         return
     n = len(scalars)
     written = list(getattr(structure, "writeback", ()))
-    assert len(ref) == n + len(written), "reference evaluator: unexpected number of outputs"
+    assert len(ref) == n + len(written) + _check_outputs(model), \
+        "reference evaluator: unexpected number of outputs"
+    outs = [o.name for o in model.graph.output]
+    for name, value in zip(outs, ref):
+        if name.startswith("check_") and name.endswith("_failed"):
+            assert not value, f"reference evaluator: {name} is true where numpy did not raise"
     tree = getattr(structure, "tree", None)
     if tree is not None:
         # nested tuples, lists, None and Python numbers: rebuilt as the call path does

@@ -17,11 +17,13 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx import check_protocol
 from pyonnx.errors import ConversionError
 from pyonnx.frontend import numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.values import Array, Seq, is_static
+from pyonnx.frontend.lower import checks
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.specs import Param  # noqa: F401  (re-exported: defined with the specs, light to import)
@@ -103,8 +105,12 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, lowering.return_loc)
     scalars = tuple(isinstance(a, Array) and a.ndim == 0 and not array0d
                     for a, array0d in zip(outputs, zero_d_arrays))
-    outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
-        a.value.name for a in outputs})
+    taken = {v.name for v in ctx.initializers} | {a.value.name for a in outputs}
+    outputs += _writeback_outputs(ctx, written, taken)
+    taken |= {a.value.name for a in outputs}
+    # Run-time checks last: the call path finds them by name (pyonnx.check_protocol).
+    check_outputs, check_meta = checks.outputs(ctx, taken)
+    outputs += check_outputs
     structure = OutputStructure(structure, tuple(name for name, _ in written),
                                 getattr(structure, "tree", None))
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
@@ -114,6 +120,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
                      producer_version=_version(), doc_string=doc)
     model.metadata_props["pyonnx.function"] = f"{src.filename}:{src.tree.lineno}:{fn.__qualname__}"
+    if check_meta is not None:
+        model.metadata_props[check_protocol.KEY] = check_meta
     return Converted(model, structure, scalars)
 
 
@@ -206,7 +214,7 @@ def _expr_name(e) -> str | None:
     import ast
 
     if isinstance(e, ast.Name):
-        return e.id
+        return None if e.id.startswith("_pyonnx_") else e.id  # early_return's value
     if isinstance(e, ast.Call):
         return _expr_name(e.func)
     if isinstance(e, ast.Attribute):

@@ -41,6 +41,10 @@ class _Step:
         # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:
         # GradientPass requires no pseudo-op left. (optimize runs it first too; explicit here
         # because differentiation depends on it.) Then unique names, a simpler forward graph.
+        from pyonnx.check_protocol import strip
+
+        # Run-time checks (raise/assert on values) are not differentiated: their outputs go.
+        strip(converted.model)
         model = optimize(LowerSetItemPass()(converted.model).model)
         structure = converted.structure
         if self.kind in ("grad", "value_and_grad"):
