@@ -209,6 +209,9 @@ class _Compiled:
             name = f"_pyonnx_c{len(env)}"
             env[name] = tree[1]
             return name
+        if kind == "dict":  # static str/int keys, spelled by repr
+            return "{" + "".join(f"{k!r}: {self._rebuild_src(c, o, env)}, "
+                                 for k, c in zip(tree[1], tree[2])) + "}"
         parts = "".join(self._rebuild_src(c, o, env) + ", " for c in tree[1])
         return f"({parts})" if kind == "tuple" else f"[{parts}]"
 

@@ -32,6 +32,13 @@ def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | No
     the dtype by default), NaN exactly where numpy has NaN, and the sign of every zero that both
     results have (``-0.0`` is not ``+0.0``).
     """
+    if isinstance(want, dict):
+        assert type(got) is dict, f"{where}expected a dict, got {type(got).__name__}"
+        assert list(got) == list(want), f"{where}keys {list(got)} != numpy's {list(want)}"
+        for key in want:
+            assert_same(got[key], want[key], rtol, atol, where=f"{where}[{key!r}] ",
+                        signed_zeros=signed_zeros)
+        return
     if isinstance(want, (tuple, list)):
         assert type(got) is type(want), (
             f"{where}expected a {type(want).__name__}, got {type(got).__name__}")
@@ -231,6 +238,8 @@ def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
                 else [e[()] for e in items] if tree[2] == "numpy" else items)
     if kind == "const":
         return tree[1]
+    if kind == "dict":
+        return {k: _rebuild(c, outs, scalars) for k, c in zip(tree[1], tree[2])}
     items = [_rebuild(c, outs, scalars) for c in tree[1]]
     return tuple(items) if kind == "tuple" else items
 

@@ -151,11 +151,17 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
     number, which numpy returns as it is), ``("seq", i, items)`` (leaf ``i`` is a list built
     at run time, an ONNX sequence output; ``items``: "python" for Python numbers, "numpy" for
-    numpy scalars, "arrays" for arrays, as numpy code's list holds them), or ``("tuple" | "list", children)``.
+    numpy scalars, "arrays" for arrays, as numpy code's list holds them), ``("tuple" | "list",
+    children)``, or ``("dict", keys, children)`` (a dict with static str or int keys).
     """
     leaves: list = []
 
     def walk(v: Any) -> tuple:
+        if isinstance(v, dict):
+            if not all(type(k) in (str, int) for k in v):
+                raise ConversionError("a returned dict needs str or int keys (known at "
+                                      "conversion time)")
+            return ("dict", tuple(v), tuple(walk(i) for i in v.values()))
         if isinstance(v, (tuple, list)):
             return (type(v).__name__, tuple(walk(i) for i in v))
         if v is None or type(v) in (int, float, bool):
@@ -202,6 +208,10 @@ def _return_names(tree, count: int) -> list[str | None]:
     if len(returns) != 1:
         return [None] * count
     value = returns[0].value
+    if isinstance(value, ast.Dict) and len(value.keys) == count and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()
+            for k in value.keys):
+        return [k.value for k in value.keys]  # return {"mean": m, "std": s}: the keys
     elts = value.elts if isinstance(value, ast.Tuple) else [value]
     if len(elts) != count:
         return [None] * count
@@ -244,9 +254,6 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
-        if isinstance(item, dict):
-            raise ConversionError(f"{fn.__qualname__} returns a dict (item {i}); returning a dict "
-                                  "is not supported yet: return a tuple of its values")
         if is_static(item):
             if isinstance(item, str) or callable(item):
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "

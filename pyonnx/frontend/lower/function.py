@@ -19,9 +19,9 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower import (aliases, appends, comprehensions, imports_contexts,
-                                   local_functions)
+                                   list_setitem, local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
-from pyonnx.frontend.graph.values import Undefined
+from pyonnx.frontend.graph.values import Seq, Undefined
 from pyonnx.frontend.lower.calls import _hashable, call
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
@@ -126,6 +126,14 @@ class FunctionLowering(ExprLowering, StmtLowering):
             value = self.expr(value_node)
             target = self.expr(target_node)
             index = self.expr(index_node)
+            if isinstance(target, (list, Seq)):  # lst[i] = v: the list afterwards
+                new = list_setitem.assign(self, target, index, value)
+                root = node.pyonnx_root
+                if not (isinstance(target_node, ast.Name) and isinstance(root, ast.Name)
+                        and root.id == target_node.id):
+                    raise self.ctx.error("item assignment into a list inside another value is "
+                                         "not supported; assign to a list bound to a name")
+                return new
             aliases.write(self, target, index, value, f"'{ast.unparse(target_node)}'")
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
