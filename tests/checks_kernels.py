@@ -142,3 +142,54 @@ def index_in_loop(x, n):
         if s > 100:
             break
     return s
+
+
+def _positive(v):
+    if v < 0:
+        raise ValueError(f"negative {v}")
+    return v * 2
+
+
+def check_in_comprehension(x):
+    return np.array([_positive(v) for v in x])
+
+
+def check_in_generator_sum(x):
+    return sum(_positive(v) for v in x)
+
+
+def assert_before_row_write(x, n):
+    y = np.zeros(n)
+    for i in range(n):
+        assert x[i] > 0, f"bad {i}"
+        y[i] = x[i] * 2
+    return y
+
+
+def assert_in_while_true(x):
+    i = 0
+    while True:
+        assert i < 10, "too many"
+        if x[i] > 2:
+            return i
+        i += 1
+
+
+def asserts_in_both_branches(x):
+    if x.sum() > 0:
+        assert x[0] > 0, "first"
+        y = x * 2
+    else:
+        assert x[1] > 0, "second"
+        y = x * 3
+    return y
+
+
+def raise_in_nested_loops(x):
+    total = 0.0
+    for row in x:
+        for v in row:
+            if v > 5:
+                raise ValueError(f"big {v:.1f}")
+            total += v
+    return total

@@ -151,3 +151,30 @@ def test_integer_index_out_of_bounds_is_numpys_index_error(i):
 @pytest.mark.parametrize("n", [0, 2, 3, 4])
 def test_integer_index_out_of_bounds_in_loop(n):
     check(k.index_in_loop, np.ones((3, 2)), n)
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, -2.0, -3.0])])
+def test_checks_in_comprehensions(x):
+    check(k.check_in_comprehension, x)
+    check(k.check_in_generator_sum, x)
+
+
+@pytest.mark.parametrize("x, n", [(F, 3), (np.array([1.0, -2.0, 3.0]), 3), (F, 0)])
+def test_assert_before_row_write_in_loop(x, n):
+    check(k.assert_before_row_write, x, n)
+
+
+@pytest.mark.parametrize("x", [F, np.zeros(12)])
+def test_assert_in_while_true(x):
+    check(k.assert_in_while_true, x)
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([-1.0, 2.0]),
+                               np.array([-1.0, -2.0]), np.array([3.0, -2.0])])
+def test_asserts_in_both_branches(x):
+    check(k.asserts_in_both_branches, x)
+
+
+@pytest.mark.parametrize("x", [np.ones((2, 3)), np.arange(12.0).reshape(3, 4), np.ones((0, 2))])
+def test_raise_in_nested_loops(x):
+    check(k.raise_in_nested_loops, x)
