@@ -37,3 +37,10 @@ def test_view_written_then_rebound_is_refused():
     with pytest.raises(pyonnx.ConversionError, match="bound to a new array") as info:
         pyonnx.compile(k.view_written_then_rebound)(np.arange(5.0), 2)
     assert info.value.lineno is not None
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_double_buffer_of_an_argument_unrolled(n):
+    # a trip count known at conversion time unrolls the loop: numpy's writes into the
+    # caller's array are followed exactly
+    check(k.double_buffer_argument, np.arange(6.0) ** 2, n, static_argnames=("n",))
