@@ -9,11 +9,14 @@ run, as numba does in nopython mode. The model's ``metadata_props["pyonnx.checks
 
     {"format": 1, "sites": [{"failed": "check_1_failed", "exception": "builtins.ValueError",
                              "where": "file.py:12", "message": null | [part, ...],
-                             "values": [{"name": "check_1_value_0", "python": true}, ...]}]}
+                             "values": [{"name": "check_1_value_0", "python": true,
+                                         "dtype": "int8"}, ...]}]}
 
 A message part is a string, or ``{"value": j, "conversion": "s" | "r" | "a" | null, "spec":
 str}``: value ``j`` formatted as an f-string field (a Python number when ``python``, else a
-numpy scalar). ``message`` null: the exception is raised without arguments.
+numpy scalar of ``dtype``; the output holds it as int64 for bools and integers, float32 for float16,
+which onnxruntime's Where supports). ``message`` null: the exception is raised without
+arguments.
 
 Light (no onnx import): saved models and the disk cache read it at call time.
 """
@@ -24,6 +27,8 @@ import builtins
 import importlib
 import json
 from typing import Any
+
+import numpy as np
 
 __all__ = ["KEY", "FORMAT", "parse", "resolve", "Checks", "strip"]
 
@@ -62,15 +67,17 @@ class Checks:
     def __init__(self, sites: list[dict], output_names: list[str]):
         index = {n: i for i, n in enumerate(output_names)}
         self.sites = [(index[s["failed"]], s,
-                       [(index[v["name"]], v["python"]) for v in s["values"]]) for s in sites]
+                       [(index[v["name"]], v["python"], np.dtype(v["dtype"]))
+                        for v in s["values"]]) for s in sites]
         self.flags = [i for i, _, _ in self.sites]
 
     def fail(self, outs: list[Any]) -> None:
         """Raises the failed site's exception (called when some flag of ``outs`` is true)."""
         for flag, site, values in self.sites:
             if outs[flag]:
-                raise self.exception(site, [outs[i].item() if python else outs[i][()]
-                                            for i, python in values])
+                found = [np.asarray(outs[i]).astype(dtype) for i, _, dtype in values]
+                raise self.exception(site, [v.item() if python else v[()]
+                                            for v, (_, python, _) in zip(found, values)])
 
     @staticmethod
     def exception(site: dict, values: list[Any]) -> BaseException:

@@ -49,6 +49,18 @@ class _Site:
     slots: list[CheckBuffer]
     python: list[bool]
     where: str
+    dtypes: list[str]  # the values' own dtypes (slots store them in _stored's)
+
+
+def _stored(dtype: np.dtype) -> np.dtype:
+    """The dtype a message value is kept in: onnxruntime's Where has no kernel for bool, int8,
+    int16, uint16, uint32, uint64 or float16; int64 holds every bool and integer exactly
+    (uint64 as its bit pattern, cast back by the call), float32 every float16."""
+    if dtype.kind in "biu":
+        return _I64
+    if dtype == np.float16:
+        return np.dtype(np.float32)
+    return dtype
 
 
 class _State:
@@ -151,11 +163,12 @@ def record(lowering, node: ast.Raise) -> None:
            tuple((v.dtype.str, v.weak) for v in values))
     site = state.sites.get(key)
     if site is None:
-        slots = [CheckBuffer(Array(ctx.const(np.zeros((), v.dtype)), v.dtype, ()))
-                 for v in values]
+        slots = [CheckBuffer(Array(ctx.const(np.zeros((), _stored(v.dtype))),
+                                   _stored(v.dtype), ())) for v in values]
         site = state.sites[key] = _Site(len(state.sites) + 1, exception, message, slots,
                                         [bool(v.weak) for v in values],
-                                        f"{loc.filename}:{loc.lineno}")
+                                        f"{loc.filename}:{loc.lineno}",
+                                        [v.dtype.name for v in values])
     memory = ctx.aliases.memory
     first = memory.get(state.first, state.first.initial)
     fires = ctx.op("Equal", first.value, ctx.const(np.array(0, np.int64)))
@@ -163,7 +176,9 @@ def record(lowering, node: ast.Raise) -> None:
     memory[state.first] = Array(ctx.op("Where", fires, number, first.value), _I64, ())
     for slot, v in zip(site.slots, values):
         old = memory.get(slot, slot.initial)
-        memory[slot] = Array(ctx.op("Where", fires, v.value, old.value), v.dtype, ())
+        stored = ctx.cast(Array(v.value, v.dtype, ()), slot.initial.dtype)
+        memory[slot] = Array(ctx.op("Where", fires, stored.value, old.value),
+                             slot.initial.dtype, ())
 
 
 def recorded(ctx) -> bool:
@@ -200,9 +215,10 @@ def outputs(ctx, taken: set[str]) -> tuple[list[Array], str | None]:
         entry = {"failed": output(failed, _BOOL, f"check_{k}_failed"),
                  "exception": site.exception, "where": site.where, "message": site.message,
                  "values": []}
-        for j, (slot, python) in enumerate(zip(site.slots, site.python)):
+        for j, (slot, python, dtype) in enumerate(zip(site.slots, site.python, site.dtypes)):
             value = memory.get(slot, slot.initial)
             entry["values"].append({"name": output(value.value, value.dtype,
-                                                   f"check_{k}_value_{j}"), "python": python})
+                                                   f"check_{k}_value_{j}"), "python": python,
+                                    "dtype": dtype})
         sites.append(entry)
     return outs, json.dumps({"format": check_protocol.FORMAT, "sites": sites})
