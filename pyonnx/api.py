@@ -336,16 +336,25 @@ class CompiledFunction:
         """The ``onnx.ModelProto`` for example arguments or :func:`pyonnx.spec` specs.
 
         Arrays give symbolic dimensions (the model serves every size); specs keep their named
-        and fixed dimensions.
+        and fixed dimensions. ``checks=False`` (a keyword, unless the function has a parameter
+        of that name) drops the run-time check outputs (``check_<k>_failed``,
+        ``check_<k>_value_<j>``: see ``pyonnx.check_protocol``) and their metadata; by default
+        they are kept, for a deployment that wants to test them.
         """
         import onnx
 
+        checks = True
+        if "checks" in kwargs and "checks" not in self._params:
+            checks = bool(kwargs.pop("checks"))
         if "_layouts" in self.__dict__:
             layout, flat = self._layout_for(args, kwargs)
-            return layout.to_onnx(*flat)
+            return layout.to_onnx(*flat, **({} if checks else {"checks": False}))
         from pyonnx.passes.name_output_dims import name_output_dims
 
-        return name_output_dims(onnx.load_from_string(self._build_for(args, kwargs)[1]))
+        model = onnx.load_from_string(self._build_for(args, kwargs)[1])
+        if not checks:
+            model = _without_checks(model)
+        return name_output_dims(model)
 
     def show(self, *args: Any, **kwargs: Any):
         """The model as a listing grouped by source line (:class:`pyonnx.show.Listing`: text
@@ -556,3 +565,17 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
     if fn is None:
         return lambda f: CompiledFunction(f, **options)
     return CompiledFunction(fn, **options)
+
+
+def _without_checks(model):
+    """``model`` (an ``onnx.ModelProto``) without its run-time check outputs, their metadata
+    and the nodes only they used (``to_onnx(..., checks=False)``)."""
+    import onnx
+    import onnx_ir as ir
+
+    from pyonnx import check_protocol
+    from pyonnx.passes.pipeline import optimize, to_bytes
+
+    if check_protocol.KEY not in {p.key for p in model.metadata_props}:
+        return model
+    return onnx.load_from_string(to_bytes(optimize(check_protocol.strip(ir.from_proto(model)))))

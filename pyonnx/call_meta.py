@@ -65,6 +65,8 @@ def _tree_out(tree: tuple) -> list:
         v = tree[1]
         # JSON has no int/float/bool distinction strong enough: tag the Python type.
         return ["const", type(v).__name__, None if v is None else repr(v)]
+    if kind == "dict":
+        return ["dict", list(tree[1]), [_tree_out(c) for c in tree[2]]]
     return [kind, [_tree_out(c) for c in tree[1]]]
 
 
@@ -77,6 +79,10 @@ def _tree_in(tree: list) -> tuple:
         return ("leaf", int(tree[1]), bool(tree[2]))
     if kind == "const":
         return ("const", _CONSTS[tree[1]](tree[2]))
+    if kind == "dict":
+        if not all(type(k) in (str, int) for k in tree[1]):
+            raise ValueError("a result dict key is not a str or int")
+        return ("dict", tuple(tree[1]), tuple(_tree_in(c) for c in tree[2]))
     if kind not in ("tuple", "list"):
         raise ValueError(f"unknown result tree node {kind!r}")
     return (kind, tuple(_tree_in(c) for c in tree[1]))

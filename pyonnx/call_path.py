@@ -203,7 +203,22 @@ class _Compiled:
                 f"        {o} = _pyonnx_run(_pyonnx_out_names, _pyonnx_feeds, None)\n"
                 f"    except Exception as _pyonnx_e:\n"
                 f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
-                + cplx + copy + f"    return {result}\n")
+                + self._checks_src(env, o) + cplx + copy + f"    return {result}\n")
+
+    def _checks_src(self, env: dict[str, Any], o: str) -> str:
+        """Source raising a failed run-time check's exception (pyonnx.check_protocol) right
+        after the run: before the written arguments are copied back and before any result is
+        returned."""
+        from pyonnx import check_protocol
+
+        sites = check_protocol.parse(getattr(self.session, "metadata", {}).get(
+            check_protocol.KEY))
+        if not sites:
+            return ""
+        checks = check_protocol.Checks(sites, list(self.session.output_names))
+        env["_pyonnx_checks"] = checks
+        test = " or ".join(f"{o}[{i}]" for i in checks.flags)
+        return f"    if {test}:\n        _pyonnx_checks.fail({o})\n"
 
     def _rebuild_src(self, tree: tuple, o: str, env: dict[str, Any]) -> str:
         """The expression rebuilding a returned Python value from the outputs ``o`` (see
@@ -223,6 +238,9 @@ class _Compiled:
             name = f"_pyonnx_c{len(env)}"
             env[name] = tree[1]
             return name
+        if kind == "dict":  # static str/int keys, spelled by repr
+            return "{" + "".join(f"{k!r}: {self._rebuild_src(c, o, env)}, "
+                                 for k, c in zip(tree[1], tree[2])) + "}"
         parts = "".join(self._rebuild_src(c, o, env) + ", " for c in tree[1])
         return f"({parts})" if kind == "tuple" else f"[{parts}]"
 

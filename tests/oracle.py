@@ -32,6 +32,13 @@ def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | No
     the dtype by default), NaN exactly where numpy has NaN, and the sign of every zero that both
     results have (``-0.0`` is not ``+0.0``).
     """
+    if isinstance(want, dict):
+        assert type(got) is dict, f"{where}expected a dict, got {type(got).__name__}"
+        assert list(got) == list(want), f"{where}keys {list(got)} != numpy's {list(want)}"
+        for key in want:
+            assert_same(got[key], want[key], rtol, atol, where=f"{where}[{key!r}] ",
+                        signed_zeros=signed_zeros)
+        return
     if isinstance(want, (tuple, list)):
         assert type(got) is type(want), (
             f"{where}expected a {type(want).__name__}, got {type(got).__name__}")
@@ -136,8 +143,12 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
         fn, static_argnames=static_argnames)
     before = copy.deepcopy(args)
     py_args = copy.deepcopy(args)
-    with np.errstate(all="ignore"):
-        want = compiled.fn(*py_args, **kwargs)
+    try:
+        with np.errstate(all="ignore"):
+            want = compiled.fn(*py_args, **kwargs)
+    except Exception as e:  # numpy raises: the compiled function raises the same
+        _check_raises(compiled, e, args, before, kwargs)
+        return compiled
     got = compiled(*args, **kwargs)
     assert_same(got, want, rtol, atol, signed_zeros=signed_zeros)
     assert_same_arguments(args, py_args, rtol, atol, signed_zeros)
@@ -153,6 +164,31 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
         _check_reference(compiled, model, structure, scalars, bound, kwargs, want, py_args,
                          rtol, atol)
     return compiled
+
+
+def _check_raises(compiled, want: Exception, args: tuple, before: tuple, kwargs: dict) -> None:
+    """numpy raised ``want``: the compiled call raises the same class with the same message
+    (a run-time check, pyonnx.check_protocol), and the model passes the checker."""
+    try:
+        compiled(*args, **kwargs)
+    except Exception as e:
+        assert type(e) is type(want), f"numpy raised {want!r}, pyonnx {e!r}"
+        assert str(e) == str(want), f"numpy raised {want!r}, pyonnx {e!r}"
+    else:
+        raise AssertionError(f"numpy raised {want!r}, pyonnx returned")
+    bound = compiled._bind(before, kwargs)
+    model_bytes, _, _ = compiled._build(
+        compiled._params_for(bound, symbolic=not compiled.static_shapes))
+    onnx.checker.check_model(onnx.load_from_string(model_bytes), full_check=True)
+
+
+def _check_outputs(model) -> int:
+    """The number of run-time check outputs (the last ones, pyonnx.check_protocol)."""
+    from pyonnx import check_protocol
+
+    meta = {p.key: p.value for p in model.metadata_props}
+    sites = check_protocol.parse(meta.get(check_protocol.KEY)) or []
+    return sum(1 + len(s["values"]) for s in sites)
 
 
 def _check_reference(compiled, model, structure, scalars, bound, kwargs, want, py_args,
@@ -173,7 +209,12 @@ def _check_reference(compiled, model, structure, scalars, bound, kwargs, want, p
         ref[k] = complex_io.from_pairs(ref[k], dt)
     n = len(scalars)
     written = list(getattr(structure, "writeback", ()))
-    assert len(ref) == n + len(written), "reference evaluator: unexpected number of outputs"
+    assert len(ref) == n + len(written) + _check_outputs(model), \
+        "reference evaluator: unexpected number of outputs"
+    outs = [o.name for o in model.graph.output]
+    for name, value in zip(outs, ref):
+        if name.startswith("check_") and name.endswith("_failed"):
+            assert not value, f"reference evaluator: {name} is true where numpy did not raise"
     tree = getattr(structure, "tree", None)
     if tree is not None:
         # nested tuples, lists, None and Python numbers: rebuilt as the call path does
@@ -208,6 +249,8 @@ def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
                 else [e[()] for e in items] if tree[2] == "numpy" else items)
     if kind == "const":
         return tree[1]
+    if kind == "dict":
+        return {k: _rebuild(c, outs, scalars) for k, c in zip(tree[1], tree[2])}
     items = [_rebuild(c, outs, scalars) for c in tree[1]]
     return tuple(items) if kind == "tuple" else items
 

@@ -155,17 +155,6 @@ def read_before_loop_assignment(x):
     return x
 
 
-def raise_in_dynamic_branch(x):
-    if x.sum() > 100:
-        raise ValueError("too big")  # <- dynamic_raise
-    return x
-
-
-def dynamic_assert(x):
-    assert x.sum() > 0  # <- dynamic_assert
-    return x
-
-
 def dtype_changes_in_branches(x):
     if x[0, 0] > 0:  # <- branch_dtypes
         y = x.astype(np.float32)

@@ -54,8 +54,6 @@ CASES = [
                                                           "0 times"]),
     (k.read_before_loop_assignment, "read_before_loop", "prev", ["'prev'", "before it is assigned",
                                                                   "first iteration"]),
-    (k.raise_in_dynamic_branch, "dynamic_raise", "raise", ["ValueError", "cannot raise"]),
-    (k.dynamic_assert, "dynamic_assert", "x.sum() > 0", ["assert", "cannot raise"]),
     (k.dtype_changes_in_branches, "branch_dtypes", "stmt", ["'y'", "float32", "int64",
                                                           ".astype"]),
     (k.dtype_narrows_in_loop, "loop_dtypes", "stmt", ["'s'", "float64", "int64", "loop"]),

@@ -17,12 +17,14 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx import check_protocol
 from pyonnx.errors import ConversionError
 from pyonnx.frontend import complex_boundary, numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Seq, is_static
+from pyonnx.frontend.lower import checks
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
 from pyonnx.specs import Param  # noqa: F401  (re-exported: defined with the specs, light to import)
@@ -121,13 +123,17 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
                        if isinstance(a, _ComplexOutput)}
     scalars = tuple(isinstance(a, Array) and a.ndim == (1 if k in complex_outputs else 0)
                     and not array0d for k, (a, array0d) in enumerate(zip(outputs, zero_d_arrays)))
-    outputs += _writeback_outputs(ctx, written, {v.name for v in ctx.initializers} | {
-        a.value.name for a in outputs})
+    taken = {v.name for v in ctx.initializers} | {a.value.name for a in outputs}
+    outputs += _writeback_outputs(ctx, written, taken)
     for name, packed, dtype in complex_boundary.written_arguments(  # (..., 2) reals
             ctx, lowering, {v.name for v in ctx.initializers} | {a.value.name for a in outputs}):
         complex_outputs[len(outputs)] = dtype
         outputs.append(packed)
         written.append((name, packed))
+    taken |= {a.value.name for a in outputs}
+    # Run-time checks last: the call path finds them by name (pyonnx.check_protocol).
+    check_outputs, check_meta = checks.outputs(ctx, taken)
+    outputs += check_outputs
     structure = OutputStructure(structure, tuple(name for name, _ in written),
                                 getattr(structure, "tree", None),
                                 tuple(sorted(ctx.aliases.contiguous)))
@@ -141,6 +147,8 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     complex_boundary.record(model, complex_inputs, complex_outputs, list(graph.outputs))
     if getattr(ctx, "complex_used", False):  # complex values inside (transforms refuse them)
         model.metadata_props["pyonnx.complex_values"] = "1"
+    if check_meta is not None:
+        model.metadata_props[check_protocol.KEY] = check_meta
     return Converted(model, structure, scalars)
 
 
@@ -185,11 +193,17 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
     number, which numpy returns as it is), ``("seq", i, items)`` (leaf ``i`` is a list built
     at run time, an ONNX sequence output; ``items``: "python" for Python numbers, "numpy" for
-    numpy scalars, "arrays" for arrays, as numpy code's list holds them), or ``("tuple" | "list", children)``.
+    numpy scalars, "arrays" for arrays, as numpy code's list holds them), ``("tuple" | "list",
+    children)``, or ``("dict", keys, children)`` (a dict with static str or int keys).
     """
     leaves: list = []
 
     def walk(v: Any) -> tuple:
+        if isinstance(v, dict):
+            if not all(type(k) in (str, int) for k in v):
+                raise ConversionError("a returned dict needs str or int keys (known at "
+                                      "conversion time)")
+            return ("dict", tuple(v), tuple(walk(i) for i in v.values()))
         if isinstance(v, (tuple, list)):
             return (type(v).__name__, tuple(walk(i) for i in v))
         if v is None or type(v) in (int, float, bool, complex):
@@ -236,6 +250,10 @@ def _return_names(tree, count: int) -> list[str | None]:
     if len(returns) != 1:
         return [None] * count
     value = returns[0].value
+    if isinstance(value, ast.Dict) and len(value.keys) == count and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()
+            for k in value.keys):
+        return [k.value for k in value.keys]  # return {"mean": m, "std": s}: the keys
     elts = value.elts if isinstance(value, ast.Tuple) else [value]
     if len(elts) != count:
         return [None] * count
@@ -248,7 +266,7 @@ def _expr_name(e) -> str | None:
     import ast
 
     if isinstance(e, ast.Name):
-        return e.id
+        return None if e.id.startswith("_pyonnx_") else e.id  # early_return's value
     if isinstance(e, ast.Call):
         return _expr_name(e.func)
     if isinstance(e, ast.Attribute):
@@ -278,9 +296,6 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
-        if isinstance(item, dict):
-            raise ConversionError(f"{fn.__qualname__} returns a dict (item {i}); returning a dict "
-                                  "is not supported yet: return a tuple of its values")
         packed = complex_boundary.output_array(ctx, item)
         if packed is not None:  # a complex value: one real (..., 2) output
             value = ctx.op("Identity", packed[0])

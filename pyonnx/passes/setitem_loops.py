@@ -102,6 +102,8 @@ def rewrite_loop(b: Builder, loop: ir.Node) -> int:
             written.name = b.value_name(f"{e.base}_written")
             written.type, written.shape = ir.TensorType(ir.DataType.BOOL), ir.Shape([None])
             rows_at += 1
+            # (1-D already; onnx's reference evaluator stacks 0-d scan outputs as (n, 1))
+            written = e("Reshape", written, c(np.array([-1], np.int64)))
             indices = e("Compress", indices, written, axis=0)
             rows = e("Compress", rows, written, axis=0)
         indices = e("Unsqueeze", indices, c(np.array([1], np.int64)))

@@ -151,6 +151,8 @@ class Session:
         self.providers = tuple(sess.get_providers())
         self.input_names = [i.name for i in sess.get_inputs()]
         self.output_names = [o.name for o in sess.get_outputs()]
+        # The model's metadata_props (pyonnx.checks: the run-time check protocol).
+        self.metadata = dict(sess.get_modelmeta().custom_metadata_map)
         # The C++ run: the Python wrapper's run() re-validates names and ownership every call.
         self._run = sess._sess.run
 
@@ -186,7 +188,11 @@ class Session:
                     return outs
         if stale:
             return self.run(feeds)
-        raise ExecutionError(self._explain(error, "run the model")) from None
+        explained = ExecutionError(self._explain(error, "run the model"))
+        index_error = self._index_error(error)
+        if index_error is not None:
+            raise index_error from explained
+        raise explained from None
 
     def _try_fallback(self, error: Exception, feeds: dict[str, Any]) -> list[Any] | None:
         if self._index + 1 >= len(self._candidates):
@@ -207,6 +213,20 @@ class Session:
         return outs
 
     # ---------------------------------------------------------- explaining
+    def _index_error(self, error: Exception) -> IndexError | None:
+        """numpy's IndexError for an integer index out of bounds: the failing node is a
+        Gather the frontend named with numpy's axis (``_numpy_index_axis<k>``), and
+        onnxruntime's message gives the index and the valid range."""
+        text = str(error)
+        m = re.search(r"[Nn]ame:\s*'[^']*_numpy_index_axis(\d+)'", text)
+        r = re.search(r"idx=(-?\d+) must be within the inclusive range \[(-?\d+),(-?\d+)\]",
+                      text)
+        if m is None or r is None:
+            return None
+        axis, idx, size = int(m.group(1)), int(r.group(1)), int(r.group(3)) + 1
+        return IndexError(f"index {idx} is out of bounds for axis {axis} with size {size}")
+
+
     def _model(self) -> onnx.ModelProto:
         import onnx
 

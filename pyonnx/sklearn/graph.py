@@ -151,6 +151,12 @@ def _convert(fn: Callable[..., Any], statics: dict[str, Any], x_dtype: np.dtype,
         # the helper that called it.
         raise ConversionError(e.message.replace(fn.__qualname__, what)) from None
     model = onnx.load_from_string(model_bytes)
+    if any(p.key == "pyonnx.checks" for p in model.metadata_props):
+        # (a raise/assert on values: a compiled function raises after the run, a pipeline's
+        # model has no one to raise)
+        raise ConversionError(f"{what} raises or asserts on values known only at run time; a "
+                              "scikit-learn pipeline model cannot raise: check the inputs "
+                              "before predicting, or handle the case with np.where")
     if len(model.graph.output) != outputs or (outputs == 1 and structure == "tuple"):
         raise ConversionError(f"{what} returns a tuple; a scikit-learn step's method returns "
                               "one array")

@@ -50,6 +50,11 @@ class _Step:
         # Item assignment (pyonnx.SetItem) becomes ScatterND & co., which have VJP rules:
         # GradientPass requires no pseudo-op left. (optimize runs it first too; explicit here
         # because differentiation depends on it.) Then unique names, a simpler forward graph.
+        from pyonnx.check_protocol import strip
+
+        # Run-time checks (raise/assert on values) are not differentiated: their outputs go
+        # (first: they are the last outputs, after the written arguments').
+        strip(converted.model)
         structure = converted.structure
         written = getattr(structure, "writeback", ())
         if written:

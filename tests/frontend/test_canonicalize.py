@@ -12,9 +12,9 @@ import textwrap
 import pytest
 
 from pyonnx.frontend import canonicalize as canon
-from pyonnx.frontend.canonicalize import (augassign, break_continue, early_return, list_append,
-                                          imports_contexts, local_functions, setitem,
-                                          unpack_del)
+from pyonnx.frontend.canonicalize import (asserts, augassign, break_continue, early_return,
+                                          imports_contexts, list_append, local_functions,
+                                          setitem, unpack_del)
 from tests import canonical_kernels as k
 
 
@@ -86,5 +86,5 @@ def test_a_single_final_return_is_left_alone():
 
 
 def test_pipeline_order_lists_every_pass():
-    assert canon.PASSES == (local_functions, imports_contexts, unpack_del, augassign, setitem,
-                            list_append, break_continue, early_return)
+    assert canon.PASSES == (local_functions, imports_contexts, asserts, unpack_del, augassign,
+                            setitem, list_append, break_continue, early_return)

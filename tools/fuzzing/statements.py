@@ -351,12 +351,34 @@ def s_list(g):
     return True
 
 
+def s_assert(g):
+    """A run-time check that holds on both input sets (``assert``, or ``raise`` under the
+    negated condition), with a message formatting a scalar: the check state flows through the
+    branches and loops around it (pyonnx/frontend/lower/checks.py) and must never fire."""
+    names = [n for n in g.names(("array", "npscalar", "pyscalar"))
+             if g.is_exact(n) and (g.desc(n).kind != "array" or 0 not in g.desc(n).shape)]
+    if not names:
+        return False
+    a = g.rng.choice(names)
+    form = f"{a}.max()" if g.desc(a).kind == "array" else a
+    vals = g.eval(form)
+    if vals is None or any(np.ndim(v) for v in vals) or \
+            any(isinstance(v, (bool, np.bool_)) for v in vals):
+        return False
+    lo = min(float(v) for v in vals)
+    c = f"{form} >= {np.floor(lo) - 1.0}"
+    msg = g.rng.choice((f'f"{a} is {{{form}}}"', '"out of range"', None))
+    if g.rng.random() < 0.5:
+        return g.try_stmt([f"assert {c}" + (f", {msg}" if msg else "")])
+    return g.try_stmt([f"if not ({c}):", f"    raise ValueError({msg or ''})"])
+
+
 STATEMENTS = [
     (8, ("compile", "grad"), s_assign), (2, ("compile", "grad"), s_rebind),
     (4, ("compile", "grad"), s_setitem), (3, ("compile",), s_augset), (2, ("compile",), s_augname),
     (3, ("compile",), s_view), (3, ("compile", "grad"), s_if), (2, ("compile", "grad"), s_for),
     (1, ("compile", "grad"), s_while), (1, ("compile", "grad"), s_early_return),
-    (1, ("compile",), s_helper), (1, ("compile",), s_list),
+    (1, ("compile",), s_helper), (1, ("compile",), s_list), (1, ("compile", "grad"), s_assert),
 ]
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import ast
 
-from pyonnx.frontend.canonicalize import (augassign, break_continue, early_return, list_append,
-                                          imports_contexts, local_functions, setitem,
-                                          unpack_del)
+from pyonnx.frontend.canonicalize import (asserts, augassign, break_continue, early_return,
+                                          imports_contexts, list_append, local_functions,
+                                          setitem, unpack_del)
 
 __all__ = ["canonicalize", "PASSES"]
 
@@ -19,10 +19,11 @@ __all__ = ["canonicalize", "PASSES"]
 # plain statements before any pass looks at blocks; item assignments in unpacking targets become
 # single ones before augassign and setitem; augmented assignment first, so later passes see
 # plain assignments only; break/continue before early return, whose loop tests combine with the
-# break flags (as AutoGraph orders them).
+# break flags (as AutoGraph orders them). 'assert' becomes if/raise before early_return, which
+# makes a 'raise' leave the function as a 'return' does.
 # x[i] = v becomes a rebinding of x after augassign made x[i] += v a plain assignment.
-PASSES = (local_functions, imports_contexts, unpack_del, augassign, setitem, list_append,
-          break_continue, early_return)
+PASSES = (local_functions, imports_contexts, asserts, unpack_del, augassign, setitem,
+          list_append, break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:

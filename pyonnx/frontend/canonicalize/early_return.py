@@ -9,6 +9,9 @@ the only ``return`` is the body's last statement, the tree unchanged; otherwise 
 * statements after one that may have returned run under ``if not _pyonnx_return:``;
 * a loop containing a ``return`` stops once the flag is set (its test, or its
   ``pyonnx_extra_test``, gains ``not _pyonnx_return``);
+* ``raise`` leaves the function too: ``raise E(...)`` is kept (the lowering records a check
+  there, or refuses it at conversion time) and followed by ``_pyonnx_return = True`` (the
+  return value stays unbound on that path: nothing reads it, the call raises);
 * falling off the end returns None, as in Python (the lowering refuses a function that returns
   None on a path it cannot rule out at conversion time);
 * statements after a ``while True:`` loop with no ``break`` are unreachable (the loop is left
@@ -32,7 +35,7 @@ RETURN_VALUE = f"{FLAG_PREFIX}retval"
 
 def _returns(stmts: list[ast.stmt]) -> bool:
     for s in stmts:
-        if isinstance(s, ast.Return):
+        if isinstance(s, (ast.Return, ast.Raise)):
             return True
         if isinstance(s, (ast.If, ast.For, ast.While)) and (
                 _returns(s.body) or _returns(s.orelse)):
@@ -48,6 +51,10 @@ def _guard(stmts: list[ast.stmt]) -> list[ast.stmt]:
             new = located(statements(f"{RETURN_FLAG} = True\n{RETURN_VALUE} = value",
                                      value=value), s)
             out.extend(new)
+            return out
+        if isinstance(s, ast.Raise):
+            out.append(s)
+            out.extend(located(statements(f"{RETURN_FLAG} = True"), s))
             return out
         if not isinstance(s, (ast.If, ast.For, ast.While)) or not (
                 _returns(s.body) or _returns(s.orelse)):

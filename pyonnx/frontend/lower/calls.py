@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.lower import complex_calls, view_calls, writers
+from pyonnx.frontend.lower import complex_calls, out_calls, view_calls, writers
 from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
 from pyonnx.frontend.lower.followed import advice_for
 from pyonnx.frontend.lower.method_hooks import call_hooked
@@ -86,6 +86,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         raise ctx.error(f"{func.__name__}() of a list built at run time (appended to in a "
                         "run-time loop or branch) is not supported; write "
                         f"{_SEQ_BUILTINS[func]}")
+    if out_calls.handles(func, kwargs):  # np.exp(a, out=b), np.sum(x, out=r): a write
+        return out_calls.call_with_out(lowering, func, args, kwargs,
+                                       lambda f, a, k: call(lowering, f, a, k))
     writer = writers.function_writer(func)
     if writer is not None:  # np.copyto, np.add.at, ...: numpy writes into an argument
         try:

@@ -18,10 +18,10 @@ from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
 from pyonnx.frontend.lower import (aliases, appends, complex_writes, comprehensions,
-                                   copy_or_view,
-                                   imports_contexts, local_functions)
+                                   copy_or_view, imports_contexts, list_setitem,
+                                   local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
-from pyonnx.frontend.graph.values import Undefined
+from pyonnx.frontend.graph.values import Seq, Undefined
 from pyonnx.frontend.lower.calls import _hashable, call
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
@@ -120,6 +120,14 @@ class FunctionLowering(ExprLowering, StmtLowering):
             value = self.expr(value_node)
             target = self.expr(target_node)
             index = self.expr(index_node)
+            if isinstance(target, (list, Seq)):  # lst[i] = v: the list afterwards
+                new = list_setitem.assign(self, target, index, value)
+                root = node.pyonnx_root
+                if not (isinstance(target_node, ast.Name) and isinstance(root, ast.Name)
+                        and root.id == target_node.id):
+                    raise self.ctx.error("item assignment into a list inside another value is "
+                                         "not supported; assign to a list bound to a name")
+                return new
             text = f"'{ast.unparse(target_node)}'"
             if complex_writes.handles(target, value):
                 complex_writes.write(self, target_node, target, index, value)

@@ -18,11 +18,12 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import scalar_kinds
-from pyonnx.frontend.lower import aliases, control_flow
+from pyonnx.frontend.lower import aliases, checks, control_flow
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
 from pyonnx.frontend.vectorize import vectorize_loop
 
 __all__ = ["StmtLowering", "ReturnSignal"]
@@ -202,6 +203,12 @@ class StmtLowering:
         pass
 
     def stmt_Return(self, node: ast.Return) -> None:
+        if isinstance(node.value, ast.Name) and node.value.id == RETURN_VALUE and \
+                not self.env.lookup(RETURN_VALUE)[0] and \
+                checks.recorded(self.ctx):
+            # Every path that reaches the end raised (a run-time check): the call raises, the
+            # model returns a stand-in nobody reads.
+            raise ReturnSignal(None, self.loc_of(node))
         raise ReturnSignal(None if node.value is None else self.expr(node.value),
                            self.loc_of(node.value or node))
 
@@ -275,21 +282,12 @@ class StmtLowering:
             self.block(node.body)
         self.block(node.orelse)
 
-    def stmt_Assert(self, node: ast.Assert) -> None:
-        truth = static_truth(self.ctx, self.expr(node.test))
-        if truth is None:
-            # A deliberate refusal: an ONNX model has no way to raise, and dropping the check
-            # would return results where Python raises AssertionError.
-            raise self.ctx.error(
-                "an 'assert' on array values cannot be checked inside an ONNX model (it cannot "
-                "raise); check it before calling, or handle the case with np.where",
-                self.loc_of(node.test))
-        if not truth:
-            msg = self.expr(node.msg) if node.msg is not None else ""
-            raise self.ctx.error(f"the assertion fails for inputs of this signature"
-                                 f"{': ' + str(msg) if is_static(msg) and msg != '' else ''}")
-
     def stmt_Raise(self, node: ast.Raise) -> None:
+        if self.dynamic_depth:
+            # Reached under a run-time condition: a check the compiled function raises after
+            # the run (checks.py); early_return made the raise leave the function.
+            checks.record(self, node)
+            return
         exc: Any = None
         if isinstance(node.exc, ast.Call):
             func = self.expr(node.exc.func)
@@ -300,9 +298,4 @@ class StmtLowering:
             exc = self.expr(node.exc)
         text = (f"{type(exc).__name__}: {exc}" if isinstance(exc, BaseException)
                 else getattr(exc, "__name__", "an exception"))
-        if self.dynamic_depth:
-            raise self.ctx.error(
-                f"'raise {text}' under a condition or loop that depends on array values cannot "
-                "be converted: an ONNX model cannot raise; return a flag or NaN instead, or "
-                "check the inputs before calling")
         raise self.ctx.error(f"the function raises {text} for inputs of this signature")

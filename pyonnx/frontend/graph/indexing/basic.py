@@ -22,7 +22,12 @@ from pyonnx.frontend.graph.indexing.forms import BOOL0, INT, NEWAXIS, SLICE, Ite
 from pyonnx.frontend.graph.indexing.plan import IndexPlan
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["apply_basic", "to_index", "i64"]
+__all__ = ["apply_basic", "to_index", "i64", "INDEX_AXIS"]
+
+# Suffix of the name of a Gather taking one integer index (then numpy's axis): the runtime
+# turns its out-of-bounds failure into numpy's IndexError (runtime/session.py, which cannot
+# import this module, spells it too).
+INDEX_AXIS = "_numpy_index_axis"
 
 MAX = int(np.iinfo(np.int64).max)
 MIN = int(np.iinfo(np.int64).min)
@@ -201,6 +206,9 @@ def apply_basic(ctx, x: Array, plan: IndexPlan) -> Array:
         idx = i64(ctx, it.value) if isinstance(it.value, int) else to_index(ctx, it.value, True)
         out = Array(ctx.op("Gather", out, idx, axis=pos), x.dtype,
                     out.shape[:pos] + out.shape[pos + 1:])
+        # An index out of bounds fails this Gather at run time: the suffix tells the runtime
+        # numpy's axis, so the call raises numpy's IndexError (runtime/session.py).
+        out.value.producer().name += f"{INDEX_AXIS}{it.axis}"
         alive.remove(it.axis)
     new_axes = [plan.out_position(i) for i, it in enumerate(items) if it.kind in (NEWAXIS, BOOL0)]
     if new_axes:

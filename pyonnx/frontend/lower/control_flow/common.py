@@ -16,6 +16,7 @@ import onnx_ir as ir
 from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower.checks import CheckBuffer
 from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, Static, join
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Seq, Undefined
@@ -168,7 +169,8 @@ def outer_ids(ctx) -> set[int]:
 
 
 def is_outer(ctx, buffer: aliases.Buffer, outer: set[int]) -> bool:
-    return buffer in ctx.aliases.memory or id(buffer.initial) in outer or buffer.param is not None
+    # (check state is visible everywhere: it starts as "not failed", checks.py)
+    return isinstance(buffer, CheckBuffer) or buffer in ctx.aliases.memory or id(buffer.initial) in outer or buffer.param is not None
 
 
 def changed_buffers(ctx, memories: list[dict], outer: set[int]) -> list[aliases.Buffer]:

@@ -120,6 +120,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     plans[buffer] = plan_of(entry[buffer])
             outer = outer_ids(ctx)
             continue
+        _refuse_memory_swap(ctx, names, sharing, bound, exits, memory, line)
         lost = {n for n in scalars if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "scalar"}
         if lost:
             scalars -= lost
@@ -238,6 +239,32 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
         aliases.mark_ambiguous(ctx, value, maybe)
+
+
+def _refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
+                        line: int) -> None:
+    """Refuses a name written through in the body that leaves an iteration bound to the
+    memory of another name that shares memory outside the loop (``a, out = out, a`` with
+    ``a`` an argument or a view): the next iteration's write goes to that memory, which the
+    loop's state does not follow (the write would be lost for the argument)."""
+    for n in names:
+        state_in = bound.get(n)
+        if state_in is None or not any(b.initial is state_in and v is not b.initial
+                                       for b, v in memory.items()):
+            continue  # not written through in the body
+        now = aliases.entry_of(ctx, exits.get(n))
+        if now is None:
+            continue
+        for m in sharing:
+            other = aliases.entry_of(ctx, bound.get(m))
+            if m != n and other is not None and other[0] is now[0]:
+                raise ctx.error(
+                    f"'{n}' is written in the loop at line {line} and rebound in it to the "
+                    f"memory of '{m}', which shares memory outside the loop (an argument, a "
+                    f"view or an alias): the next iteration writes into that memory, which "
+                    f"pyonnx does not follow across iterations; make '{m}' a private copy "
+                    f"before the loop ({m} = {m}.copy()) and write the result back after it "
+                    "if the caller must see it")
 
 
 def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,

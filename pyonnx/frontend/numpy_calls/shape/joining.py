@@ -185,9 +185,26 @@ def _rows(ctx, seq: list[Any] | Array, name: str) -> list[Any]:
     return seq
 
 
+def _seq_join(ctx, seq: Seq, axis_2d: int, dtype, casting) -> Array:
+    """``np.vstack`` (``axis_2d`` 0) or ``np.hstack`` (1) of a list built at run time: its
+    items' rank is known, so the join is one sequence op (an empty list fails at run time, as
+    numpy raises)."""
+    ndim = len(seq.shape)
+    if axis_2d == 0 and ndim <= 1:  # rows: stack them (0-d items become a column)
+        x = sequences.to_array(ctx, seq)
+        x = unsqueeze(ctx, x, [1]) if ndim == 0 else x
+    elif axis_2d == 1 and ndim == 0:
+        x = sequences.to_array(ctx, seq)
+    else:
+        x = sequences.concatenate(ctx, seq, 0 if ndim == 1 else axis_2d)
+    return ctx.cast(x, _join_dtype(ctx, [x], dtype, casting)) if dtype is not None else x
+
+
 @register(np.hstack)
 def hstack(ctx, tup, *, dtype=None, casting="same_kind"):
     """``np.hstack(seq)``: along axis 0 for 1-D items, else axis 1."""
+    if isinstance(tup, Seq):
+        return _seq_join(ctx, tup, 1, dtype, casting)
     items = [_atleast(ctx, a, 1) for a in _rows(ctx, _sequence(ctx, tup, "np.hstack"), "np.hstack")]
     if not items:
         raise ctx.error("need at least one array to concatenate")
@@ -197,6 +214,8 @@ def hstack(ctx, tup, *, dtype=None, casting="same_kind"):
 @register(np.vstack)
 def vstack(ctx, tup, *, dtype=None, casting="same_kind"):
     """``np.vstack(seq)``: items as at least 2-D, joined along axis 0."""
+    if isinstance(tup, Seq):
+        return _seq_join(ctx, tup, 0, dtype, casting)
     items = [_atleast(ctx, a, 2) for a in _rows(ctx, _sequence(ctx, tup, "np.vstack"), "np.vstack")]
     return concatenate(ctx, items, 0, dtype=dtype, casting=casting)
 
