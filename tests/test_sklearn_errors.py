@@ -102,9 +102,9 @@ def test_refusal_in_the_function_itself_has_no_chain():
 
 def test_returned_value_refusal_has_a_line():
     def f(x):
-        return {"a": x}  # returned
+        return x, "label"  # returned
 
-    with pytest.raises(ConversionError) as info:
+    with pytest.raises(ConversionError, match="only arrays, numbers, None") as info:
         pyonnx.compile(f)(X)
     assert info.value.lineno == _line(f, "# returned")
 
