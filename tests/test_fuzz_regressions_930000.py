@@ -220,3 +220,56 @@ def test_unused_if_outputs_are_removed_and_the_model_runs():
         if node.op_type == "If":
             for attr in node.attribute:
                 assert len(attr.g.output) == len(node.output)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 937309: a name sharing an argument's memory, rebound to a new array on one path of a
+# run-time loop while the loop writes that memory through a view: the old values came back.
+# Refused now (the name is the written memory or the new array depending on the path).
+def rebound_on_one_path_while_written(a0):
+    t1 = a0[1]
+    for k2 in range(a0.shape[0]):
+        if k2 > 5:
+            a0 = a0 - k2
+        else:
+            t1 += 1
+    return a0
+
+
+def written_through_view_not_rebound(a0):
+    t1 = a0[1]
+    for k2 in range(a0.shape[0]):
+        t1 += 1
+    return a0
+
+
+def test_a_name_rebound_on_one_path_of_a_loop_that_writes_its_memory_is_refused():
+    with pytest.raises(pyonnx.ConversionError, match="binds the name to a new array on some path"):
+        pyonnx.compile(rebound_on_one_path_while_written)(np.arange(6).reshape(2, 3))
+    check_calls(written_through_view_not_rebound, (np.arange(6).reshape(2, 3),),
+                (np.arange(12).reshape(4, 3),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 938426: numpy's advanced indexing after a slice (``t[:, idx]``, ``t[:, mask]``) makes a
+# result that is not C-ordered, so its reshape is a copy; pyonnx took it for a view and a write
+# to ``t8`` showed through ``v9``. Such reshapes are "view or copy" now (a write is refused).
+def reshape_of_fancy_column_pick(a0):
+    t8 = a0[:, np.array([0, -1])]
+    v9 = t8.reshape(-1)
+    t8[-1] = 7
+    return t8, v9
+
+
+def reshape_of_fancy_row_pick(a0):
+    t8 = a0[np.array([0, -1])]
+    v9 = t8.reshape(-1)
+    t8[-1] = 7
+    return t8, v9
+
+
+def test_reshape_of_advanced_indexing_after_a_slice_is_view_or_copy():
+    with pytest.raises(pyonnx.ConversionError, match="memory order is not C"):
+        pyonnx.compile(reshape_of_fancy_column_pick)(np.arange(12).reshape(3, 4))
+    # a row pick (the advanced index first) is C-ordered: its reshape is a view, as in numpy
+    check_calls(reshape_of_fancy_row_pick, (np.arange(12).reshape(3, 4),))

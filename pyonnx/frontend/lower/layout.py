@@ -127,6 +127,12 @@ def _decide(state, v: Any, seen: dict, links: dict, assumed: set) -> bool:
         perm = list(perm.as_ints()) if perm is not None else None
         if perm is None or perm != sorted(perm):
             return True
+    if op in ("Gather", "Compress") and not node.domain:
+        # numpy's advanced indexing after a slice (x[:, idx], x[:, mask]) iterates the
+        # indexed axis outermost: its result is not C-ordered (np.take(x, i, axis=1) is)
+        axis = node.attributes.get("axis")
+        if axis is not None and axis.as_int() != 0:
+            return True
     index = list(node.outputs).index(v)
     if op == "If":
         return any(_walk(state, _branch_output(node, name, index), seen, links, assumed)

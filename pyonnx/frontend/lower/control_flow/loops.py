@@ -131,6 +131,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     f"'{n}' shares memory with another array before the loop at line {line} "
                     "but is bound to a new array in it, so a write through it changes the "
                     "other array on the first iteration only; use a new name for the new array")
+        _refuse_rebound_while_written(ctx, sharing - derived, entry, exits, memory, outer,
+                                      line)
         widened: dict[Any, Plan | None] = dict(plans)
         for b in changed_buffers(ctx, [memory], outer):
             if b not in widened:  # a buffer the body writes into becomes state
@@ -265,6 +267,29 @@ def _refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: d
                     f"pyonnx does not follow across iterations; make '{m}' a private copy "
                     f"before the loop ({m} = {m}.copy()) and write the result back after it "
                     "if the caller must see it")
+
+
+def _refuse_rebound_while_written(ctx, names: set, entry: dict, exits: dict, memory: dict,
+                                  outer: set[int], line: int) -> None:
+    """A name that shares memory before the loop (an argument, a view, an alias), whose memory
+    the body writes (through another name), and that the body binds to other memory on some
+    path (``if c: a = a - k`` while ``t = a[1]; t += 1`` writes ``a``'s memory): after the
+    loop it is the written memory or the new array depending on the path each iteration took,
+    which pyonnx does not follow (fuzz seed 937309 returned the old values). Refused."""
+    changed = set(changed_buffers(ctx, [memory], outer))
+    if not changed:
+        return
+    for n in sorted(names):
+        before = entry.get(n)
+        hit = aliases.entry_of(ctx, before) if isinstance(before, Array) else None
+        if hit is None or hit[0] not in changed or aliases.AMBIGUOUS in hit[1]:
+            continue
+        if not _same_view(ctx, before, exits.get(n), {hit[0]}):
+            raise ctx.error(
+                f"'{n}' shares memory with another array before the loop at line {line}, the "
+                "loop writes that memory, and it binds the name to a new array on some path: "
+                f"after the loop '{n}' is the written memory or the new array depending on the "
+                "path taken; use a new name for the new array")
 
 
 def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
