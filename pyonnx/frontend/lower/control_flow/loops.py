@@ -284,7 +284,11 @@ def _refuse_rebound_while_written(ctx, names: set, entry: dict, exits: dict, mem
         hit = aliases.entry_of(ctx, before) if isinstance(before, Array) else None
         if hit is None or hit[0] not in changed or aliases.AMBIGUOUS in hit[1]:
             continue
-        if not _same_view(ctx, before, exits.get(n), {hit[0]}):
+        after = aliases.entry_of(ctx, exits.get(n))
+        # (bound to a new array on every path is followed: _follow_memory's choice on "the
+        # loop ran"; only a choice made inside the body is not)
+        chosen = after is not None and (after[0].choice or aliases.AMBIGUOUS in after[1])
+        if chosen and not _same_view(ctx, before, exits.get(n), {hit[0]}):
             raise ctx.error(
                 f"'{n}' shares memory with another array before the loop at line {line}, the "
                 "loop writes that memory, and it binds the name to a new array on some path: "
