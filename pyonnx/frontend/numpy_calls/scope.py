@@ -49,7 +49,7 @@ _OUT_OF_SCOPE = {
 }
 
 # Complex functions the complex lowering (frontend/lower/complex_*) does not convert yet.
-_COMPLEX = ("iscomplex", "isreal", "real_if_close", "sort_complex")
+_COMPLEX = ("sort_complex",)
 _FFT_NOT_YET = ("hfft", "ihfft", "rfft2", "rfftn", "irfft2", "irfftn")
 
 for _reason, _names in _OUT_OF_SCOPE.items():
