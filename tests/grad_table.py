@@ -337,6 +337,7 @@ NOT_DIFFERENTIABLE: dict[str, str] = {
         "ndarray.all", "ndarray.any", "ndarray.argmax", "ndarray.argmin", "ndarray.argsort",
         "ndarray.nonzero", "ndarray.searchsorted", "numpy.all", "numpy.any", "numpy.allclose",
         "numpy.argmax", "numpy.argmin", "numpy.argsort", "numpy.argwhere", "numpy.array_equal",
+        "numpy.array_equiv",
         "numpy.bincount", "numpy.count_nonzero", "numpy.flatnonzero", "numpy.isclose",
         "numpy.isfinite", "numpy.isin", "numpy.isinf", "numpy.isnan", "numpy.isneginf",
         "numpy.isposinf", "numpy.lexsort", "numpy.logical_not", "numpy.ndim",
