@@ -163,6 +163,7 @@ TABLE: dict[str, Entry] = {
     "numpy.nanquantile": E("np.nanquantile({x}, 0.2, axis=0) + np.nanquantile({x}, 0.7)",
                            "spread"),
     "numpy.nanpercentile": E("np.nanpercentile({x}, 30.0, axis=1)", "spread"),
+    "numpy.nanmedian": E("np.nanmedian({x}, axis=0) + np.nanmedian({x})", "spread"),
     "numpy.diff": E("np.diff({x}, axis=1) * {x}[:, 1:]"),
     "numpy.trace": E("np.trace({x}) * {x}"),
     "ndarray.trace": E("{x}.trace() * {x}"),
