@@ -23,7 +23,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import (
-    _BOOL, _I64, _axis, _bool_flag, _ints, emit_exact,
+    _BOOL, _axis, _bool_flag, _ints, emit_exact,
 )
 from pyonnx.frontend.numpy_calls.sorting.ordering import sort_along
 from pyonnx.frontend.numpy_calls.sorting.quantiles import _nan_counts
