@@ -352,6 +352,8 @@ NOT_DIFFERENTIABLE: dict[str, str] = {
         "numpy.triu_indices_from")},
     "numpy.histogram": "integer counts (density=True is piecewise constant in the data; the "
                        "edges are checked through numpy.histogram_bin_edges)",
+    "numpy.histogram2d": "counts (piecewise constant in the data); its edges, np.linspace of "
+                         "the data's min and max, are not gradient-checked here",
     **{n: "a dtype query answered at conversion time" for n in (
         "numpy.can_cast", "numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.issubdtype",
         "numpy.promote_types", "numpy.result_type")},
