@@ -105,3 +105,33 @@ def list_with_complex(x):
 def test_list_holding_complex_refused():
     with pytest.raises(pyonnx.ConversionError, match="make it an array first"):
         pyonnx.compile(list_with_complex)(np.array([1.0, 2.0]))
+
+
+def sorted_complex(x):
+    return np.sort_complex(x)
+
+
+def sorted_complex_2d(x):
+    return np.sort_complex(x.reshape(2, -1)), np.sort_complex([3, 1, 2])
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if np.dtype(d).kind != "c"])
+def test_sort_complex_of_real(dtype):
+    for shape in [(6,), (1,), (0,)]:
+        check(sorted_complex, _values(shape, dtype))
+    check(sorted_complex_2d, _values((6,), dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_sort_complex_nan_placements(dtype):
+    for v in ([np.nan, 1.0, -0.0, 0.0], [1.0, np.nan], [np.nan], [np.inf, np.nan, -np.inf]):
+        # numpy's default sort is not stable (SIMD sorts): the order of -0.0 and 0.0 is
+        # np.sort's documented difference (tests/test_sorting.py), not sort_complex's.
+        check(sorted_complex, np.array(v, dtype), signed_zeros=False)
+
+
+def test_sort_complex_refusals():
+    with pytest.raises(pyonnx.ConversionError, match="sort a real array"):
+        pyonnx.compile(sorted_complex)(np.array([1 + 1j, 0j]))
+    with pytest.raises(pyonnx.ConversionError, match="out of bounds"):
+        pyonnx.compile(sorted_complex)(np.array(2.0))

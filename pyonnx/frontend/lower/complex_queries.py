@@ -1,5 +1,5 @@
-"""``np.iscomplex``, ``np.isreal`` and ``np.real_if_close``: element-wise questions about the
-imaginary part, for real and complex arguments alike.
+"""``np.iscomplex``, ``np.isreal``, ``np.real_if_close`` (element-wise questions about the
+imaginary part, for real and complex arguments alike) and ``np.sort_complex`` of real arrays.
 
 Input: one argument (an Array, a :class:`Complex`, or a 0-d value). Output: numpy's value.
 These functions are in the complex dispatch (``complex_calls.involved`` sends them here even
@@ -10,7 +10,8 @@ for real arguments), so that one place owns them:
 * ``np.isreal(x)``: ``x.imag == 0`` (all True for a real ``x``);
 * ``np.real_if_close(a, tol=100)``: ``a`` itself (numpy's same object: a view here) for a real
   ``a``. For a complex ``a`` numpy's result dtype depends on the values (complex, or real when
-  every imaginary part is below ``tol``), which one ONNX model cannot have: refused.
+  every imaginary part is below ``tol``), which one ONNX model cannot have: refused;
+* ``np.sort_complex(a)``: ``np.sort(a)`` made complex for a real ``a``; refused for a complex one.
 """
 
 from __future__ import annotations
@@ -84,7 +85,25 @@ def real_if_close(ctx, a: Any, tol: Any = 100) -> Any:
     return real(ctx, a)
 
 
-FUNCS = {np.iscomplex: iscomplex, np.isreal: isreal, np.real_if_close: real_if_close}
+def sort_complex(ctx, a: Any) -> Any:
+    """``np.sort_complex(a)``: ``np.sort(a)`` as complex (complex64 for (u)int8/(u)int16,
+    else complex128) for a real ``a``; refused for a complex one."""
+    if isinstance(a, Complex) or is_complex(a):
+        raise ctx.error("np.sort_complex of a complex array is not supported yet (numpy orders "
+                        "by real part, then imaginary part, NaNs last); sort a real array")
+    from pyonnx.frontend.numpy_calls import lookup
+    x = _operand(ctx, a, "sort_complex")
+    if x.ndim == 0:
+        raise ctx.error("np.sort_complex: axis -1 is out of bounds for array of dimension 0 "
+                        "(numpy raises AxisError)")
+    srt = lookup(np.sort).fn(ctx, x)
+    dt = np.dtype(np.complex64 if x.dtype.char in "bhBH" else np.complex128)
+    return make(ctx, srt, 0.0, dt)
+
+
+FUNCS = {np.iscomplex: iscomplex, np.isreal: isreal, np.real_if_close: real_if_close,
+         np.sort_complex: sort_complex}
 # What the coverage table (tools/numpy_coverage.py) prints as "partly".
 LIMITS = {np.real_if_close: "a complex array (not a constant) is refused: numpy's result dtype "
-                            "depends on its values"}
+                            "depends on its values",
+          np.sort_complex: "real arrays only (a complex array is refused)"}
