@@ -81,8 +81,8 @@ def real_if_close(ctx, a: Any, tol: Any = 100) -> Any:
         return ctx.const_array(out)
     if not isinstance(a, Array):
         return _operand(ctx, a, "real_if_close")  # a new array, as np.asarray makes one
-    from pyonnx.frontend.lower.complex_functions import real
-    return real(ctx, a)
+    from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
+    return register_view(ctx, a, a, UNKNOWN)  # as np.real's view of a real array
 
 
 def sort_complex(ctx, a: Any) -> Any:
