@@ -160,6 +160,10 @@ TABLE: dict[str, Entry] = {
     "numpy.median": E("np.median({x}, axis=0)", "spread"),
     "numpy.percentile": E("np.percentile({x}, 30.0, axis=1)", "spread"),
     "numpy.quantile": E("np.quantile({x}, 0.7)", "spread"),
+    "numpy.nanquantile": E("np.nanquantile({x}, 0.2, axis=0) + np.nanquantile({x}, 0.7)",
+                           "spread"),
+    "numpy.nanpercentile": E("np.nanpercentile({x}, 30.0, axis=1)", "spread"),
+    "numpy.nanmedian": E("np.nanmedian({x}, axis=0) + np.nanmedian({x})", "spread"),
     "numpy.diff": E("np.diff({x}, axis=1) * {x}[:, 1:]"),
     "numpy.trace": E("np.trace({x}) * {x}"),
     "ndarray.trace": E("{x}.trace() * {x}"),
@@ -337,6 +341,7 @@ NOT_DIFFERENTIABLE: dict[str, str] = {
         "ndarray.all", "ndarray.any", "ndarray.argmax", "ndarray.argmin", "ndarray.argsort",
         "ndarray.nonzero", "ndarray.searchsorted", "numpy.all", "numpy.any", "numpy.allclose",
         "numpy.argmax", "numpy.argmin", "numpy.argsort", "numpy.argwhere", "numpy.array_equal",
+        "numpy.array_equiv",
         "numpy.bincount", "numpy.count_nonzero", "numpy.flatnonzero", "numpy.isclose",
         "numpy.isfinite", "numpy.isin", "numpy.isinf", "numpy.isnan", "numpy.isneginf",
         "numpy.isposinf", "numpy.lexsort", "numpy.logical_not", "numpy.ndim",
@@ -347,6 +352,8 @@ NOT_DIFFERENTIABLE: dict[str, str] = {
         "numpy.triu_indices_from")},
     "numpy.histogram": "integer counts (density=True is piecewise constant in the data; the "
                        "edges are checked through numpy.histogram_bin_edges)",
+    "numpy.histogram2d": "counts (piecewise constant in the data); its edges, np.linspace of "
+                         "the data's min and max, are not gradient-checked here",
     **{n: "a dtype query answered at conversion time" for n in (
         "numpy.can_cast", "numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.issubdtype",
         "numpy.promote_types", "numpy.result_type")},

@@ -116,6 +116,10 @@ def function_row(name: str, obj: Any) -> Row:
     if _hashable(obj) and obj in NOOP_CALLS:
         return Row(name, "yes", "a no-op")
     if _hashable(obj) and obj in _complex_lowerings():
+        from pyonnx.frontend.lower.complex_queries import LIMITS
+        if obj in LIMITS:
+            return Row(name, "partly",
+                       f"complex lowering (frontend/lower/complex_*): {LIMITS[obj]}")
         return Row(name, "yes", "complex lowering (frontend/lower/complex_*)")
     refused = numpy_calls.refusal(obj)
     if refused is not None:

@@ -77,7 +77,10 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
         dt = F.creation_dtype(func, args, kwargs)
         return (_is_complex_dtype(dt) or (dt is None and _any_complex(args, kwargs))) \
             and not (is_static(values))
-    if func in (np.real, np.imag, np.angle, np.iscomplexobj, np.isrealobj, np.real_if_close) \
+    if func in (np.iscomplex, np.isreal, np.real_if_close, np.sort_complex) \
+            if _hashable(func) else False:
+        return True  # (complex_queries: constant arguments too)
+    if func in (np.real, np.imag, np.angle, np.iscomplexobj, np.isrealobj) \
             if _hashable(func) else False:
         return not is_static(values)
     if any(is_complex(v) for v in flat) and not is_static(values):

@@ -398,3 +398,7 @@ FUNCS = {
     np.zeros_like: _zeros_like, np.astype: astype,
     np.iscomplexobj: _iscomplexobj, np.isrealobj: lambda ctx, x: not isinstance(x, Complex),
 }
+# np.iscomplex/isreal/real_if_close have their own module (this one is full).
+from pyonnx.frontend.lower.complex_queries import FUNCS as _QUERIES  # noqa: E402
+
+FUNCS.update(_QUERIES)

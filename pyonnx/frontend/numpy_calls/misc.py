@@ -13,6 +13,7 @@ Supported syntax:
 * ``np.allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)`` and
   ``np.array_equal(a1, a2, equal_nan=False)``: a Python bool in numpy, a weak 0-d bool here;
   arrays of different (run-time) shapes are unequal, as in numpy.
+* ``np.array_equiv(a1, a2)``: a weak 0-d bool; shapes that do not broadcast are unequal.
 * ``np.interp(x, xp, fp, left=None, right=None)``: float64, ``xp`` increasing (as numpy
   requires), the same arithmetic as numpy's C loop (including its NaN fallbacks).
 * ``np.meshgrid(*xi, copy=True, sparse=False, indexing='xy'|'ij')``.
@@ -195,6 +196,36 @@ def array_equal(ctx, a1, a2, equal_nan=False):
     if same_shape is not None:
         result = ctx.op("And", same_shape, result)
     return _python_bool(result)
+
+
+@register(np.array_equiv)
+def array_equiv(ctx, a1, a2):
+    """``np.array_equiv(a1, a2)``: a weak 0-d bool; False when the shapes do not broadcast
+    (decided at run time when they are not known at conversion time), else ``all(a1 == a2)``.
+    """
+    x, y = _strong(ctx, a1), _strong(ctx, a2)
+    if None not in x.shape + y.shape:
+        try:
+            broadcast_shapes(x.shape, y.shape)
+        except ValueError:
+            return _python_bool(ctx.const(np.array(False)))
+        return _python_bool(_all(ctx, _ufunc(ctx, np.equal, x, y).value))
+    # Run-time shapes: the aligned dimensions broadcast when each pair is equal or has a 1.
+    # When they do not, both arrays are cut to at most one element per axis first, so that
+    # they never meet in a failing broadcast (the answer is False anyway).
+    rank = max(x.ndim, y.ndim)
+    sx, sy = (ctx.op("Concat", _ints(ctx, *([1] * (rank - a.ndim))), ctx.op("Shape", a),
+                     axis=0) if a.ndim < rank else ctx.op("Shape", a) for a in (x, y))
+    one = _ints(ctx, 1)
+    fits = ctx.op("Or", ctx.op("Equal", sx, sy),
+                  ctx.op("Or", ctx.op("Equal", sx, one), ctx.op("Equal", sy, one)))
+    ok = _all(ctx, fits) if rank else ctx.const(np.array(True))
+    ends = ctx.op("Where", ok, _ints(ctx, _INT64_MAX), one)
+    cut = [Array(ctx.op("Slice", a, _ints(ctx, *([0] * a.ndim)),
+                        ctx.op("Expand", ends, _ints(ctx, a.ndim)), _ints(ctx, *range(a.ndim))),
+                 a.dtype, (None,) * a.ndim) if a.ndim else a for a in (x, y)]
+    same = _all(ctx, _ufunc(ctx, np.equal, *cut).value)
+    return _python_bool(ctx.op("And", ok, same))
 
 
 # --------------------------------------------------------------------------- interp

@@ -48,13 +48,10 @@ _OUT_OF_SCOPE = {
         "may_share_memory", "shares_memory", "isfortran"),
 }
 
-# Complex functions the complex lowering (frontend/lower/complex_*) does not convert yet.
-_COMPLEX = ("iscomplex", "isreal", "real_if_close", "sort_complex")
 _FFT_NOT_YET = ("hfft", "ihfft", "rfft2", "rfftn", "irfft2", "irfftn")
 
 for _reason, _names in _OUT_OF_SCOPE.items():
     refuse(*(getattr(np, n) for n in _names if hasattr(np, n)), reason=_reason,
            out_of_scope=True)
-refuse(*(getattr(np, n) for n in _COMPLEX), reason="complex numbers: issue 11")
 refuse(*(getattr(np.fft, n) for n in _FFT_NOT_YET), reason="complex numbers: issue 11 (not "
        "yet: the Hermitian and n-d real transforms)")

@@ -8,7 +8,7 @@ the numpy functions it calls), so their dtypes and roundings are numpy's.
 Modules (importing this package imports them all, which registers their entries):
 
 * ``signal``: convolve, correlate;
-* ``histograms``: histogram, histogram_bin_edges, digitize;
+* ``histograms``: histogram, histogram_bin_edges, digitize; ``histogram2d``: histogram2d;
 * ``polynomials``: vander, polyval, polyfit, polyder, polyint, polyadd, polysub, polymul;
 * ``calculus``: gradient, ediff1d, trapezoid;
 * ``covariance``: cov, corrcoef;
@@ -22,5 +22,5 @@ Modules (importing this package imports them all, which registers their entries)
 from __future__ import annotations
 
 from pyonnx.frontend.numpy_calls.science import (  # noqa: F401
-    calculus, covariance, histograms, padding, polynomials, sets, signal, windows,
+    calculus, covariance, histogram2d, histograms, padding, polynomials, sets, signal, windows,
 )

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 # The registry imports this package by name: importing every module runs its @register.
 from pyonnx.frontend.numpy_calls.sorting import (  # noqa: F401
-    counting, differences, nonzeros, ordering, partition, quantiles, searching, sets,
+    counting, differences, nan_median, nonzeros, ordering, partition, quantiles, searching, sets,
 )
 from pyonnx.frontend.numpy_calls.sorting.common import emit_exact
 # The entries keep the names the single sorting.py module gave them.

@@ -1,4 +1,4 @@
-"""numpy order statistics: quantile, percentile.
+"""numpy order statistics: quantile, percentile, nanquantile, nanpercentile.
 
 Input: an array and ``q`` known at conversion time, with static ``axis`` and ``keepdims``.
 Output: an Array in numpy's result dtype, computed by numpy's ``_quantile`` arithmetic step by
@@ -10,6 +10,11 @@ Supported syntax:
 * ``np.quantile(a, q, axis=None, keepdims=False, method='linear')`` and
   ``np.percentile(...)`` with ``q`` known at conversion time and any of numpy's 13 methods
   (:mod:`.quantile_methods`).
+* ``np.nanquantile`` and ``np.nanpercentile`` (same arguments): a float array's slices without
+  their NaNs (NaN where none is left); an integer array as ``np.quantile``. An empty array
+  (numpy: ``np.nanmean``'s result) only with a float array and a scalar ``q``; else refused,
+  or a run-time error when its size is only known then. A float32/float16 array with a q that
+  makes the result float64 is refused (numpy's dtype would depend on the first slice).
 
 Not supported: ``weights=``, run-time ``q``, integer ``q`` with a method other than 'linear'.
 """
@@ -18,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.graph import kernels
+from pyonnx.frontend.graph import dtypes, kernels
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
@@ -35,14 +41,17 @@ _F64 = np.dtype(np.float64)
 
 # ------------------------------------------------------------------ quantile, percentile
 def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
-              method: str = "linear") -> Array:
+              method: str = "linear", nan_func: bool = False) -> Array:
     """numpy's ``_quantile_ureduce_func`` + ``_quantile``, step by step (the method's virtual
     indexes and gamma: :mod:`.quantile_methods`).
 
     ``qa`` is numpy's ``q`` array (after ``/ 100`` for percentile), known at conversion time;
     ``weak_q``: q was a Python int/float (numpy then interpolates with a Python-float gamma).
+    ``nan_func``: np.nanquantile/nanpercentile: for a float array numpy's ``_nanquantile_1d``
+    on each slice (its NaNs removed, NaN where none is left: :func:`_nan_counts`).
     """
     x = to_array(ctx, a)
+    skip_nan = nan_func and x.dtype.kind == "f"
     if qa.ndim > 2:
         raise ctx.error(f"{fname}: q must be a scalar or 1d (numpy raises ValueError)")
     if qa.dtype.kind not in "biuf":
@@ -78,7 +87,15 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
         arr = Array(ctx.op("Reshape", moved, shape_vec, allowzero=1), x.dtype,
                     (merged,) + tuple(x.shape[i] for i in kept))
     rest = arr.shape[1:]
-    if arr.shape[0] == 0:
+    # numpy returns np.nanmean(a, axis) for an empty array: no q axes, float64 for ints;
+    # the same as here only for a float array and a scalar q. Else: refused, or a run-time
+    # error when the size is only known then.
+    empty_differs = nan_func and (qa.ndim or not skip_nan)
+    if empty_differs and 0 in x.shape:
+        raise ctx.error(f"{fname} of an empty array is supported only for a float array and a "
+                        "scalar q (numpy then returns np.nanmean's result); pass each q "
+                        "separately, or cast the array to float")
+    if arr.shape[0] == 0 and not skip_nan:
         raise ctx.error(f"{fname}: index -1 is out of bounds for axis 0 with size 0 (numpy "
                         "raises IndexError on an empty reduction)")
     srt, _ = sort_along(ctx, arr, 0)
@@ -86,20 +103,36 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
                                          _ints(ctx, 1)), _ints(ctx, 0))
     qdt = np.dtype(np.int64) if qa.dtype.kind == "b" else qa.dtype
     q_const = ctx.const(qa.astype(qdt))
+    q_shape = qa.shape + (1,) * len(rest) if skip_nan else qa.shape
+    take = lambda idx: ctx.op("Gather", srt, idx, axis=0)  # noqa: E731
+    if empty_differs and None in x.shape:  # (on an integer every result depends on)
+        size = ctx.op("ReduceProd", ctx.op("Shape", x), keepdims=0)
+        empty = Array(ctx.op("Equal", size, ctx.const(np.array(0, np.int64))), _BOOL, ())
+        n_minus_1 = runtime_check(ctx, empty, Array(n_minus_1, _I64, ()),
+                                  f"{fname[3:]}_of_an_empty_array").value
+    if skip_nan:
+        counts, srt, take = _nan_counts(ctx, arr, srt, qa.shape)
+        if empty_differs and None in x.shape:
+            counts = runtime_check(ctx, empty, Array(counts, _I64, rest),
+                                   f"{fname[3:]}_of_an_empty_array").value
+        n_minus_1 = ctx.op("Sub", counts, ctx.const(np.array(1, np.int64)))
+        # q broadcast against the slices: (q..., 1, ...) with the per-slice counts (rest).
+        q_const = ctx.op("Reshape", q_const, _ints(ctx, *(qa.shape + (1,) * len(rest))))
     inexact = x.dtype.kind == "f"
     out_q = qa.shape
     discrete = False
     if qdt.kind not in "iu":
-        n_values = Array(ctx.op("Add", n_minus_1, ctx.const(np.array(1, np.int64))), _I64, ())
-        discrete, vi = virtual_indexes(ctx, method, n_values, Array(q_const, qdt, qa.shape))
+        n_values = Array(ctx.op("Add", n_minus_1, ctx.const(np.array(1, np.int64))), _I64,
+                         rest if skip_nan else ())
+        discrete, vi = virtual_indexes(ctx, method, n_values, Array(q_const, qdt, q_shape))
     elif method != "linear":
         raise ctx.error(f"{fname}: integer quantiles with method={method!r} are not supported; "
                         "pass them as floats")
     if qdt.kind in "iu" or discrete:
         # Integer virtual indexes: numpy takes the elements, no interpolation.
         if not discrete:
-            vi = ctx.op("Mul", n_minus_1, ctx.cast(Array(q_const, qdt, qa.shape), _I64))
-        result = Array(ctx.op("Gather", srt, vi, axis=0), x.dtype, out_q + rest)
+            vi = ctx.op("Mul", n_minus_1, ctx.cast(Array(q_const, qdt, q_shape), _I64))
+        result = Array(take(vi), x.dtype, out_q + rest)
         result_dt = x.dtype
     else:
         if x.dtype == _BOOL:
@@ -116,17 +149,22 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
         zero = ctx.const(np.array(0, qdt))
         prev = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, prev))
         nxt = ctx.op("Where", below.value, zero, ctx.op("Where", above.value, minus_one, nxt))
-        prev_a = Array(prev, qdt, qa.shape)
+        prev_a = Array(prev, qdt, vi.shape)
         gamma = fix_gamma(ctx, method, emit_exact(ctx, "Sub", [vi, prev_a], qdt), vi)
-        lo = Array(ctx.op("Gather", srt, ctx.cast(prev_a, _I64), axis=0), x.dtype, out_q + rest)
-        hi = Array(ctx.op("Gather", srt, ctx.cast(Array(nxt, qdt, qa.shape), _I64), axis=0),
-                   x.dtype, out_q + rest)
+        # numpy's index -1 is the last valid value: n - 1 (the slice's count without NaN).
+        last = (lambda i: ctx.op("Where", ctx.op("Less", i, ctx.const(np.array(0, np.int64))),
+                                 n_minus_1, i)) if skip_nan else (lambda i: i)
+        lo = Array(take(last(ctx.cast(prev_a, _I64).value)), x.dtype, out_q + rest)
+        hi = Array(take(last(ctx.cast(Array(nxt, qdt, vi.shape), _I64).value)), x.dtype,
+                   out_q + rest)
         # numpy's _lerp: a + (b-a)*t, or b - (b-a)*(1-t) where t >= 0.5.
         diff = emit_exact(ctx, "Sub", [hi, lo], x.dtype)
-        if weak_q:
+        if weak_q and skip_nan:  # float(gamma) of each slice: its dtype does not count
+            t = Array(gamma.value, _F64, out_q + rest)
+        elif weak_q:
             t = Array(gamma.value, _F64, (), weak=True)  # float(gamma): q was float64
         else:
-            t = gamma if qa.ndim == 0 else Array(
+            t = gamma if qa.ndim == 0 or skip_nan else Array(
                 ctx.op("Reshape", gamma, _ints(ctx, *(qa.shape + (1,) * len(rest)))), qdt,
                 qa.shape + (1,) * len(rest))
         mul_dt = np.result_type(x.dtype, 0.5 if weak_q else qdt)
@@ -144,7 +182,16 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
         upper = emit_exact(ctx, "GreaterOrEqual", [t, half], t.dtype, out_dtype=_BOOL)
         result = kernels.where(ctx, upper, from_hi, from_lo)
         result = Array(result.value, result_dt, out_q + rest)
-    if inexact:
+    if skip_nan:
+        if result_dt != x.dtype:
+            # numpy's apply_along_axis takes the first slice's dtype: x's when it is all NaN.
+            raise ctx.error(f"{fname}: with this q numpy returns {result_dt} unless a slice "
+                            f"is all NaN (then {x.dtype}); cast the array to {result_dt} first, "
+                            "or pass q as a Python float")
+        none_left = ctx.op("Equal", counts, ctx.const(np.array(0, np.int64)))
+        nan = ctx.const_array(np.array(np.nan, x.dtype))
+        result = kernels.where(ctx, Array(none_left, _BOOL, rest), nan, result)
+    elif inexact:
         # A slice holding NaN has it last after the sort: numpy's result there is that NaN.
         if qa.ndim == 0 and not rest and result_dt != x.dtype:
             raise ctx.error(f"{fname}: with this q numpy returns {result_dt} unless the data "
@@ -161,6 +208,29 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
                        for i in range(nd)), axis=0)
         result = Array(ctx.op("Reshape", result, vec, allowzero=1), result_dt, tuple(shape))
     return result
+
+
+def _nan_counts(ctx, arr: Array, srt: Array, q_shape: tuple):
+    """(non-NaN count of each slice along axis 0, ``srt`` with a NaN row appended, take):
+    ``take(idx)`` reads ``srt[idx[..., j], j]`` for indexes of shape ``q_shape + rest`` (the
+    appended row keeps every index in range when a slice, or the whole axis, is empty)."""
+    check = ctx.cast(arr, np.float32) if arr.dtype == np.float16 else arr
+    valid = ctx.op("Cast", ctx.op("Not", ctx.op("IsNaN", check)), to=dtypes.to_ir(_I64))
+    counts = ctx.op("ReduceSum", valid, _ints(ctx, 0), keepdims=0)
+    rest_vec = ctx.op("Shape", srt, start=1)
+    row = ctx.op("Expand", ctx.const(np.full((1,) * srt.ndim, np.nan, srt.dtype)),
+                 ctx.op("Concat", _ints(ctx, 1), rest_vec, axis=0))
+    padded = ctx.op("Concat", srt.value, row, axis=0)
+    n_q = int(np.prod(q_shape))
+
+    def take(idx):
+        flat = ctx.op("Reshape", ctx.op("Expand", idx, ctx.op("Concat", _ints(ctx, *q_shape),
+                                                                 rest_vec, axis=0)),
+                      ctx.op("Concat", _ints(ctx, n_q), rest_vec, axis=0), allowzero=1)
+        got = ctx.op("GatherElements", padded, flat, axis=0)
+        return ctx.op("Reshape", got, ctx.op("Concat", _ints(ctx, *q_shape), rest_vec, axis=0),
+                      allowzero=1)
+    return counts, srt, take
 
 
 def _method(ctx, method, fname: str, out, weights) -> str:
@@ -197,3 +267,24 @@ def percentile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="li
     weak_q = type(qs) in (int, float)
     return _quantile(ctx, a, np.true_divide(qs, 100, out=...), weak_q, axis, keepdims,
                      "np.percentile", method)
+
+
+@register(np.nanquantile)
+def nanquantile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None):
+    """``np.nanquantile(a, q, axis=None, keepdims=False, method=...)``: np.quantile of each
+    slice without its NaNs (NaN where a slice has none left); q known at conversion time."""
+    method = _method(ctx, method, "np.nanquantile", out, weights)
+    qs = ctx.static(q, "q (the quantiles)")
+    return _quantile(ctx, a, np.asanyarray(qs), type(qs) in (int, float), axis, keepdims,
+                     "np.nanquantile", method, nan_func=True)
+
+
+@register(np.nanpercentile)
+def nanpercentile(ctx, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None):
+    """``np.nanpercentile(a, q, ...)``: :func:`nanquantile` of ``q / 100``."""
+    method = _method(ctx, method, "np.nanpercentile", out, weights)
+    qs = ctx.static(q, "q (the percentiles)")
+    return _quantile(ctx, a, np.true_divide(qs, 100, out=...), type(qs) in (int, float), axis,
+                     keepdims, "np.nanpercentile", method, nan_func=True)
