@@ -26,7 +26,9 @@ SCRIPT = textwrap.dedent("""
         [helper.make_node("Add", ["a", "a"], ["b"])], "g",
         [helper.make_tensor_value_info("a", TensorProto.FLOAT, [None])],
         [helper.make_tensor_value_info("b", TensorProto.FLOAT, [None])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    # (IR version 10: onnx's default is its newest, which the oldest onnxruntime allowed,
+    # 1.31, does not load)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
     data = model.SerializeToString()
     a = np.arange(3, dtype=np.float32)
 
