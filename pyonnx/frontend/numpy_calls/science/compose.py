@@ -54,34 +54,8 @@ def counted_loop(ctx, count, states: list[Array], body) -> list[Array]:
     Returns:
         The final states (unknown dims).
     """
-    import onnx_ir as ir
+    from pyonnx.frontend.numpy_calls.reductions.exact import build_loop
 
-    from pyonnx.frontend.graph import dtypes
-
-    iteration = ir.Value(type=ir.TensorType(ir.DataType.INT64), shape=ir.Shape([]))
-    cond_in = ir.Value(type=ir.TensorType(ir.DataType.BOOL), shape=ir.Shape([]))
-    inputs = [ir.Value(type=ir.TensorType(dtypes.to_ir(s.dtype)),
-                       shape=ir.Shape([None] * s.ndim)) for s in states]
-    with ctx.subgraph() as nodes:
-        outs = body(Array(iteration, np.dtype(np.int64), ()),
-                    [Array(v, s.dtype, (None,) * s.ndim) for v, s in zip(inputs, states)])
-        out_values = [ctx.op("Identity", cond_in)] + [o.value for o in outs]
-        seen: set[int] = set()
-        for k, v in enumerate(out_values):  # a body output is produced inside the body, once
-            if v.producer() is None or v.producer() not in nodes or id(v) in seen:
-                out_values[k] = ctx.op("Identity", v)
-            seen.add(id(out_values[k]))
-    # Names unique across nested graphs (onnxruntime requires it; see reductions/exact.py).
-    base = nodes[0].name
-    for k, v in enumerate([iteration, cond_in, *inputs]):
-        v.name = f"{base}_in{k}"
-    for node in nodes:
-        for j, o in enumerate(node.outputs):
-            o.name = o.name or f"{node.name}_{j}"
-    graph = ir.Graph([iteration, cond_in, *inputs], out_values, nodes=nodes, name="loop_body")
     # An explicit True condition: onnx's reference evaluator reads a missing one as False.
-    results = ctx.op("Loop", count, ctx.const(np.array(True)), *states, outputs=len(states),
-                     body=graph)
-    if len(states) == 1:
-        results = (results,)
-    return [Array(r, s.dtype, (None,) * s.ndim) for r, s in zip(results, states)]
+    return build_loop(ctx, count, ctx.const(np.array(True)), states,
+                      lambda i, states: (None, body(i, states)))
