@@ -73,3 +73,55 @@ def list_item_alias_in_branch(x):
     if x.sum() > 0:
         lst[0] = x[0]
     return other[0]
+
+
+def dict_mixed_numbers_from_branches(x):
+    if x.sum() > 0:
+        d = {"scale": 2, "shift": 0.5}
+    else:
+        d = {"scale": 3, "shift": -1.0}
+    return x * d["scale"] + d["shift"], d
+
+
+def dict_returned_from_branches(x):
+    if x.max() > 2:
+        return {"m": x.max(), "v": x}
+    return {"m": x.min(), "v": -x}
+
+
+def dict_rebound_in_loop(x):
+    d = {"s": x * 0.0, "n": 0}
+    for v in x:
+        d = {"s": d["s"] + v, "n": d["n"] + 1}
+    return d
+
+
+def dict_key_order_differs(x):
+    if x.sum() > 0:
+        d = {"a": x, "b": 1.0}
+    else:
+        d = {"b": 2.0, "a": x}
+    return d
+
+
+def dict_keys_differ(x):
+    if x.sum() > 0:
+        d = {"a": x}
+    else:
+        d = {"a": x, "b": x}
+    return d["a"]
+
+
+def dict_holds_view_then_write(x):
+    d = {"a": x[1:], "n": 2}
+    x[1] = 100.0
+    return d["a"] * d["n"]
+
+
+def dict_of_views_from_branches_then_write(x):
+    if x.sum() > 0:
+        d = {"a": x[1:]}
+    else:
+        d = {"a": x[:-1]}
+    x[1] = 100.0
+    return d["a"]

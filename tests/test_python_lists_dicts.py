@@ -23,10 +23,35 @@ def test_dict_in_tuple():
     check(k.dict_in_tuple, X)
 
 
-def test_dict_bound_in_run_time_branches_refused():
-    with pytest.raises(pyonnx.ConversionError, match="on one path") as info:
-        pyonnx.compile(k.dict_from_branches)(X)
-    assert info.value.lineno is not None
+@pytest.mark.parametrize("x", [X, -X])
+def test_dict_bound_in_run_time_branches(x):
+    check(k.dict_from_branches, x)
+    check(k.dict_mixed_numbers_from_branches, x)
+    check(k.dict_returned_from_branches, x)
+
+
+@pytest.mark.parametrize("x", [X, X[:1].copy(), X[:0].copy()])
+def test_dict_rebound_in_loop(x):
+    check(k.dict_rebound_in_loop, x)
+
+
+def test_dict_keys_differing_between_paths_refused():
+    for fn in (k.dict_key_order_differs, k.dict_keys_differ):
+        with pytest.raises(pyonnx.ConversionError, match="bind the same keys in the same order"
+                           ) as info:
+            pyonnx.compile(fn)(X)
+        assert info.value.lineno == fn.__code__.co_firstlineno + 1
+
+
+def test_dict_item_sees_a_write_to_the_array_it_views():
+    check(k.dict_holds_view_then_write, X.copy())
+
+
+def test_dict_of_run_time_chosen_views_then_write_refused():
+    fn = k.dict_of_views_from_branches_then_write
+    with pytest.raises(pyonnx.ConversionError, match="item of a list, tuple or dict") as info:
+        pyonnx.compile(fn)(X.copy())
+    assert info.value.lineno == fn.__code__.co_firstlineno + 5
 
 
 @pytest.mark.parametrize("n", [1, 3])

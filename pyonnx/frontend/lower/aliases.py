@@ -409,6 +409,10 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             for i, v in enumerate(value):  # a Python list is mutable: it sees the write too
                 value[i] = _refuse_stale(ctx, fresh(v))
             return value
+        if type(value) is dict:  # as a list: every name holding the dict sees the write
+            for k, v in value.items():
+                value[k] = _refuse_stale(ctx, fresh(v))
+            return value
         return value
 
     for frame in ctx.frames:
@@ -433,8 +437,8 @@ def candidates(ctx, *values: Any) -> frozenset | None:
     state: AliasState = ctx.aliases
     found: set[Buffer] = set()
     for v in values:
-        if isinstance(v, (tuple, list)):
-            inner = candidates(ctx, *v)
+        if isinstance(v, (tuple, list, dict)):
+            inner = candidates(ctx, *(v.values() if type(v) is dict else v))
             if inner is None:
                 return None
             found |= inner
@@ -491,7 +495,7 @@ def _stale(ctx, steps: tuple) -> Undefined:
 
 def _refuse_stale(ctx, value: Any) -> Any:
     if isinstance(value, Undefined):
-        raise ctx.error(value.message.replace("this name", "an item of a list or tuple", 1))
+        raise ctx.error(value.message.replace("this name", "an item of a list, tuple or dict", 1))
     return value
 
 
@@ -508,6 +512,8 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
     holds (in ``env``, or in any active frame)."""
     if isinstance(value, (tuple, list)):
         return any(shares_memory(ctx, v, name, env) for v in value)
+    if type(value) is dict:
+        return any(shares_memory(ctx, v, name, env) for v in value.values())
     if not isinstance(value, Array):
         return False
     state: AliasState = ctx.aliases

@@ -60,10 +60,12 @@ class Static:
 
 @dataclasses.dataclass(frozen=True)
 class Tree:
-    """A tuple or list holding graph values."""
+    """A tuple, list or dict holding graph values (a dict's ``keys``, in order, name its
+    children; a dict's key order is part of its type: a returned dict shows it)."""
 
     kind: type
     children: tuple
+    keys: tuple | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,7 +137,24 @@ def plan_of(value: Any) -> Plan:
                            value.param)
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
+    if type(value) is dict and not all(is_static(v) for v in value.values()):
+        return _dict_tree(value)
     return Static(value)
+
+
+def _dict_tree(value: dict) -> Tree:
+    return Tree(dict, tuple(plan_of(v) for v in value.values()), tuple(value))
+
+
+def _items(value: Any, plan: Tree) -> list:
+    """The children of a tuple, list or dict value in ``plan``'s order."""
+    return [value[k] for k in plan.keys] if plan.kind is dict else list(value)
+
+
+def _make(plan: Tree, children: Iterator[Any]) -> Any:
+    if plan.kind is dict:
+        return dict(zip(plan.keys, children))
+    return plan.kind(children)
 
 
 def _is_array_constant(v: Any) -> bool:
@@ -159,6 +178,8 @@ def _describe(p: Plan) -> str:
         dims = ",".join("?" if d is None else str(d) for d in p.shape)
         article = "an" if str(p.dtype)[0] in "aeiou" else "a"
         return f"{article} {p.dtype} array of shape ({dims}{',' if len(p.shape) == 1 else ''})"
+    if isinstance(p, Tree) and p.kind is dict:
+        return f"a dict with keys {list(p.keys)}"
     if isinstance(p, Tree):
         return f"a {p.kind.__name__} of {len(p.children)} items"
     if isinstance(p, SeqPlan):
@@ -228,6 +249,9 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
         return join(Leaf(a.value.dtype, a.value.shape), b, loop)
     if isinstance(b, Static) and _is_array_constant(b.value) and not isinstance(a, Static):
         return join(a, Leaf(b.value.dtype, b.value.shape), loop)
+    if isinstance(a, Static) and isinstance(b, Static) and type(a.value) is dict is \
+            type(b.value):
+        return join(_dict_tree(a.value), _dict_tree(b.value), loop)
     if isinstance(a, Static) and isinstance(b, Static):
         if is_number(a.value) and is_number(b.value):
             return join(number_leaf(a.value), number_leaf(b.value), loop)
@@ -241,8 +265,20 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
         return join(a, number_leaf(b.value), loop)
     if isinstance(a, Leaf) and isinstance(b, Leaf):
         return _join_leaves(a, b, loop)
+    if isinstance(a, Static) and type(a.value) is dict and isinstance(b, Tree):
+        return join(_dict_tree(a.value), b, loop)
+    if isinstance(b, Static) and type(b.value) is dict and isinstance(a, Tree):
+        return join(a, _dict_tree(b.value), loop)
+    if isinstance(a, Tree) and isinstance(b, Tree) and a.kind is dict is b.kind and \
+            a.keys != b.keys:
+        raise JoinError(_describe(a), _describe(b), "a dict has one set of keys, in one "
+                        "order, on every path: bind the same keys in the same order on both "
+                        "(a missing one with a placeholder value)")
     if isinstance(a, Tree) and isinstance(b, Tree) and a.kind is b.kind and \
             len(a.children) == len(b.children):
+        if a.kind is dict:
+            return Tree(dict, tuple(join(x, y, loop) for x, y in zip(a.children, b.children)),
+                        a.keys)
         return Tree(a.kind, tuple(join(x, y, loop) for x, y in zip(a.children, b.children)))
     if isinstance(a, Tree) and isinstance(b, Static) and isinstance(b.value, a.kind) and \
             len(b.value) == len(a.children):
@@ -373,7 +409,7 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
             raise TypeError("pyonnx bug: an undefined value has no leaves")
         re, im = parts(ctx, value, plan.dtype)
         return [re, im]
-    items = list(value)
+    items = _items(value, plan)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
 
 
@@ -392,7 +428,7 @@ def placeholder(ctx, plan: Plan) -> Any:
         shape = tuple(d if d is not None else 0 for d in plan.shape)
         zeros = np.zeros(shape, real_dtype(plan.dtype))
         return Complex(ctx.const_array(zeros), ctx.const_array(zeros), plan.dtype, plan.weak)
-    return plan.kind(placeholder(ctx, p) for p in plan.children)
+    return _make(plan, (placeholder(ctx, p) for p in plan.children))
 
 
 def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
@@ -411,7 +447,7 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         z.mem = plan.mem or z.mem
         z.param = plan.param
         return z
-    return plan.kind(rebuild(p, values) for p in plan.children)
+    return _make(plan, (rebuild(p, values) for p in plan.children))
 
 
 def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:

@@ -293,8 +293,8 @@ def _mark_ambiguous(ctx, value: Any, maybe: frozenset | None) -> None:
     paths' values may view; None: unknown) makes it stale."""
     if isinstance(value, Array):
         aliases.mark_ambiguous(ctx, value, maybe)
-    elif isinstance(value, (tuple, list)):
-        for v in value:
+    elif isinstance(value, (tuple, list, dict)):
+        for v in (value.values() if type(value) is dict else value):
             _mark_ambiguous(ctx, v, maybe)
 
 
@@ -338,8 +338,8 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
 
 
 def _flat(v: Any) -> list[Any]:
-    if isinstance(v, (tuple, list)):
-        return [x for item in v for x in _flat(item)]
+    if isinstance(v, (tuple, list, dict)):
+        return [x for item in (v.values() if type(v) is dict else v) for x in _flat(item)]
     return [v]
 
 

@@ -157,8 +157,8 @@ def outer_ids(ctx) -> set[int]:
     def walk(v: Any) -> None:
         if isinstance(v, Array):
             seen.add(id(v))
-        elif isinstance(v, (tuple, list)):
-            for x in v:
+        elif isinstance(v, (tuple, list, dict)):
+            for x in (v.values() if type(v) is dict else v):
                 walk(x)
     for f in ctx.frames:
         for v in f.env.locals.values():
