@@ -28,7 +28,7 @@ from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower import aliases
 
-__all__ = ["CheckBuffer", "record", "recorded", "outputs"]
+__all__ = ["CheckBuffer", "record", "record_unless", "recorded", "outputs"]
 
 _I64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
@@ -154,12 +154,24 @@ def _exception(lowering, node: ast.Raise, values: list[Array]) -> tuple[str, lis
 def record(lowering, node: ast.Raise) -> None:
     """A ``raise`` reached under a run-time condition: this path fails the check of its site
     (unless an earlier site failed first), with the values its message formats now."""
-    ctx = lowering.ctx
     values: list[Array] = []
     exception, message = _exception(lowering, node, values)
-    loc = lowering.loc_of(node)
+    _fail(lowering, id(node), exception, message, values, None, lowering.loc_of(node))
+
+
+def record_unless(lowering, ok: Array, node: ast.AST, exception: type, message: str) -> None:
+    """A check without a ``raise`` statement: this path fails the check of the site ``node``
+    with ``exception(message)`` where the 0-d bool ``ok`` is false at run time. Costs a few
+    elementwise nodes, no ``If``."""
+    _fail(lowering, id(node), _class_name(lowering, exception), [message], [], ok,
+          lowering.loc_of(node))
+
+
+def _fail(lowering, node_key: Any, exception: str, message: list | None, values: list[Array],
+          ok: Array | None, loc) -> None:
+    ctx = lowering.ctx
     state = _state(ctx)
-    key = (id(node), exception, json.dumps(message),
+    key = (node_key, exception, json.dumps(message),
            tuple((v.dtype.str, v.weak) for v in values))
     site = state.sites.get(key)
     if site is None:
@@ -172,6 +184,8 @@ def record(lowering, node: ast.Raise) -> None:
     memory = ctx.aliases.memory
     first = memory.get(state.first, state.first.initial)
     fires = ctx.op("Equal", first.value, ctx.const(np.array(0, np.int64)))
+    if ok is not None:
+        fires = ctx.op("And", fires, ctx.op("Not", ok.value))
     number = ctx.const(np.array(site.number, np.int64))
     memory[state.first] = Array(ctx.op("Where", fires, number, first.value), _I64, ())
     for slot, v in zip(site.slots, values):

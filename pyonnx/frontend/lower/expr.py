@@ -20,7 +20,8 @@ from pyonnx.frontend.graph import scalar_kinds, sequences
 from pyonnx.frontend.lower import aliases, comprehensions, view_calls, writers
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
-from pyonnx.frontend.lower import list_forms
+from pyonnx.frontend.lower import list_forms, optional_reads
+from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph import complex_values
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower import complex_calls, complex_ops
@@ -128,6 +129,8 @@ class ExprLowering:
         found, value, why = self.env.lookup(node.id)
         if not found:
             raise self.ctx.error(why)
+        if isinstance(value, Maybe):  # a number that may be None: checked at run time
+            return optional_reads.read(self, node, value)
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> tuple:
@@ -257,6 +260,9 @@ class ExprLowering:
         return entry.fn(self.ctx, operand)
 
     def expr_Compare(self, node: ast.Compare) -> Any:
+        tested = optional_reads.none_test(self, node)  # 'best is None' on a Maybe
+        if tested is not None:
+            return tested
         return self._compare_from(node, 0, self.expr(node.left))
 
     def _compare_from(self, node: ast.Compare, i: int, left: Any) -> Any:
@@ -302,7 +308,9 @@ class ExprLowering:
             return value
         truth = static_truth(self.ctx, value)
         if truth is None:
-            rest = lambda: self._boolop_from(node, i + 1)  # noqa: E731
+            def rest() -> Any:  # runs where operand i is true (and) / false (or)
+                with optional_reads.narrowed_by(self, node.values[i], is_and):
+                    return self._boolop_from(node, i + 1)
             keep = lambda: value  # noqa: E731
             return control_flow.select(self, value, rest if is_and else keep,
                                        keep if is_and else rest,
@@ -315,8 +323,11 @@ class ExprLowering:
         cond = self.expr(node.test)
         truth = static_truth(self.ctx, cond)
         if truth is None:
-            return control_flow.select(self, cond, lambda: self.expr(node.body),
-                                       lambda: self.expr(node.orelse),
+            def side(branch: ast.expr, holds: bool) -> Any:
+                with optional_reads.narrowed_by(self, node.test, holds):
+                    return self.expr(branch)
+            return control_flow.select(self, cond, lambda: side(node.body, True),
+                                       lambda: side(node.orelse, False),
                                        "the conditional expression")
         return self.expr(node.body if truth else node.orelse)
 

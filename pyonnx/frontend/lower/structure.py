@@ -28,9 +28,10 @@ import numpy as np
 
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, memory_note, parts, real_dtype
+from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "OptPlan", "optional_join", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -92,7 +93,15 @@ class ComplexPlan:
     param: str | None = dataclasses.field(default=None, compare=False)  # Complex.param
 
 
-Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan
+@dataclasses.dataclass(frozen=True)
+class OptPlan:
+    """A 0-d number that may be None (graph/optional.Maybe): carried as a bool leaf (has a
+    value) and the number's leaf."""
+
+    leaf: Leaf
+
+
+Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan | OptPlan
 
 
 class JoinError(Exception):
@@ -132,6 +141,8 @@ def plan_of(value: Any) -> Plan:
         return Leaf(value.dtype, value.shape, value.weak)
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
+    if isinstance(value, Maybe):
+        return OptPlan(Leaf(value.value.dtype, value.value.shape, value.value.weak))
     if isinstance(value, Complex):
         return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
                            value.param)
@@ -187,7 +198,37 @@ def _describe(p: Plan) -> str:
     if isinstance(p, ComplexPlan):
         dims = ",".join("?" if d is None else str(d) for d in p.shape)
         return "a Python complex" if p.weak else f"a {p.dtype} array of shape ({dims})"
+    if isinstance(p, OptPlan):
+        return f"None or {_describe(p.leaf)}"
     return repr(p.value)
+
+
+def _number_or_none(p: Plan) -> Leaf | None | bool:
+    """The Leaf of a 0-d number plan, None for the plan of None, False for anything else."""
+    if isinstance(p, OptPlan):
+        return p.leaf
+    if isinstance(p, Static) and p.value is None:
+        return None
+    if isinstance(p, Static) and is_number(p.value):
+        return number_leaf(p.value)
+    if isinstance(p, Leaf) and p.shape == ():
+        return p
+    return False
+
+
+def optional_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
+    """The plan of a name that is None on one path (or before an iteration) and a 0-d number
+    on the other (the "not found yet" sentinel), or None when ``a``/``b`` are not that."""
+    la, lb = _number_or_none(a), _number_or_none(b)
+    if la is False or lb is False or (la is None and lb is None):
+        return None
+    if not (isinstance(a, OptPlan) or isinstance(b, OptPlan) or la is None or lb is None):
+        return None
+    if la is None or lb is None:
+        leaf = la or lb
+    else:
+        leaf = _join_leaves(la, lb, loop)
+    return OptPlan(Leaf(leaf.dtype, (), leaf.weak))
 
 
 def _list_items(p: Plan) -> list[Plan] | None:
@@ -240,6 +281,11 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
         return _join_complex(a, b, loop)  # (before a == b: memory notes join too)
     if a == b:
         return a
+    if isinstance(a, OptPlan) or isinstance(b, OptPlan):
+        joined = optional_join(a, b, loop)
+        if joined is None:
+            raise JoinError(_describe(a), _describe(b))
+        return joined
     if (isinstance(a, SeqPlan) or _list_items(a) is not None) and (
             isinstance(b, SeqPlan) or _list_items(b) is not None) and (
             isinstance(a, SeqPlan) or isinstance(b, SeqPlan)
@@ -404,6 +450,13 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
     if isinstance(plan, SeqPlan):
         from pyonnx.frontend.graph import sequences
         return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape, plan.weak)]
+    if isinstance(plan, OptPlan):
+        if isinstance(value, Maybe):
+            return [value.has] + leaves_of(ctx, plan.leaf, value.value)
+        has = ctx.const_array(np.array(value is not None))
+        if value is None:
+            value = ctx.const_array(np.zeros((), plan.leaf.dtype))
+        return [has] + leaves_of(ctx, plan.leaf, value)
     if isinstance(plan, ComplexPlan):
         if isinstance(value, Undefined) or value is None:
             raise TypeError("pyonnx bug: an undefined value has no leaves")
@@ -424,6 +477,9 @@ def placeholder(ctx, plan: Plan) -> Any:
         return ctx.const_array(np.zeros(shape, plan.dtype), weak=plan.weak)
     if isinstance(plan, SeqPlan):
         return []
+    if isinstance(plan, OptPlan):
+        return Maybe(ctx.const_array(np.array(False)),
+                     ctx.const_array(np.zeros((), plan.leaf.dtype), weak=plan.leaf.weak))
     if isinstance(plan, ComplexPlan):
         shape = tuple(d if d is not None else 0 for d in plan.shape)
         zeros = np.zeros(shape, real_dtype(plan.dtype))
@@ -439,6 +495,9 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         return Array(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, SeqPlan):
         return Seq(next(values), plan.dtype, plan.shape, plan.weak)
+    if isinstance(plan, OptPlan):
+        has = Array(next(values), np.dtype(np.bool_), ())
+        return Maybe(has, Array(next(values), plan.leaf.dtype, (), plan.leaf.weak))
     if isinstance(plan, ComplexPlan):
         rd = real_dtype(plan.dtype)
         re = Array(next(values), rd, plan.shape)
@@ -456,6 +515,8 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
         return []
     if isinstance(plan, (Leaf, SeqPlan)):
         return [plan]
+    if isinstance(plan, OptPlan):
+        return [Leaf(np.dtype(np.bool_), ()), plan.leaf]
     if isinstance(plan, ComplexPlan):  # the real and the imaginary part
         return [Leaf(real_dtype(plan.dtype), plan.shape)] * 2
     return [leaf for p in plan.children for leaf in leaf_plans(p)]

@@ -23,7 +23,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import kernels, scalar_kinds
-from pyonnx.frontend.lower import aliases, choices
+from pyonnx.frontend.lower import aliases, choices, optional_reads
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -69,8 +69,12 @@ def _emit_if(lowering, cond: ir.Value, branches: list[tuple[list[ir.Node], list[
 def lower_if(lowering, node: ast.If, cond_value: Any) -> None:
     """``if`` on a run-time condition: both branches become subgraphs of one ``If``."""
     cond = condition(lowering.ctx, cond_value)
-    then = lower_branch(lowering, lambda: lowering.block(node.body))
-    other = lower_branch(lowering, lambda: lowering.block(node.orelse))
+
+    def block(body: list, holds: bool) -> None:
+        with optional_reads.narrowed_by(lowering, node.test, holds):  # 'if best is None:'
+            lowering.block(body)
+    then = lower_branch(lowering, lambda: block(node.body, True))
+    other = lower_branch(lowering, lambda: block(node.orelse, False))
     _join_branches(lowering, cond, then, other, getattr(node, "pyonnx_live_out", None),
                    lowering.loc_of(node).lineno, "if", return_guard=_is_return_guard(node))
 

@@ -17,7 +17,8 @@ from pyonnx.frontend.canonicalize.templates import FLAG_PREFIX
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.checks import CheckBuffer
-from pyonnx.frontend.lower.structure import JoinError, Leaf, Plan, SeqPlan, Static, join
+from pyonnx.frontend.lower.structure import (
+    JoinError, Leaf, Plan, SeqPlan, Static, join, optional_join)
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Seq, Undefined
 
@@ -86,6 +87,9 @@ def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool 
     try:
         return join(a, b, loop)
     except JoinError as e:
+        optional = None if internal(name) else optional_join(a, b, loop)
+        if optional is not None:  # a user's 'best = None' sentinel, a number elsewhere
+            return optional
         shown = ("the return value" if name.startswith(FLAG_PREFIX + "retval")
                  else "the value of the comprehension (or sum/any/all over it)"
                  if name.startswith(FLAG_PREFIX + "comp") else f"'{name}'")

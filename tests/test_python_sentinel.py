@@ -1,0 +1,69 @@
+"""None as a "not found yet" sentinel for a number (issue 15), differential against Python:
+converted with Python's meaning where the name is tested with ``is None`` before it is read,
+a run-time TypeError where Python's value would be None, a refusal at the line for arrays."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests import python_sentinel_kernels as k
+from tests.oracle import check
+
+XS = [np.array([1.0, 3.0, -2.0, 5.0, 0.5]), np.array([-1.0, -3.0]), np.array([4.0]),
+      np.array([2.0, 2.0, 1.0], np.float32)]
+
+
+@pytest.mark.parametrize("x", XS)
+def test_sentinel_converted(x):
+    check(k.running_max, x)
+    check(k.argmax_loop, x)
+    check(k.first_above, x, 1.5)
+    check(k.first_above, x, 100.0)
+    check(k.best_or_default, x)
+    check(k.closest_pair_gap, x)
+    check(k.while_sentinel, x)
+
+
+def test_sentinel_after_zero_trip_loop():
+    empty = np.zeros(0)
+    check(k.argmax_loop, empty)
+    check(k.first_above, empty, 0.0)
+    check(k.best_or_default, empty)
+    check(k.closest_pair_gap, empty)
+    check(k.while_sentinel, empty)
+
+
+def test_sentinel_is_none_where_python_reads_it_fails_at_run_time():
+    """Python raises TypeError at ``None + 1.0``; the model raises it too (a check output),
+    and gives the number where Python does."""
+    good = np.array([1.0, -2.0, 3.0])
+    check(k.sentinel_read_unguarded, good)
+    bad = np.array([-1.0, -2.0])
+    with pytest.raises(TypeError):
+        k.sentinel_read_unguarded(bad)
+    with pytest.raises(TypeError, match="'best' is None here"):
+        pyonnx.compile(k.sentinel_read_unguarded)(bad)
+    model = pyonnx.compile(k.sentinel_read_unguarded).to_onnx(bad)
+    sites = json.loads({p.key: p.value for p in model.metadata_props}["pyonnx.checks"])["sites"]
+    line = k.sentinel_read_unguarded.__code__.co_firstlineno + 5
+    assert [s["where"].rsplit(":", 1)[1] for s in sites] == [str(line)]
+    assert sites[0]["exception"] == "builtins.TypeError"
+
+
+def test_returned_none_sentinel_fails_at_run_time():
+    """Python returns None after 0 iterations; a model cannot: the call raises TypeError
+    rather than return a number."""
+    assert k.running_max(np.zeros(0)) is None
+    with pytest.raises(TypeError, match="'best' is None here"):
+        pyonnx.compile(k.running_max)(np.zeros(0))
+
+
+def test_array_sentinel_refused_at_the_loop():
+    fn = k.sentinel_array_refused
+    with pytest.raises(pyonnx.ConversionError, match="sentinel instead of None") as info:
+        pyonnx.compile(fn)(np.arange(3.0))
+    assert info.value.lineno == fn.__code__.co_firstlineno + 2
