@@ -249,6 +249,8 @@ def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
                 else [e[()] for e in items] if tree[2] == "numpy" else items)
     if kind == "const":
         return tree[1]
+    if kind == "zip":  # a list of tuples built at run time: one sequence per field
+        return list(zip(*[_rebuild(c, outs, scalars) for c in tree[1]]))
     if kind == "dict":
         return {k: _rebuild(c, outs, scalars) for k, c in zip(tree[1], tree[2])}
     items = [_rebuild(c, outs, scalars) for c in tree[1]]

@@ -23,6 +23,7 @@ from pyonnx.frontend import complex_boundary, numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.complex_values import Complex
+from pyonnx.frontend.graph.records import Records
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower import checks
 from pyonnx.frontend.lower.aliases import AliasState
@@ -208,6 +209,8 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
             return (type(v).__name__, tuple(walk(i) for i in v))
         if v is None or type(v) in (int, float, bool, complex):
             return ("const", v)
+        if isinstance(v, Records):  # a list of tuples built at run time: zipped by the call
+            return ("zip", tuple(walk(f) for f in v.fields))
         leaves.append(v)
         if isinstance(v, Seq):
             items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")

@@ -28,3 +28,6 @@ class Maybe:
     pyonnx_dynamic = True  # values.is_static: a graph value
     has: Array
     value: Array
+
+    def __bool__(self) -> bool:  # (reads go through lower/optional_reads.py)
+        raise TypeError("pyonnx bug: a possibly-None number read statically")

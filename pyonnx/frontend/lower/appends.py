@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyonnx.frontend.graph.records import Records
 from pyonnx.frontend.graph.values import Array, Seq
 
 __all__ = ["append"]
@@ -20,6 +21,13 @@ def append(lowering, target: Any, value: Any) -> Any:
     """``target.append(value)`` (rewritten to ``target = target.append(value)``); returns the
     list bound to ``target`` afterwards."""
     ctx = lowering.ctx
+    if isinstance(target, Records):
+        k = len(target.fields)
+        if not (isinstance(value, tuple) and len(value) == k):
+            raise ctx.error(f"appending {_what(value)} to a list of {k}-tuples built at run "
+                            f"time: each item is one tuple of {k} values (one sequence per "
+                            "field holds them)")
+        return Records(tuple(append(lowering, f, v) for f, v in zip(target.fields, value)))
     if isinstance(target, Seq):
         _capture(lowering, value)
         v = ctx.asarray(value)
@@ -57,6 +65,14 @@ def append(lowering, target: Any, value: Any) -> Any:
         raise ctx.error(f"the list appended to here is also named {', '.join(sorted(others))}; "
                         "inside run-time control flow a list may have only one name")
     return [*target, value]
+
+
+def _what(value: Any) -> str:
+    if isinstance(value, tuple):
+        return f"a tuple of {len(value)} values"
+    if isinstance(value, (Array, Seq)):
+        return f"a {value.dtype} {'value' if isinstance(value, Array) else 'list'}"
+    return f"a {type(value).__name__}"
 
 
 def _capture(lowering, value: Any) -> None:

@@ -22,6 +22,7 @@ from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.lower import list_forms, optional_reads
 from pyonnx.frontend.graph.optional import Maybe
+from pyonnx.frontend.graph import records
 from pyonnx.frontend.graph import complex_values
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower import complex_calls, complex_ops
@@ -63,7 +64,7 @@ def static_truth(ctx, value: Any) -> bool | None:
         NeedStatic: the condition depends on a Python-scalar argument (which then becomes static).
         ConversionError: numpy refuses the truth value (an array of more than one element).
     """
-    if isinstance(value, Seq):  # a list built at run time: its length decides
+    if isinstance(value, (Seq, records.Records)):  # a list built at run time: its length
         return None
     if isinstance(value, Complex):  # numpy's bool(z): either part nonzero, known at run time
         if value.static_size not in (None, 1):
@@ -401,6 +402,8 @@ class ExprLowering:
             return result
         if isinstance(base, Seq):
             return sequences.item(self.ctx, base, index)
+        if isinstance(base, records.Records):
+            return records.item(self.ctx, base, index)
         if isinstance(index, Array) and isinstance(base, (range, DynamicRange)):
             return range_item(self.ctx, base, index)
         if isinstance(index, Array):

@@ -80,6 +80,9 @@ def iterate(ctx, iterable: Any) -> list | DynamicIter:
     if isinstance(iterable, Seq):
         from pyonnx.frontend.graph import sequences
         return sequences.iterate(ctx, iterable)
+    from pyonnx.frontend.graph import records
+    if isinstance(iterable, records.Records):
+        return records.iterate(ctx, iterable)
     if isinstance(iterable, LazyIterable):
         return _lazy(ctx, iterable)
     if isinstance(iterable, np.ndarray):

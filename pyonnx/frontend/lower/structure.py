@@ -29,6 +29,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, memory_note, parts, real_dtype
 from pyonnx.frontend.graph.optional import Maybe
+from pyonnx.frontend.graph.records import Records
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
 __all__ = ["Leaf", "Static", "Tree", "OptPlan", "optional_join", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
@@ -94,6 +95,14 @@ class ComplexPlan:
 
 
 @dataclasses.dataclass(frozen=True)
+class RecordsPlan:
+    """A list of k-tuples whose length differs between paths (graph/records.Records): one
+    sequence per field."""
+
+    fields: tuple[SeqPlan, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class OptPlan:
     """A 0-d number that may be None (graph/optional.Maybe): carried as a bool leaf (has a
     value) and the number's leaf."""
@@ -101,7 +110,7 @@ class OptPlan:
     leaf: Leaf
 
 
-Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan | OptPlan
+Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan | OptPlan | RecordsPlan
 
 
 class JoinError(Exception):
@@ -143,6 +152,8 @@ def plan_of(value: Any) -> Plan:
         return SeqPlan(value.dtype, value.shape, value.weak)
     if isinstance(value, Maybe):
         return OptPlan(Leaf(value.value.dtype, value.value.shape, value.value.weak))
+    if isinstance(value, Records):
+        return RecordsPlan(tuple(SeqPlan(f.dtype, f.shape, f.weak) for f in value.fields))
     if isinstance(value, Complex):
         return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
                            value.param)
@@ -200,6 +211,8 @@ def _describe(p: Plan) -> str:
         return "a Python complex" if p.weak else f"a {p.dtype} array of shape ({dims})"
     if isinstance(p, OptPlan):
         return f"None or {_describe(p.leaf)}"
+    if isinstance(p, RecordsPlan):
+        return f"a list of {len(p.fields)}-tuples"
     return repr(p.value)
 
 
@@ -269,6 +282,59 @@ def _join_list(a: Plan, b: Plan) -> SeqPlan:
     return SeqPlan(elem.dtype, elem.shape, weak)
 
 
+def _tuple_items(p: Plan) -> list[tuple] | None:
+    """The items of a list plan as tuples of plans, when every item is a tuple."""
+    items = _list_items(p)
+    if items is None:
+        return None
+    out = []
+    for q in items:
+        if isinstance(q, Static) and type(q.value) is tuple:
+            q = Tree(tuple, tuple(plan_of(v) for v in q.value))
+        if not (isinstance(q, Tree) and q.kind is tuple):
+            return None
+        out.append(q.children)
+    return out
+
+
+def _join_records(a: Plan, b: Plan) -> RecordsPlan | None:
+    """Two lists of tuples of different lengths (or a RecordsPlan) as one sequence per field;
+    None when ``a``/``b`` are not that (an empty Python list joins a list of tuples)."""
+    sides = []
+    for p in (a, b):
+        if isinstance(p, RecordsPlan):
+            sides.append(p)
+            continue
+        items = _tuple_items(p)
+        if items is None:
+            return None
+        sides.append(items)
+    arity = {len(s.fields) if isinstance(s, RecordsPlan) else len(t)
+             for s in sides for t in (s if isinstance(s, list) else [s])}
+    if not arity:
+        return None  # two empty lists
+    if not any(isinstance(s, RecordsPlan) for s in sides) and \
+            len(sides[0]) == len(sides[1]) and len(sides[0]) != 0:
+        return None  # lists of one length: a Tree of tuples
+    if len(arity) != 1:
+        raise JoinError(_describe(a), _describe(b), "a list of tuples built at run time holds "
+                        "tuples of one length")
+    k = arity.pop()
+    fields = []
+    for j in range(k):
+        per_side: list[Plan] = []
+        for s in sides:
+            if isinstance(s, RecordsPlan):
+                per_side.append(s.fields[j])
+            else:
+                per_side.append(Tree(list, tuple(t[j] for t in s)))
+        try:
+            fields.append(_join_list(per_side[0], per_side[1]))
+        except JoinError as e:
+            raise JoinError(_describe(a), _describe(b), f"item {j} of the tuples: {e.hint}")
+    return RecordsPlan(tuple(fields))
+
+
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     """The plan that can carry both ``a`` and ``b`` (with ``loop``: ``a`` is a loop's entry or
     state type and ``b`` the type after an iteration).
@@ -286,6 +352,9 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
         if joined is None:
             raise JoinError(_describe(a), _describe(b))
         return joined
+    records = _join_records(a, b)
+    if records is not None:
+        return records
     if (isinstance(a, SeqPlan) or _list_items(a) is not None) and (
             isinstance(b, SeqPlan) or _list_items(b) is not None) and (
             isinstance(a, SeqPlan) or isinstance(b, SeqPlan)
@@ -450,6 +519,14 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
     if isinstance(plan, SeqPlan):
         from pyonnx.frontend.graph import sequences
         return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape, plan.weak)]
+    if isinstance(plan, RecordsPlan):
+        from pyonnx.frontend.graph import sequences
+        if isinstance(value, Records):
+            fields = list(value.fields)
+        else:
+            fields = [[t[j] for t in value] for j in range(len(plan.fields))]
+        return [sequences.as_sequence(ctx, f, p.dtype, p.shape, p.weak)
+                for f, p in zip(fields, plan.fields)]
     if isinstance(plan, OptPlan):
         if isinstance(value, Maybe):
             return [value.has] + leaves_of(ctx, plan.leaf, value.value)
@@ -475,7 +552,7 @@ def placeholder(ctx, plan: Plan) -> Any:
         shape = tuple(d if d is not None else 0 for d in plan.shape)
         # weak as the plan: a Python scalar returned on one path stays one after the join
         return ctx.const_array(np.zeros(shape, plan.dtype), weak=plan.weak)
-    if isinstance(plan, SeqPlan):
+    if isinstance(plan, (SeqPlan, RecordsPlan)):
         return []
     if isinstance(plan, OptPlan):
         return Maybe(ctx.const_array(np.array(False)),
@@ -495,6 +572,8 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         return Array(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, SeqPlan):
         return Seq(next(values), plan.dtype, plan.shape, plan.weak)
+    if isinstance(plan, RecordsPlan):
+        return Records(tuple(Seq(next(values), p.dtype, p.shape, p.weak) for p in plan.fields))
     if isinstance(plan, OptPlan):
         has = Array(next(values), np.dtype(np.bool_), ())
         return Maybe(has, Array(next(values), plan.leaf.dtype, (), plan.leaf.weak))
@@ -517,6 +596,8 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
         return [plan]
     if isinstance(plan, OptPlan):
         return [Leaf(np.dtype(np.bool_), ()), plan.leaf]
+    if isinstance(plan, RecordsPlan):
+        return list(plan.fields)
     if isinstance(plan, ComplexPlan):  # the real and the imaginary part
         return [Leaf(real_dtype(plan.dtype), plan.shape)] * 2
     return [leaf for p in plan.children for leaf in leaf_plans(p)]

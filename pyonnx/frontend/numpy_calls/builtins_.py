@@ -44,6 +44,9 @@ def len_(ctx, x):
     if isinstance(x, Seq):  # a list built at run time
         from pyonnx.frontend.graph import sequences
         return sequences.length(ctx, x)
+    from pyonnx.frontend.graph import records
+    if isinstance(x, records.Records):  # a list of tuples built at run time
+        return records.length(ctx, x)
     raise ctx.error(f"len() of {type(x).__name__} is not supported")
 
 

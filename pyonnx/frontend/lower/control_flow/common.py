@@ -42,6 +42,9 @@ def condition(ctx, value: Any) -> ir.Value:
     if isinstance(value, Seq):
         from pyonnx.frontend.graph import sequences
         value = sequences.truth(ctx, value)
+    from pyonnx.frontend.graph import records
+    if isinstance(value, records.Records):
+        value = records.truth(ctx, value)
     if isinstance(value, Complex):  # nonzero: either part
         from pyonnx.frontend.lower.complex_ops import truth
         value = truth(ctx, value)

@@ -127,6 +127,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             continue
         for n in derived:
             if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
+                _refuse_swap_of_shared(ctx, n, bound, exits, names, line)
                 raise ctx.error(
                     f"'{n}' shares memory with another array before the loop at line {line} "
                     "but is bound to a new array in it, so a write through it changes the "
@@ -267,6 +268,30 @@ def _refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: d
                     f"pyonnx does not follow across iterations; make '{m}' a private copy "
                     f"before the loop ({m} = {m}.copy()) and write the result back after it "
                     "if the caller must see it")
+
+
+def _refuse_swap_of_shared(ctx, n: str, bound: dict, exits: dict, names: list,
+                           line: int) -> None:
+    """The refusal for ``a, b = b, a`` in a loop with a run-time trip count where the names
+    share memory before it (arguments, views): after the loop each name is the one array or
+    the other depending on the number of iterations."""
+    after = exits.get(n)
+    for m in names:
+        start = bound.get(m)
+        same = after is start or (
+            isinstance(after, Array) and isinstance(start, Array)
+            and aliases.entry_of(ctx, after) is not None
+            and aliases.entry_of(ctx, after)[0] is (aliases.entry_of(ctx, start) or (None,))[0])
+        if m != n and start is not None and same:
+            raise ctx.error(
+                f"'{n}' is bound in the loop at line {line} to the memory '{m}' had before it "
+                f"(double buffering, {n}, {m} = {m}, {n}), and that memory is shared outside "
+                "the loop (an argument is the caller's memory, or a view): which array each "
+                "name is after the loop depends on the trip count, known only at run time; "
+                f"swap private copies ({n}, {m} = {n}.copy(), {m}.copy() before the loop) and "
+                "assign the results to the caller's arrays after it if the caller must see "
+                "them, or give the loop a static trip count (static_argnames=...) so that it "
+                "unrolls")
 
 
 def _refuse_rebound_while_written(ctx, names: set, entry: dict, exits: dict, memory: dict,
