@@ -373,12 +373,16 @@ def s_assert(g):
     return g.try_stmt([f"if not ({c}):", f"    raise ValueError({msg or ''})"])
 
 
+from fuzzing import idioms  # noqa: E402  (its rows use cond() above)
+
 STATEMENTS = [
     (8, ("compile", "grad"), s_assign), (2, ("compile", "grad"), s_rebind),
     (4, ("compile", "grad"), s_setitem), (3, ("compile",), s_augset), (2, ("compile",), s_augname),
     (3, ("compile",), s_view), (3, ("compile", "grad"), s_if), (2, ("compile", "grad"), s_for),
     (1, ("compile", "grad"), s_while), (1, ("compile", "grad"), s_early_return),
     (1, ("compile",), s_helper), (1, ("compile",), s_list), (1, ("compile", "grad"), s_assert),
+    (1, ("compile",), idioms.s_sentinel), (1, ("compile",), idioms.s_dict_branches),
+    (1, ("compile",), idioms.s_records),
 ]
 
 

@@ -88,7 +88,42 @@ def _guard(stmts: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def _early_return(stmts: list[ast.stmt], last: bool) -> bool:
+    """Whether ``stmts`` hold a ``return`` other than the function's final statement."""
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.Return) and not (last and i == len(stmts) - 1):
+            return True
+        if isinstance(s, (ast.If, ast.For, ast.While)) and (
+                _early_return(s.body, False) or _early_return(s.orelse, False)):
+            return True
+    return False
+
+
+def _mark_raise_guards(stmts: list[ast.stmt]) -> None:
+    """Marks the ``if not _pyonnx_return:`` guards ``pyonnx_raise_guard``: only a ``raise``
+    sets the flag in this function, so when it is set the call raises and nothing computed
+    under the guard is seen (the lowering may then compute the guarded code without an If,
+    control_flow/guards.py)."""
+    for s in stmts:
+        if isinstance(s, ast.If):
+            t = s.test
+            if (not s.orelse and isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)
+                    and isinstance(t.operand, ast.Name) and t.operand.id == RETURN_FLAG):
+                s.pyonnx_raise_guard = True  # type: ignore[attr-defined]
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            _mark_raise_guards(s.body)
+            _mark_raise_guards(s.orelse)
+
+
 def transform(tree: ast.FunctionDef) -> ast.FunctionDef:
+    raise_only = not _early_return(tree.body, True)
+    tree = _transform(tree)
+    if raise_only:
+        _mark_raise_guards(tree.body)
+    return tree
+
+
+def _transform(tree: ast.FunctionDef) -> ast.FunctionDef:
     body = tree.body
     if not _returns(body[:-1]) and not (body and isinstance(body[-1], (ast.If, ast.For, ast.While))
                                         and _returns(body[-1:])):

@@ -157,18 +157,23 @@ def record(lowering, node: ast.Raise) -> None:
     values: list[Array] = []
     exception, message = _exception(lowering, node, values)
     _fail(lowering, id(node), exception, message, values, None, lowering.loc_of(node))
+    # (its condition is not known here: control_flow/guards.py then keeps every guard an If)
+    lowering.ctx._pyonnx_shape_checks = True
 
 
 def record_unless(lowering, ok: Array, node: ast.AST, exception: type, message: str) -> None:
     """A check without a ``raise`` statement: this path fails the check of the site ``node``
     with ``exception(message)`` where the 0-d bool ``ok`` is false at run time. Costs a few
     elementwise nodes, no ``If``."""
-    _fail(lowering, id(node), _class_name(lowering, exception), [message], [], ok,
+    bad = Array(lowering.ctx.op("Not", ok.value), _BOOL, ())
+    _fail(lowering, id(node), _class_name(lowering, exception), [message], [], bad,
           lowering.loc_of(node))
 
 
 def _fail(lowering, node_key: Any, exception: str, message: list | None, values: list[Array],
-          ok: Array | None, loc) -> None:
+          bad: Array | None, loc) -> None:
+    """Fails the check of ``node_key`` on this path (where the 0-d bool ``bad`` holds, when
+    given) unless an earlier site failed first."""
     ctx = lowering.ctx
     state = _state(ctx)
     key = (node_key, exception, json.dumps(message),
@@ -184,8 +189,8 @@ def _fail(lowering, node_key: Any, exception: str, message: list | None, values:
     memory = ctx.aliases.memory
     first = memory.get(state.first, state.first.initial)
     fires = ctx.op("Equal", first.value, ctx.const(np.array(0, np.int64)))
-    if ok is not None:
-        fires = ctx.op("And", fires, ctx.op("Not", ok.value))
+    if bad is not None:
+        fires = ctx.op("And", fires, bad.value)
     number = ctx.const(np.array(site.number, np.int64))
     memory[state.first] = Array(ctx.op("Where", fires, number, first.value), _I64, ())
     for slot, v in zip(site.slots, values):

@@ -24,6 +24,7 @@ import onnx_ir as ir
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import kernels, scalar_kinds
 from pyonnx.frontend.lower import aliases, choices, optional_reads
+from pyonnx.frontend.lower.control_flow import guards
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -68,12 +69,16 @@ def _emit_if(lowering, cond: ir.Value, branches: list[tuple[list[ir.Node], list[
 
 def lower_if(lowering, node: ast.If, cond_value: Any) -> None:
     """``if`` on a run-time condition: both branches become subgraphs of one ``If``."""
+    if guards.raise_site(lowering, node, cond_value):  # 'assert' / 'if c: raise': no If
+        return
     cond = condition(lowering.ctx, cond_value)
 
     def block(body: list, holds: bool) -> None:
         with optional_reads.narrowed_by(lowering, node.test, holds):  # 'if best is None:'
             lowering.block(body)
     then = lower_branch(lowering, lambda: block(node.body, True))
+    if guards.inline_guard(lowering, node, then):  # code only a failed check skips
+        return
     other = lower_branch(lowering, lambda: block(node.orelse, False))
     _join_branches(lowering, cond, then, other, getattr(node, "pyonnx_live_out", None),
                    lowering.loc_of(node).lineno, "if", return_guard=_is_return_guard(node))

@@ -1,0 +1,92 @@
+"""Statements in the shapes everyday numpy code writes them (issue 15): a ``None`` sentinel
+found in a loop, a dict bound differently in the branches of an ``if``, tuples appended to a
+list in a loop. Rows of ``statements.STATEMENTS``; each keeps the program valid in Python on
+both input sets (the generator runs every candidate statement) and binds plain names that
+later statements may use."""
+
+from __future__ import annotations
+
+
+def _vectors(g) -> list[str]:
+    """Exact 1-d arrays (their items are numpy scalars, comparable)."""
+    return g.names(("array",), lambda n, d: d.ndim == 1 and g.is_exact(n))
+
+
+def s_sentinel(g):
+    """``best = None; for v in a: if best is None or v > best: best = v`` then a default."""
+    names = _vectors(g)
+    if not names:
+        return False
+    from fuzzing.statements import cond
+
+    a = g.rng.choice(names)
+    dtype = g.desc(a).dtype
+    best, v, t = g.fresh("best"), g.fresh("v"), g.fresh()
+    op = g.rng.choice((">", "<", ">="))
+    test = g.rng.choice((f"{best} is None or {v} {op} {best}",
+                         f"{best} is None or not ({best} {op} {v})"))
+    head = g.rng.choice((f"for {v} in {a}:", None))
+    i = g.fresh("i")
+    if head is None:
+        loop = [f"for {i} in range({a}.shape[0]):", f"    {v} = {a}[{i}]"]
+    else:
+        loop = [head]
+    use = g.rng.choice((f"{t} = np.{dtype}(0) if {best} is None else {best}",
+                        f"{t} = {best} if {best} is not None else np.{dtype}(0)"))
+    c = cond(g) if g.rng.random() < 0.3 else None
+    if c:  # a run-time branch around the search
+        lines = [f"{best} = None", f"if {c}:"] + ["    " + ln for ln in loop] + [
+            f"        if {test}:", f"            {best} = {v}", use]
+    else:
+        lines = [f"{best} = None"] + loop + [f"    if {test}:", f"        {best} = {v}", use]
+    if not g.try_stmt(lines, assigned=[best, v, t, i]):
+        return False
+    g.scoped_out.update((best, v, i))  # (None or a number: other statements need one type)
+    g.exact[t] = True
+    return True
+
+
+def s_dict_branches(g):
+    """``d = {...}`` with the same keys on both paths of a run-time ``if``, then its items."""
+    from fuzzing.statements import cond
+
+    names = g.names(("array",), lambda n, d: d.ndim >= 1)
+    c = cond(g)
+    if not names or c is None:
+        return False
+    a = g.rng.choice(names)
+    d, t, u = g.fresh("d"), g.fresh(), g.fresh()
+    n1, n2 = g.rng.sample((1, 2, 3), 2)
+    lines = [f"if {c}:", f"    {d} = {{'u': {a}, 'n': {n1}}}", "else:",
+             f"    {d} = {{'u': {a}[::-1], 'n': {n2}}}",
+             f"{t} = {d}['u']", f"{u} = {d}['n']"]
+    if not g.try_stmt(lines, assigned=[d, t, u]):
+        return False
+    g.scoped_out.add(d)
+    g.exact[t] = g.is_exact(a)
+    g.exact[u] = True
+    return True
+
+
+def s_records(g):
+    """Tuples appended in a loop, then read back: ``len``, the last item, a loop over them."""
+    names = _vectors(g)
+    if not names:
+        return False
+    a = g.rng.choice(names)
+    dtype = g.desc(a).dtype
+    p, i, t, u = g.fresh("P"), g.fresh("i"), g.fresh(), g.fresh()
+    keep = g.rng.choice((None, f"{i} % 2 == 0", f"{a}[{i}] != {a}[0]"))
+    push = f"{p}.append(({i}, {a}[{i}]))"
+    lines = [f"{p} = []", f"for {i} in range({a}.shape[0]):"] + (
+        [f"    if {keep}:", f"        {push}"] if keep else [f"    {push}"])
+    lines += [f"{t} = len({p})",
+              g.rng.choice((f"{u} = {p}[-1][1] if {p} else np.{dtype}(0)",
+                            f"{u} = np.{dtype}(0)\nfor _j, _w in {p}:\n    {u} = _w"))]
+    lines = [ln for chunk in lines for ln in chunk.split("\n")]
+    if not g.try_stmt(lines, assigned=[p, i, t, u]):
+        return False
+    g.scoped_out.update((p, i))
+    g.exact[t] = True
+    g.exact[u] = g.is_exact(a)
+    return True
