@@ -2,3 +2,8 @@
 
 Passes see only ``onnx_ir.Model``: they never import :mod:`pyonnx.frontend`.
 """
+
+from pyonnx import lazy_modules
+
+lazy_modules.install()  # (before onnx-ir is imported: it would import sympy, unused)
+
