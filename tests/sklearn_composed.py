@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin, clone
 from sklearn.decomposition import PCA
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.neighbors import KNeighborsRegressor
@@ -100,3 +100,47 @@ class DecisionInside(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         return self.clf_.decision_function(X)  # MARK: decision
+
+
+class HeldScores(TransformerMixin, BaseEstimator):
+    """``decision_function``/``score_samples`` of a held estimator (issue 18)."""
+
+    def __init__(self, model=None, method="decision_function"):
+        self.model = model
+        self.method = method
+
+    def fit(self, X, y=None):
+        self.inner_ = clone(self.model).fit(X, y) if y is not None else \
+            clone(self.model).fit(X)
+        return self
+
+    def transform(self, X):
+        if self.method == "score_samples":
+            return self.inner_.score_samples(X) * 2.0  # MARK: score_samples
+        return self.inner_.decision_function(X) + 0.0
+
+
+class ClassifierWithStringLabels(ClassifierMixin, BaseEstimator):
+    """A held classifier fitted on string labels: its predict gives strings."""
+
+    def fit(self, X, y):
+        self.inner_ = LogisticRegression().fit(X, y)
+        self.classes_ = self.inner_.classes_
+        return self
+
+    def predict_proba(self, X):
+        return self.inner_.predict_proba(X)
+
+    def predict(self, X):
+        return self.inner_.predict(X)  # MARK: string labels
+
+
+class HeldProba(TransformerMixin, BaseEstimator):
+    """Probabilities of a held classifier fitted on string labels."""
+
+    def fit(self, X, y):
+        self.inner_ = LogisticRegression().fit(X, y)
+        return self
+
+    def transform(self, X):
+        return self.inner_.predict_proba(X)[:, 1:]

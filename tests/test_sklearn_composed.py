@@ -11,8 +11,11 @@ import inspect
 
 import numpy as np
 import pytest
-from sklearn.linear_model import Ridge
+from sklearn.decomposition import PCA
+from sklearn.linear_model import LogisticRegression, Ridge, RidgeClassifier
+from sklearn.mixture import GaussianMixture
 from sklearn.pipeline import make_pipeline
+from sklearn.svm import SVC, LinearSVC
 from sklearn.preprocessing import StandardScaler
 
 import pyonnx
@@ -98,14 +101,10 @@ def test_unknown_column_count_refused_with_advice():
     assert info.value.lineno == f.__code__.co_firstlineno + 1
 
 
-def test_decision_function_refused_with_advice():
-    X, _, labels = _data(np.float32)
-    with pytest.raises(ConversionError, match=r"LogisticRegression\.decision_function\(X\) .* "
-                       r"call one of those") as info:
-        pyonnx.sklearn.to_onnx(c.DecisionInside().fit(X, labels), X[:1])
-    lines, start = inspect.getsourcelines(c.DecisionInside)
-    assert info.value.lineno == start + next(
-        i for i, line in enumerate(lines) if "MARK: decision" in line)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_decision_function_of_held_logistic_regression(dtype):
+    X, _, labels = _data(dtype)
+    check_step(c.DecisionInside().fit(X, labels), X, rtol=2e-3, atol=2e-3)
 
 
 def test_example_runs(capsys):
@@ -115,3 +114,52 @@ def test_example_runs(capsys):
     out = capsys.readouterr().out
     assert "output float64 (2000,)" in out
     assert float(out.rsplit("= ", 1)[1]) < 1e-9
+
+
+def _labels3(X):
+    return (X[:, 0] > 0).astype(np.int64) + (X[:, 1] > 0.5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("model, classes", [
+    (LogisticRegression(), 2), (LogisticRegression(), 3), (LinearSVC(), 2), (LinearSVC(), 3),
+    (SVC(), 3), (RidgeClassifier(), 3), (make_pipeline(StandardScaler(), LogisticRegression()), 3),
+], ids=lambda v: type(v).__name__ if not isinstance(v, int) else f"{v}classes")
+def test_held_decision_function(model, classes, dtype):
+    X, _, labels = _data(dtype)
+    y = labels if classes == 2 else _labels3(X)
+    est = c.HeldScores(model).fit(X, y)
+    rtol, atol = _tol(dtype)
+    check_step(est, X, rtol=rtol * 10, atol=atol * 10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_held_score_samples(dtype):
+    X, _, _ = _data(dtype)
+    est = c.HeldScores(GaussianMixture(2, random_state=0), "score_samples").fit(X)
+    rtol, atol = _tol(dtype)
+    check_step(est, X, rtol=rtol * 10, atol=atol * 10)
+
+
+def test_score_samples_without_skl2onnx_output_refused():
+    X, _, _ = _data(np.float64)
+    est = c.HeldScores(PCA(2), "score_samples").fit(X)
+    with pytest.raises(ConversionError, match=r"PCA\.score_samples\(X\) .* call transform") \
+            as info:
+        pyonnx.sklearn.to_onnx(est, X[:1])
+    lines, start = inspect.getsourcelines(c.HeldScores)
+    assert info.value.lineno == start + next(
+        i for i, line in enumerate(lines) if "MARK: score_samples" in line)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_string_class_labels_refused_probabilities_converted(dtype):
+    X, _, labels = _data(dtype)
+    names = np.array(["low", "high"])[labels]
+    est = c.ClassifierWithStringLabels().fit(X, names)
+    with pytest.raises(ConversionError, match=r"string class labels.*LabelEncoder") as info:
+        pyonnx.sklearn.to_onnx(est, X[:1])
+    lines, start = inspect.getsourcelines(c.ClassifierWithStringLabels)
+    assert info.value.lineno == start + next(
+        i for i, line in enumerate(lines) if "MARK: string labels" in line)
+    check_step(c.HeldProba().fit(X, names), X, rtol=2e-3, atol=2e-3)
