@@ -75,3 +75,10 @@ def sentinel_array_refused(x):
     for i in range(x.shape[0]):
         acc = x[i:] if acc is None else acc
     return acc
+
+
+def last_or_default(x):
+    last = None
+    for v in x:
+        last = v
+    return last if last is not None else np.uint64(0)

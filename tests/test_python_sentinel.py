@@ -67,3 +67,10 @@ def test_array_sentinel_refused_at_the_loop():
     with pytest.raises(pyonnx.ConversionError, match="sentinel instead of None") as info:
         pyonnx.compile(fn)(np.arange(3.0))
     assert info.value.lineno == fn.__code__.co_firstlineno + 2
+
+
+@pytest.mark.parametrize("x", [np.array([1, 2**64 - 1], np.uint64), np.zeros(0, np.uint64)])
+def test_uint64_sentinel_selected_without_if(x):
+    """A conditional expression on uint64 values computed on both sides: onnxruntime has no
+    uint64 Where (int64 carries the bit pattern)."""
+    check(k.last_or_default, x)

@@ -134,6 +134,9 @@ def where(ctx, cond: Array, a: Array, b: Array) -> Array:
 
     dtype = a.dtype
     run = compute_dtype("Where", dtype) or dtype
+    if run == np.uint64 and not has_kernel("Where", run):
+        # (onnxruntime has no uint64 Where; int64 carries its bit pattern both ways exactly)
+        run = np.dtype(np.int64)
     try:
         shape = broadcast_shapes(cond.shape, a.shape, b.shape)
     except ValueError as e:
