@@ -125,7 +125,8 @@ def topk_prefix(node: ir.Node) -> bool:
     topk.replace_input_with(1, new_k)
     for user in users:
         _take_over(user.outputs[0], topk.outputs[list(topk.outputs).index(user.inputs[0])])
-        graph.remove(user, safe=True)
+        assert user.graph is not None
+        user.graph.remove(user, safe=True)  # (a Slice in a Loop body: that body's graph)
     return True
 
 

@@ -154,3 +154,17 @@ def test_argpartition_top_k_drops_the_rest():
     check(topk_part, np.array([1.0, np.nan, 3.0, np.inf], np.float32), 2)
     check(bottom_part, s)
     check(bottom_part, np.array([5, 1, 4], np.int64))
+
+
+def prefix_in_a_loop(x, n):
+    order = np.argsort(x, kind="stable")
+    total = 0
+    for i in range(n):
+        total += order[: i + 1].sum() + order[:2].sum() * i
+    return total
+
+
+def test_prefix_read_in_a_loop_body():
+    x = np.array([3.0, 1.0, 2.0, 1.0], np.float32)
+    check(prefix_in_a_loop, x, 3)
+    check(prefix_in_a_loop, x, 0)
