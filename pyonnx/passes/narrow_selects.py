@@ -24,6 +24,7 @@ import logging
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.passes.marks import replace_value
 from pyonnx.passes.rewrite_idioms import _const, _rank
 
 __all__ = ["NarrowSelectsPass"]
@@ -82,7 +83,7 @@ def _take_over(old: ir.Value, new: ir.Value) -> None:
     """Every use (and graph-output role) of ``old`` moved to ``new``, which takes its name,
     type and shape."""
     name, type_, shape = old.name, old.type, old.shape
-    old.replace_all_uses_with(new, replace_graph_outputs=True)
+    replace_value(old, new, replace_graph_outputs=True)
     old.name = None
     new.name, new.type, new.shape = name, type_, shape
 
@@ -228,7 +229,7 @@ def slice_of_concat(node: ir.Node) -> bool:
         graph.insert_before(node, identity)
         _take_over(out, identity.outputs[0])
     else:
-        out.replace_all_uses_with(part)
+        replace_value(out, part)
         if part.shape is None:
             part.shape = out.shape
     graph.remove(node, safe=True)
