@@ -20,7 +20,7 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    search) at n = 1,000 .. 100,000: Python, hand-vectorized numpy, pyonnx's ``Loop`` and
    pyonnx vectorized (``benchmarks/vectorized_loops.py``); ``setitem-loops``: a
    loop writing ``x[i]`` at n = 1,000 .. 30,000 before and after the scan-output rewrite.
-6. ``prepost``: 14 pre/post-processing functions as people write them, the ratio compiled/numpy
+6. ``prepost``: 20 pre/post-processing functions as people write them, the ratio compiled/numpy
    per function and the median; then single slice writes, a crop and per-call costs
    (``benchmarks/prepost.py``, which also runs alone against any checkout).
 7. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by

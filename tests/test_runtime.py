@@ -434,3 +434,31 @@ def test_fast_path_taken_for_every_argument_kind(kind):
     for k in range(5, 9):
         assert_same(f(x, make[kind](k)), g(x, make[kind](k)))
     assert calls == []
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (6,), ()])
+def test_fast_path_taken_for_tuple_arguments(shape):
+    """A tuple argument (static: part of the signature) keeps the inline fast entry while the
+    same tuple is passed; another tuple converts again (the dispatch), then has its own."""
+    def g(x, shape):
+        return np.reshape(x, shape) * 2
+
+    f = pyonnx.compile(g)
+    x = np.arange(6.0)[: int(np.prod(shape))]
+    for _ in range(2):
+        assert_same(f(x, shape), g(x, shape))
+    calls = []
+    key = f._key
+    f.__dict__["_key"] = lambda args: calls.append(args) or key(args)
+    for k in range(3):
+        assert_same(f(x + k, shape), g(x + k, shape))
+        assert_same(f(x + k, tuple(shape)), g(x + k, tuple(shape)))  # an equal new tuple
+    assert calls == []
+    other = (3, 2) if shape == (2, 3) else shape
+    if other != shape:
+        assert_same(f(x, other), g(x, other))
+        assert calls  # another signature: the dispatch
+        calls.clear()
+        for _ in range(2):
+            assert_same(f(x, other), g(x, other))
+        assert calls == []  # then its own fast entry

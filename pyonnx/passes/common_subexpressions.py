@@ -17,8 +17,8 @@ graph), this one:
 - is faster: 120 µs against 180 µs on the 54-node benchmark model (benchmarks/conversion.py),
   five merges included.
 
-Tensor attributes are compared by value up to ``size_limit`` elements; larger ones never
-merge. Lookups use the values themselves as keys, but the walk is in graph order, so the
+Tensor attributes, and inputs that are constants (initializers), are compared by value up to
+``size_limit`` elements; larger attributes never merge, larger constant inputs by identity. Lookups use the values themselves as keys, but the walk is in graph order, so the
 result does not depend on ``id()`` or hashing.
 """
 
@@ -111,7 +111,21 @@ class EliminateCommonSubexpressionsPass(ir.passes.InPlacePass):
                     return None
                 items.append((attr.name, value))
             attrs = tuple(sorted(items)) if len(items) > 1 else tuple(items)
-        return (domain, op_type, node.overload, len(node.outputs), node.inputs, attrs)
+        inputs = node.inputs
+        if any(v is not None and v.const_value is not None for v in inputs):
+            inputs = tuple(_input_key(v, self.size_limit) for v in inputs)
+        return (domain, op_type, node.overload, len(node.outputs), inputs, attrs)
+
+
+def _input_key(value: ir.Value | None, size_limit: int) -> Any:
+    """An input as the key sees it: a small constant by its value (passes after constant
+    folding, e.g. idiom rewriting, make equal constants under new names, and nodes reading them
+    compute the same thing), anything else by identity."""
+    tensor = None if value is None else value.const_value
+    if tensor is None or tensor.size > size_limit or value.is_graph_input():
+        return value  # (an input with a default initializer may be fed another value)
+    arr = tensor.numpy()
+    return ("const", arr.dtype.str, arr.shape, arr.tobytes())
 
 
 def _rename_into_output(graph: ir.Graph, first: ir.Node, dup: ir.Node) -> bool:

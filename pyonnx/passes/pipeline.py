@@ -19,6 +19,9 @@ The passes, in order (:func:`passes`), and why that order:
 1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
    → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
    makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
+1c. ``NarrowSelectsPass``: a prefix of a full ``TopK`` becomes a smaller ``TopK``
+   (``np.argsort(x)[:, :5]``), a Slice taking one part of a ``Concat`` that part
+   (``np.argpartition(x, -k)[-k:]``). After folding, for the same constant bounds.
 2. ``EliminateCommonSubexpressionsPass``: merges identical nodes, subgraphs included (onnx-ir's
    CSE does the main graph only, and is slower). Dead nodes left by folding do not disturb it (a
    live duplicate of a dead node keeps the dead one alive instead: the same graph), so no
@@ -42,6 +45,7 @@ from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPas
 from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
+from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.serialize import serialize_model
@@ -59,6 +63,7 @@ def passes() -> list[ir.passes.PassBase]:
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
         RewriteIdiomsPass(),
+        NarrowSelectsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
         UniqueNamesPass(),

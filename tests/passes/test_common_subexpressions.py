@@ -4,7 +4,9 @@ scopes; results stay identical under onnxruntime."""
 
 from __future__ import annotations
 
+import numpy as np
 import onnx_ir as ir
+import onnxruntime as ort
 import onnx_ir.passes.common as common
 import pytest
 
@@ -160,3 +162,29 @@ def test_second_run_changes_nothing():
     m = model(SUBGRAPHS)
     EliminateCommonSubexpressionsPass()(m)
     assert not EliminateCommonSubexpressionsPass()(m).modified
+
+
+def test_equal_constant_initializers_merge_by_value():
+    """Two initializers with the same small value (a pass after folding made the second) are
+    the same input; a different value, or a graph input with a default, is not."""
+    text = """
+g (float[N,4] x, int64[1] fed) => (float[?] z)
+    <int64[1] a = {-1}, int64[1] b = {-1}, int64[1] c = {8}, int64[1] fed = {-1}> {
+  r1 = Reshape(x, a)
+  r2 = Reshape(x, b)
+  r3 = Reshape(x, c)
+  r4 = Reshape(x, fed)
+  s = Add(r1, r2)
+  z = Concat <axis = 0> (s, r3, r4)
+}"""
+    m = model(text)
+    before = checked(m)
+    assert EliminateCommonSubexpressionsPass()(m).modified
+    RemoveUnusedPass()(m)
+    after = checked(m)
+    assert ops(m).count("Reshape") == 3
+    x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    for fed in (np.array([-1]), np.array([8])):
+        want, got = (ort.InferenceSession(p.SerializeToString()).run(None, {"x": x, "fed": fed})
+                     for p in (before, after))
+        np.testing.assert_array_equal(got[0], want[0])
