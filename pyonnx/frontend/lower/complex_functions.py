@@ -385,7 +385,7 @@ FUNCS = {
     np.count_nonzero: _on_truth(np.count_nonzero), builtins.bool: _on_truth(builtins.bool),
     np.square: _unary(_square),
     np.reciprocal: _math_unary("reciprocal"), np.negative: _unary(_negative),
-    np.positive: lambda ctx, z: z,
+    np.positive: _unary(lambda ctx, re, im: (ops.R(ctx).positive(re), ops.R(ctx).positive(im))),
     np.add: _binary_ufunc("Add"), np.subtract: _binary_ufunc("Sub"),
     np.multiply: _binary_ufunc("Mult"), np.divide: _binary_ufunc("Div"),
     np.power: _binary_ufunc("Pow"),
