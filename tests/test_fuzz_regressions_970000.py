@@ -71,3 +71,99 @@ def test_complex_positive_is_a_new_array():
         z = np.array([-1.25 - 3j, 0.5 + 1j], dt)
         check_calls(complex_positive_then_write, (z,), (np.array(-1.25 - 3j, dt),))
         check_calls(complex_unary_plus_then_write, (z,), (np.zeros(0, dt),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 978620: ``a1 = np.real(a0); a1 += -1`` on a 0-d complex argument. numpy's np.real of a
+# 0-d *array* is a 0-d view, and ``+=`` writes through it into ``a0``; pyonnx took the part for
+# a numpy scalar and rebound it. A part of a 0-d argument is a view now (the write is refused,
+# as through every .real/.imag view); returned, a 0-d complex argument is a 0-d array.
+def write_through_real_of_0d(a0):
+    a1 = np.real(a0)
+    a1 += -1
+    return a0
+
+
+def read_real_of_0d(a0):
+    a1 = a0.real + 1
+    return a1, a0, a0.imag
+
+
+def test_part_of_a_0d_complex_argument_is_a_view():
+    z = np.array(-1.5j)
+    with pytest.raises(pyonnx.ConversionError, match="a view numpy makes") as info:
+        pyonnx.compile(write_through_real_of_0d)(z.copy())
+    assert info.value.lineno == write_through_real_of_0d.__code__.co_firstlineno + 2
+    check_calls(read_real_of_0d, (z,), (np.array(2 + 1j, np.complex64),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 978118: ``t1 = np.complex128(-2)`` then ``t1 *= -1`` in a run-time loop came back as a
+# Python complex (np.complex128 subclasses Python's complex, so the loop's join took it for a
+# weak Python number).
+def complex_numpy_scalar_in_loop(a0):
+    t1 = np.complex128(-2)
+    for i in range(a0.shape[0]):
+        t1 *= -1
+    return (t1,)
+
+
+def complex_numpy_scalar_in_branch(a0):
+    t1 = np.complex64(-2)
+    if a0.sum() > 3:
+        t1 = t1 * 2
+    return t1
+
+
+def test_numpy_complex_scalar_stays_numpy_through_control_flow():
+    for f in (complex_numpy_scalar_in_loop, complex_numpy_scalar_in_branch):
+        check_calls(f, (np.zeros((4, 0), np.uint16),), (np.arange(3.0),), (np.zeros(0),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Found with seed 978620: a 0-d argument rebound by a run-time if (or a loop that may not run)
+# to the result of an operation is a 0-d array on one path and a numpy scalar on the other, and
+# numpy returns either; pyonnx returned a numpy scalar on both. Refused at the return, with the
+# two ways to say which; conversion-time numpy scalars join numpy scalars (no refusal).
+def rebound_0d_argument_in_branch(a0):
+    if a0 > 0:
+        a0 = a0 * 2
+    return a0
+
+
+def rebound_0d_argument_in_loop(a0):
+    for i in range(int(a0 > 0)):
+        a0 = a0 * 2
+    return a0
+
+
+def rebound_0d_as_array(a0):
+    if a0 > 0:
+        a0 = a0 * 2
+    return np.asarray(a0)
+
+
+def rebound_0d_as_scalar(a0):
+    if a0 > 0:
+        a0 = a0 * 2
+    return a0[()]
+
+
+def numpy_scalar_accumulators(x):
+    s = np.float64(0)
+    for i in range(x.shape[0]):
+        s += x[i]
+    t = np.float64(1)
+    if x.sum() > 1:
+        t = x.sum()
+    return s, t
+
+
+def test_0d_array_or_scalar_by_path_is_refused_at_the_return():
+    for f in (rebound_0d_argument_in_branch, rebound_0d_argument_in_loop):
+        with pytest.raises(pyonnx.ConversionError, match="0-d array on some paths") as info:
+            pyonnx.compile(f)(np.array(2.0))
+        assert info.value.lineno == f.__code__.co_firstlineno + 3
+    for f in (rebound_0d_as_array, rebound_0d_as_scalar):
+        check_calls(f, (np.array(-1.5),), (np.array(2.0),))
+    check_calls(numpy_scalar_accumulators, (np.zeros(0),), (np.arange(3.0),))
