@@ -167,3 +167,34 @@ def test_0d_array_or_scalar_by_path_is_refused_at_the_return():
     for f in (rebound_0d_as_array, rebound_0d_as_scalar):
         check_calls(f, (np.array(-1.5),), (np.array(2.0),))
     check_calls(numpy_scalar_accumulators, (np.zeros(0),), (np.arange(3.0),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 977985: ``np.uint8(v1)`` of a bool, read as a bool inside a run-time loop inside a
+# run-time branch, is a Cast round trip bool → uint8 → bool computed in the branch and read in
+# the loop body; onnxruntime drops such round trips itself and then loses the value the nested
+# body reads ("Missing Input", or "Trying to get a TensorSeq, but got: (null)"). Folding now
+# sees the bool dtype of untyped values (comparisons, Gather, ...) and removes the round trip.
+def cast_round_trip_in_branch_loop(a0):
+    v1 = a0[0] > 0
+    t2 = a0 > 0
+    if not v1:
+        for i8 in range(a0.shape[0]):
+            t2[...] = np.uint8(v1)
+    return t2
+
+
+def cast_round_trip_of_gathered_bool(a0):
+    a0 = np.signbit(a0)
+    v1 = a0[0]
+    t2 = a0 == v1
+    if not v1:
+        for i8 in t2:
+            t2[..., -1::2] = np.uint8(v1)
+            a0[1] = 1
+    return t2, a0
+
+
+def test_cast_round_trip_read_in_a_nested_loop_runs():
+    for f in (cast_round_trip_in_branch_loop, cast_round_trip_of_gathered_bool):
+        check_calls(f, (np.array([1, 1, 4], np.int8),), (np.array([-4, 6, 0, 6], np.int8),))
