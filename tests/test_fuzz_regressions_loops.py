@@ -139,7 +139,12 @@ def mask_assign_copy(a0):
 
 
 def mask_assign_forward_view(a0):
-    a0[a0 > 0.5] = a0[:3]          # positive strides: numpy copies the value first
+    a0[a0 > 0.5] = a0[:3]   # refused too: numpy copies run by run (seed 970942)
+    return a0
+
+
+def mask_assign_one_element_view(a0):
+    a0[a0 > 0.5] = a0[..., 1]  # a 0-d view: every write gets it, whatever the order
     return a0
 
 
@@ -155,7 +160,9 @@ def test_mask_assignment_from_a_view_of_the_target_is_refused():
     assert info.value.lineno == seed_6000837.__code__.co_firstlineno + 2
     check_calls(mask_assign_copy, (a,))
     check_calls(fancy_assign_view, (a,))
-    check_calls(mask_assign_forward_view, (a,))
+    check_calls(mask_assign_one_element_view, (a,))
+    with pytest.raises(pyonnx.ConversionError, match="boolean-mask assignment"):
+        pyonnx.compile(mask_assign_forward_view)(a.copy())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -303,7 +303,9 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
         if packed is not None:  # a complex value: one real (..., 2) output
             value = ctx.op("Identity", packed[0])
             arrays.append(_ComplexOutput(value, packed[0].dtype, packed[0].shape, packed[1]))
-            zero_d_arrays.append(False)
+            # a 0-d complex argument (or view) is returned as numpy's 0-d array, not a scalar
+            zero_d_arrays.append(isinstance(item, Complex) and item.ndim == 0 and
+                                 item.param is not None)
             continue
         if is_static(item):
             if isinstance(item, str) or callable(item):
@@ -324,6 +326,13 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
                                   "model outputs", loc)
         if id(item.value) in ctx.mixed_scalars:  # a Python number on one path only
             raise ctx.mixed_scalars[id(item.value)]
+        if item.value in ctx.aliases.mixed0d:
+            # (a 0-d argument rebound on some paths only: fuzz seed 978620's family)
+            raise ConversionError(
+                f"{fn.__qualname__} returns a value that numpy makes a 0-d array on some paths "
+                "of a run-time 'if' or loop (an argument, a view, np.asarray(...)) and a numpy "
+                "scalar on others (the result of an operation); return np.asarray(v) for a "
+                "0-d array on every path, or v[()] for a numpy scalar", loc)
         zero_d_arrays.append(scalar_kinds.is_array0d(ctx, item))  # numpy returns no scalar
         if item.weak:
             item = Array(item.value, item.dtype, item.shape)

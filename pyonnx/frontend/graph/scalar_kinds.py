@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["mark_array0d", "is_array0d", "scalar_kind", "merge_kind"]
+__all__ = ["mark_array0d", "is_array0d", "scalar_kind", "merge_kind", "merge_loop_kind"]
 
 
 def mark_array0d(ctx, a: Array) -> Array:
@@ -69,9 +71,31 @@ def merge_kind(ctx, merged: Any, sides: list[Any]) -> None:
     (:func:`scalar_kind` then says "unknown")."""
     if not isinstance(merged, Array) or merged.ndim or merged.weak:
         return
-    kinds = {scalar_kind(ctx, s) if isinstance(s, Array) and not s.weak else None
-             for s in sides}
+    kinds = {_kind_of_side(ctx, s) for s in sides}
     if kinds == {"array"}:
         mark_array0d(ctx, merged)
     elif kinds == {"scalar"}:
         ctx.aliases.scalars0d.add(merged.value)
+    elif "array" in kinds:
+        ctx.aliases.mixed0d.add(merged.value)
+
+
+def merge_loop_kind(ctx, merged: Any, entry: Any, exit_: Any) -> None:
+    """Records a loop output that may run 0 times as mixed (:func:`merge_kind`) when its
+    entry value and an iteration's result are a 0-d array and a numpy scalar, one each."""
+    if not isinstance(merged, Array) or merged.ndim or merged.weak:
+        return
+    if {_kind_of_side(ctx, entry), _kind_of_side(ctx, exit_)} == {"array", "scalar"}:
+        ctx.aliases.mixed0d.add(merged.value)
+
+
+def _kind_of_side(ctx, s: Any) -> str | None:
+    """:func:`scalar_kind` of one path's value, conversion-time values included (a numpy
+    scalar such as ``np.float64(0)``, a 0-d ndarray)."""
+    if isinstance(s, Array):
+        return None if s.weak else scalar_kind(ctx, s)
+    if isinstance(s, np.generic):
+        return "scalar"
+    if isinstance(s, np.ndarray) and s.ndim == 0:
+        return "array"
+    return None

@@ -192,6 +192,9 @@ class AliasState:
         self.arrays0d: set[Any] = set()
         # 0-d values out of a run-time if/loop that are numpy scalars on every path.
         self.scalars0d: set[Any] = set()
+        # 0-d values out of a run-time if/loop that are a numpy 0-d array on some paths and a
+        # numpy scalar on others (returning one is refused: convert._outputs).
+        self.mixed0d: set[Any] = set()
         # Buffers with a run-time choice of memory (choices.py), in creation order.
         self.choices: list[Buffer] = []
         self.propagate: Any = None  # choices.propagate once a choice exists

@@ -34,10 +34,16 @@ def lookup_attribute_of(ctx, a: Array, name: str) -> Any:
 def part_view(ctx, z: Complex, part: Array) -> Array:
     """A part of ``z`` as numpy's view of it: writing through it would change ``z``, which
     pyonnx does not follow, so the view is registered as one it refuses to write through."""
+    from pyonnx.frontend.graph.scalar_kinds import mark_array0d
     from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
-    if z.ndim == 0:  # a numpy scalar's part is a scalar (0-d values are numpy scalars here)
+    array0d = z.param is not None or z.base is not None or bool(z.shared)
+    if z.ndim == 0 and not array0d:  # a numpy scalar's part is a numpy scalar (a copy)
         return Array(part.value, part.dtype, part.shape)
     view = register_view(ctx, part, part, UNKNOWN)
+    if z.ndim == 0:
+        # the part of a 0-d *array* (an argument, a view) is a 0-d view: ``r += 1`` writes
+        # into it (fuzz seed 978620), which is refused as for every part view
+        mark_array0d(ctx, view)
     part_views(ctx).add(id(view))
     return view
 
@@ -385,7 +391,7 @@ FUNCS = {
     np.count_nonzero: _on_truth(np.count_nonzero), builtins.bool: _on_truth(builtins.bool),
     np.square: _unary(_square),
     np.reciprocal: _math_unary("reciprocal"), np.negative: _unary(_negative),
-    np.positive: lambda ctx, z: z,
+    np.positive: _unary(lambda ctx, re, im: (ops.R(ctx).positive(re), ops.R(ctx).positive(im))),
     np.add: _binary_ufunc("Add"), np.subtract: _binary_ufunc("Sub"),
     np.multiply: _binary_ufunc("Mult"), np.divide: _binary_ufunc("Div"),
     np.power: _binary_ufunc("Pow"),

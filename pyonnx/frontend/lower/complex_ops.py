@@ -353,8 +353,8 @@ def unary(ctx, op: type, a: Complex) -> Any:
     r = R(ctx)
     if op is ast.USub:
         return make(ctx, r.negative(a.re), r.negative(a.im), a.dtype, a.weak)
-    if op is ast.UAdd:
-        return a
+    if op is ast.UAdd:  # a new array, as in numpy (``b = +z; b -= 1`` leaves z alone)
+        return make(ctx, r.positive(a.re), r.positive(a.im), a.dtype, a.weak)
     if op is ast.Not:
         return r.logical_not(truth(ctx, a))
     raise ctx.error("'~' is not defined for complex values (numpy raises TypeError)")

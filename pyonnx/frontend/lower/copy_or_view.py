@@ -16,7 +16,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array, Undefined
 from pyonnx.frontend.lower.aliases import (
-    AliasState, Buffer, GetItem, MaybeCopy, Reshape, Step, Transpose, steps_equal)
+    AliasState, Buffer, MaybeCopy, Step, steps_equal)
 
 __all__ = ["detach", "maybe_copy_error", "refuse_masked_overlap"]
 
@@ -98,22 +98,12 @@ def detach(lowering, target: Array, buffer: Buffer, steps: tuple,
     return fresh, steps[cut:]
 
 
-def _forward_strides(step: Any) -> bool:
-    """A view step that keeps every stride positive (basic indexing without negative steps, a
-    transpose, a reshape of a C-ordered array)."""
-    if isinstance(step, Transpose) or type(step) is Reshape:
-        return True
-    if not isinstance(step, GetItem):
-        return False
-    items = step.index if isinstance(step.index, tuple) else (step.index,)
-    return all(not isinstance(i, slice) or i.step is None or
-               isinstance(i.step, int) and i.step > 0 for i in items)
-
-
 def refuse_masked_overlap(ctx, target: Any, index: Any, value: Any, loc_text: str) -> None:
-    """``x[mask] = x[::-1]``: numpy's boolean-mask assignment from a view of the array it writes
-    with a negative stride reads some elements after writing them (fuzz seed 6000837), where
-    the model reads them all first: refused."""
+    """``x[mask] = x[::-1]`` or ``x[mask] = x[0]``: numpy's boolean-mask assignment from a view
+    of the array it writes copies each run of true mask elements in turn, so a later run can
+    read elements an earlier run wrote (fuzz seeds 6000837, 970942); the model reads the whole
+    value first. Refused unless the value is one element (every write gets that element: the
+    order cannot matter)."""
     items = index if isinstance(index, tuple) else (index,)
     if not any(isinstance(i, Array) and i.dtype == np.bool_ and i.ndim for i in items):
         return
@@ -121,10 +111,10 @@ def refuse_masked_overlap(ctx, target: Any, index: Any, value: Any, loc_text: st
         return
     state: AliasState = ctx.aliases
     hit, mine = state.lookup(value), state.lookup(target)
+    one_element = all(isinstance(d, int) and d == 1 for d in value.shape)  # (or 0-d)
     if hit is not None and mine is not None and hit[0] is mine[0] and hit[1] and \
-            not all(_forward_strides(s) for s in hit[1]):
-        # (numpy copies an overlapping value whose strides are all positive first: exact)
+            not one_element:
         raise ctx.error(
             f"the value assigned to {loc_text}[mask] is a view of the same array: numpy's "
             "boolean-mask assignment may read elements it has already written (the result "
-            "depends on the strides); assign a copy of the value (.copy())")
+            "depends on where the mask is true); assign a copy of the value (.copy())")

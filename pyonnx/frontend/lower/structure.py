@@ -414,7 +414,8 @@ def _as_complex_plan(p: Plan) -> ComplexPlan | None:
         return p
     if _complex_static(p):
         v = p.value
-        if isinstance(v, complex):
+        if isinstance(v, complex) and not isinstance(v, np.generic):
+            # (np.complex128 subclasses complex, but is a numpy scalar: strong, seed 978118)
             return ComplexPlan(np.dtype(np.complex128), (), True)
         return ComplexPlan(v.dtype, np.shape(v), False)
     return None

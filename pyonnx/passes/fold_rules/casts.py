@@ -79,15 +79,42 @@ def _dtype_of_attr(cast_node: ir.Node) -> np.dtype | None:
         return None
 
 
-def _dtype_of(value: ir.Value) -> np.dtype | None:
-    """The element dtype of ``value``: annotated, or the ``to`` of the Cast producing it."""
+def _dtype_of(value: ir.Value, depth: int = 0) -> np.dtype | None:
+    """The element dtype of ``value``: annotated, the ``to`` of the Cast producing it, bool for
+    a comparison or logical op, or (up to 16 producers back) the dtype of the input that an
+    op which keeps its input's dtype (Gather, Slice, Reshape, Add...) takes it from."""
     if value.dtype is not None:
         try:
             return np.dtype(value.dtype.numpy())
         except (TypeError, ValueError):
             return None
-    producer = _producer(value, "Cast")
-    return _dtype_of_attr(producer) if producer is not None else None
+    producer = value.producer()
+    if producer is None or producer.domain != "":
+        return None
+    op = producer.op_type
+    if op == "Cast":
+        return _dtype_of_attr(producer)
+    if op in _BOOL_OPS:
+        return np.dtype(np.bool_)
+    k = _SAME_DTYPE_AS.get(op)
+    if k is None or depth >= 16 or len(producer.inputs) <= k or producer.inputs[k] is None:
+        return None
+    return _dtype_of(producer.inputs[k], depth + 1)
+
+
+# Ops whose output is bool whatever their inputs: a Cast round trip of their value (bool →
+# uint8 → bool, from np.uint8(x > 0) read as a bool) folds even when the value carries no type
+# annotation (onnxruntime drops such round trips itself and then loses the value when a nested
+# subgraph reads it: 'Trying to get a TensorSeq, but got: (null)', fuzz seeds 934593, 977985).
+_BOOL_OPS = frozenset({"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not",
+                       "And", "Or", "Xor", "IsNaN", "IsInf"})
+# Ops whose output has the dtype of their input k.
+_SAME_DTYPE_AS = {op: 0 for op in (
+    "Identity", "Gather", "GatherND", "GatherElements", "Slice", "Squeeze", "Unsqueeze",
+    "Reshape", "Expand", "Transpose", "Flatten", "Concat", "Tile", "Compress", "ReduceMax",
+    "ReduceMin", "Neg", "Abs", "Add", "Sub", "Mul", "Max", "Min", "ScatterND",
+    "ScatterElements", "Pad")}
+_SAME_DTYPE_AS["Where"] = 1
 
 
 @register("Cast", partial=True)

@@ -82,8 +82,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                and aliases.shares_memory(ctx, entry[n], n)}
     # 0-d names that are numpy scalars before the loop and after every iteration (x -= 1
     # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
+    # (A conversion-time numpy scalar entry, s = np.float64(0), is one too.)
     scalars = {n for n in names if n not in pending
-               and scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"}
+               and (scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"
+                    or isinstance(entry[n], np.generic))}
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
@@ -222,6 +224,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(k, value)
             if k in scalars and isinstance(value, Array):
                 state_aliases.scalars0d.add(value.value)
+            elif may_skip:  # a 0-d argument before, numpy scalars after an iteration?
+                scalar_kinds.merge_loop_kind(ctx, value, entry.get(k), exits.get(k))
             if isinstance(value, Array):
                 unfollowed += _follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,

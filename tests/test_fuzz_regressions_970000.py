@@ -1,0 +1,200 @@
+"""Regressions from the 20,000-program compile campaign on main (fuzzer seeds 970000..989999).
+
+Each program is the minimized one (or a family written from it): numpy is the oracle (values,
+dtypes, Python vs numpy scalars, the arguments after the call), or the construct is refused at
+the user's line where numpy's answer depends on what pyonnx cannot follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.test_fuzz_regressions import check_calls
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 970942: ``a[a > 1] = a[0]``. numpy's boolean-mask assignment copies each run of true
+# mask elements in turn, reading the value as it is then, so an element written by one run is
+# read by a later one (``a[1, 0]`` gets the new ``a[0, 1]``); the model read the whole value
+# first. Refused for every view of the target but a one-element one.
+def mask_assign_row_of_itself(a):
+    a[a > 1] = a[0]
+    return a
+
+
+def mask_assign_row_through_a_name(a):
+    v = a[0]
+    a[a > 1] = v
+    return a
+
+
+def mask_assign_one_element(a):
+    a[a > 1] = a[..., 0, 1]      # a 0-d view of the target
+    return a, a[0, 1]
+
+
+def mask_assign_copied_row(a):
+    a[a > 1] = a[0].copy()
+    return a
+
+
+def test_mask_assignment_from_a_row_of_the_target_is_refused_at_the_line():
+    a = np.array([[0.75, 1.25, 0.25, 0.25], [3.5, 1.75, -2.0, 1.75]])
+    for f in (mask_assign_row_of_itself, mask_assign_row_through_a_name):
+        with pytest.raises(pyonnx.ConversionError, match="boolean-mask assignment") as info:
+            pyonnx.compile(f)(a.copy())
+        assert "a[a > 1] = " in str(info.value)
+    check_calls(mask_assign_one_element, (a,), (np.array([[2.0, 3.0]]),))
+    check_calls(mask_assign_copied_row, (a,), (np.array([[2.0, 0.5, 0.5, 4.0], [0.5, 3.0, 5.0, 0.5]]),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 971704: ``a0 = np.positive(a0)`` on a complex argument returned the argument itself, so
+# a later ``a0 -= ...`` changed the caller's array (numpy: np.positive and unary + make a new
+# array).
+def complex_positive_then_write(z):
+    z = np.positive(z)
+    z -= 0.0625
+    return z
+
+
+def complex_unary_plus_then_write(z):
+    w = +z
+    w *= 2
+    return w, z
+
+
+def test_complex_positive_is_a_new_array():
+    for dt in (np.complex64, np.complex128):
+        z = np.array([-1.25 - 3j, 0.5 + 1j], dt)
+        check_calls(complex_positive_then_write, (z,), (np.array(-1.25 - 3j, dt),))
+        check_calls(complex_unary_plus_then_write, (z,), (np.zeros(0, dt),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 978620: ``a1 = np.real(a0); a1 += -1`` on a 0-d complex argument. numpy's np.real of a
+# 0-d *array* is a 0-d view, and ``+=`` writes through it into ``a0``; pyonnx took the part for
+# a numpy scalar and rebound it. A part of a 0-d argument is a view now (the write is refused,
+# as through every .real/.imag view); returned, a 0-d complex argument is a 0-d array.
+def write_through_real_of_0d(a0):
+    a1 = np.real(a0)
+    a1 += -1
+    return a0
+
+
+def read_real_of_0d(a0):
+    a1 = a0.real + 1
+    return a1, a0, a0.imag
+
+
+def test_part_of_a_0d_complex_argument_is_a_view():
+    z = np.array(-1.5j)
+    with pytest.raises(pyonnx.ConversionError, match="a view numpy makes") as info:
+        pyonnx.compile(write_through_real_of_0d)(z.copy())
+    assert info.value.lineno == write_through_real_of_0d.__code__.co_firstlineno + 2
+    check_calls(read_real_of_0d, (z,), (np.array(2 + 1j, np.complex64),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 978118: ``t1 = np.complex128(-2)`` then ``t1 *= -1`` in a run-time loop came back as a
+# Python complex (np.complex128 subclasses Python's complex, so the loop's join took it for a
+# weak Python number).
+def complex_numpy_scalar_in_loop(a0):
+    t1 = np.complex128(-2)
+    for i in range(a0.shape[0]):
+        t1 *= -1
+    return (t1,)
+
+
+def complex_numpy_scalar_in_branch(a0):
+    t1 = np.complex64(-2)
+    if a0.sum() > 3:
+        t1 = t1 * 2
+    return t1
+
+
+def test_numpy_complex_scalar_stays_numpy_through_control_flow():
+    for f in (complex_numpy_scalar_in_loop, complex_numpy_scalar_in_branch):
+        check_calls(f, (np.zeros((4, 0), np.uint16),), (np.arange(3.0),), (np.zeros(0),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Found with seed 978620: a 0-d argument rebound by a run-time if (or a loop that may not run)
+# to the result of an operation is a 0-d array on one path and a numpy scalar on the other, and
+# numpy returns either; pyonnx returned a numpy scalar on both. Refused at the return, with the
+# two ways to say which; conversion-time numpy scalars join numpy scalars (no refusal).
+def rebound_0d_argument_in_branch(a0):
+    if a0 > 0:
+        a0 = a0 * 2
+    return a0
+
+
+def rebound_0d_argument_in_loop(a0):
+    for i in range(int(a0 > 0)):
+        a0 = a0 * 2
+    return a0
+
+
+def rebound_0d_as_array(a0):
+    if a0 > 0:
+        a0 = a0 * 2
+    return np.asarray(a0)
+
+
+def rebound_0d_as_scalar(a0):
+    if a0 > 0:
+        a0 = a0 * 2
+    return a0[()]
+
+
+def numpy_scalar_accumulators(x):
+    s = np.float64(0)
+    for i in range(x.shape[0]):
+        s += x[i]
+    t = np.float64(1)
+    if x.sum() > 1:
+        t = x.sum()
+    return s, t
+
+
+def test_0d_array_or_scalar_by_path_is_refused_at_the_return():
+    for f in (rebound_0d_argument_in_branch, rebound_0d_argument_in_loop):
+        with pytest.raises(pyonnx.ConversionError, match="0-d array on some paths") as info:
+            pyonnx.compile(f)(np.array(2.0))
+        assert info.value.lineno == f.__code__.co_firstlineno + 3
+    for f in (rebound_0d_as_array, rebound_0d_as_scalar):
+        check_calls(f, (np.array(-1.5),), (np.array(2.0),))
+    check_calls(numpy_scalar_accumulators, (np.zeros(0),), (np.arange(3.0),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 977985: ``np.uint8(v1)`` of a bool, read as a bool inside a run-time loop inside a
+# run-time branch, is a Cast round trip bool → uint8 → bool computed in the branch and read in
+# the loop body; onnxruntime drops such round trips itself and then loses the value the nested
+# body reads ("Missing Input", or "Trying to get a TensorSeq, but got: (null)"). Folding now
+# sees the bool dtype of untyped values (comparisons, Gather, ...) and removes the round trip.
+def cast_round_trip_in_branch_loop(a0):
+    v1 = a0[0] > 0
+    t2 = a0 > 0
+    if not v1:
+        for i8 in range(a0.shape[0]):
+            t2[...] = np.uint8(v1)
+    return t2
+
+
+def cast_round_trip_of_gathered_bool(a0):
+    a0 = np.signbit(a0)
+    v1 = a0[0]
+    t2 = a0 == v1
+    if not v1:
+        for i8 in t2:
+            t2[..., -1::2] = np.uint8(v1)
+            a0[1] = 1
+    return t2, a0
+
+
+def test_cast_round_trip_read_in_a_nested_loop_runs():
+    for f in (cast_round_trip_in_branch_loop, cast_round_trip_of_gathered_bool):
+        check_calls(f, (np.array([1, 1, 4], np.int8),), (np.array([-4, 6, 0, 6], np.int8),))
