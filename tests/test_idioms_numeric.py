@@ -138,6 +138,24 @@ def test_softmax_pattern_on_onnx_text():
                                atol=8 * np.finfo(np.float32).eps)
 
 
+def test_softmax_pattern_needs_a_float64_widening():
+    # Cast to int32 before the sum truncates: not a softmax.
+    text = """g (float[N,M] x) => (float[N,M] y)
+    <int64[1] ax = {1}>{
+        m = ReduceMax <keepdims = 1> (x, ax)
+        d = Sub (x, m)
+        e = Exp (d)
+        w = Cast <to = 6> (e)
+        s = ReduceSum <keepdims = 1> (w, ax)
+        n = Cast <to = 1> (s)
+        y = Div (e, n)
+    }"""
+    m = model(text)
+    assert not RewriteIdiomsPass()(m).modified
+    m = model(text.replace("<to = 6>", "<to = 11>"))
+    assert RewriteIdiomsPass()(m).modified
+
+
 def ir_bytes(m) -> bytes:
     import onnx_ir as ir
 

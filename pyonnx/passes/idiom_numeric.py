@@ -129,7 +129,10 @@ def softmax(node: ir.Node) -> bool:
     if narrow is not None:
         if widen is None or widen.inputs[0] is not e or not _only_use(summed, reduce):
             return False
-        if narrow.attributes.get_int("to", 0) != ir.DataType.FLOAT:
+        # float32 → float64 (an exact widening: the float64 sum the frontend accumulates) →
+        # float32; any other Cast (to an integer...) changes the values.
+        if narrow.attributes.get_int("to", 0) != ir.DataType.FLOAT or \
+                widen.attributes.get_int("to", 0) != ir.DataType.DOUBLE:
             return False
         summer = widen
     else:
