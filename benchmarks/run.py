@@ -6,8 +6,10 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    ``InferenceSession._sess.run(output_names, feeds, None)`` on the same model, the public
    ``sess.run``, onnxruntime's floor (``run_with_ortvaluevector`` with inputs wrapped
    beforehand) and numpy, on tiny arrays. The issue's target: compiled / raw <= 1.2.
-2. ``kernels``: a few realistic small kernels (softmax, feature scaling, an elementwise
-   chain) against numpy, at two sizes.
+2. ``kernels``: 20 medium-size numpy kernels as people write them (``benchmarks/kernels.py``:
+   stencils, distances, normalizations, cumulative sums, grids, slice writes, haversine,
+   softmax...; numpy takes 1-50 ms), numpy time / pyonnx time per kernel and the median; then a
+   few realistic small kernels (softmax, feature scaling, an elementwise chain) at two sizes.
 3. ``conversion``: ``pyonnx.api._build_model`` for a 15-line function (the target is 2 ms),
    session creation, and the first call end to end. ``benchmarks/conversion.py`` has the
    stage-by-stage breakdown.
@@ -229,7 +231,13 @@ def gelu_tanh(x):
 
 @section("kernels")
 def kernels(cfg: Config) -> None:
-    """Realistic small kernels, pyonnx vs numpy, at two sizes."""
+    """20 medium-size kernels (``benchmarks/kernels.py``: numpy 1-50 ms, speedup = numpy /
+    pyonnx, CPU time), then realistic small kernels, pyonnx vs numpy, at two sizes."""
+    sys.path.insert(0, HERE)
+    import kernels as medium
+
+    medium.measure(quick=cfg.quick)
+    print()
     rng = np.random.default_rng(0)
     cases = [
         ("softmax", softmax, lambda n: (rng.normal(size=(n, 10)).astype(np.float32),)),

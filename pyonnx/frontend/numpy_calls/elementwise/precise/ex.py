@@ -79,6 +79,12 @@ class Ex:
     def ge(self, o): return self._bin("GreaterOrEqual", o, dtype=_BOOL)
     def eq(self, o): return self._bin("Equal", o, dtype=_BOOL)
 
+    def binary_min(self, o): return self._bin("Min", o)
+
+    def to_float(self) -> Ex:
+        """A bool value as float64 0.0/1.0."""
+        return Ex(self.ctx, self.ctx.op("Cast", self.value, to=11), _F64, self.shape)
+
     def abs(self): return self.unary("Abs")
     def floor(self): return self.unary("Floor")
     def round(self): return self.unary("Round")  # half to even, as rint

@@ -8,7 +8,6 @@ import math
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.elementwise.precise.ex import (
     Ex,
-    _select,
     _split_hi,
     _two_sum,
     where,
@@ -39,20 +38,27 @@ _PIO4LO = 3.06161699786838301793e-17
 
 
 def _rem_pio2(x: Ex) -> tuple[Ex, Ex, Ex]:
-    """x = n*pi/2 + (y0 + y1) with |y0| <= pi/4; returns (n mod 4, y0, y1).
+    """x = n*pi/2 + (y0 + y1) with |y0| <= pi/4; returns (n, y0, y1) (n integer-valued).
 
     fdlibm subtracts the second and third pieces only when cancellation needs them; here all
-    three are always subtracted with exact TwoSum error terms, which is as exact.
+    three are always subtracted with exact TwoSum error terms, which is as exact. The signs of
+    zero are arranged so that x = -0.0 gives y0 = -0.0 (n = +0.0 by the ``+ 0.0``, the tail is
+    subtracted, not added: ``a - b`` is -0.0 only for a = -0.0, b = +0.0), so that the kernels
+    return -0.0 for it without a ``Where``.
     """
-    fn = (x * _INVPIO2).round()
+    fn = (x * _INVPIO2).round() + 0.0
     r1 = x - fn * _PIO2_1                      # exact (Sterbenz; fn*_PIO2_1 is exact)
-    r2, e2 = _two_sum(r1, -(fn * _PIO2_2))
-    r3, e3 = _two_sum(r2, -(fn * _PIO2_3))
-    tail = (e2 + e3) - fn * _PIO2_3T
-    y0 = r3 + tail
-    y1 = (r3 - y0) + tail
-    q = fn - (fn * 0.25).floor() * 4.0
-    return q, y0, y1
+    r2, e2 = _two_sum(r1, fn * -_PIO2_2)
+    r3, e3 = _two_sum(r2, fn * -_PIO2_3)
+    neg_tail = fn * _PIO2_3T - (e2 + e3)
+    y0 = r3 - neg_tail
+    y1 = (r3 - y0) - neg_tail
+    return fn, y0, y1
+
+
+def _quadrant(fn: Ex) -> Ex:
+    """n mod 4 (0.0 .. 3.0) of an integer-valued n."""
+    return fn - (fn * 0.25).floor() * 4.0
 
 
 def _ksin(x: Ex, y: Ex) -> Ex:
@@ -101,24 +107,64 @@ def _ktan(x: Ex, y: Ex, odd: Ex) -> Ex:
     return where(big, big_res, where(odd, inv, w))
 
 
+def _quadrant_select(n: Ex, s: Ex, c: Ex) -> Ex:
+    """sin(x) for x = n*pi/2 + y from s = sin(y), c = cos(y) (cos(x): n + 1), without a
+    ``Where`` (onnxruntime's float64 Where costs as much as dozens of Muls per element).
+
+    By n mod 4: s, c, -s, -c. ``odd_neg`` is +0.0 (n even) or -1.0 (n odd), so
+    ``s*(1 + odd_neg) - c*odd_neg`` is exactly s (a -0.0 kept: -0.0 - +0.0) or c (c > 0 on
+    |y| <= pi/4, so c*odd_neg is +0.0 for even n); the sign is an exact ±1 factor.
+    """
+    half = (n * 0.5).floor()
+    odd_neg = half * 2.0 - n
+    picked = s * (1.0 + odd_neg) - c * odd_neg
+    negative = half - (half * 0.5).floor() * 2.0     # floor(n / 2) mod 2
+    return picked * (1.0 - negative * 2.0)
+
+
+def _with_large_arguments(ctx, x: Ex, ax: Ex, res: Ex, op: str) -> Ex:
+    """``res``, where ``|x| >= _REDUCE_LIMIT`` (or inf) onnxruntime's ``op`` (Sin/Cos) of x.
+
+    The onnxruntime kernel (a full float64 pass, the costliest node here) runs only when some
+    element needs it: an ``If`` on ``any(|x| >= limit)`` (a NaN compares false, and the
+    reduction's NaN then gives NaN anyway), not a ``Where`` over an always-computed array.
+    """
+    import onnx_ir as ir
+
+    from pyonnx.frontend.graph import dtypes
+    from pyonnx.frontend.numpy_calls.reductions.common import reduce_any
+
+    big = ax.ge(_REDUCE_LIMIT)
+    if not res.shape:  # a 0-d value: the If would cost more than the Where it saves
+        return where(big, x.unary(op), res)
+    any_big = reduce_any(ctx, big.array(), tuple(range(len(big.shape))), keepdims=False)
+    branches = []
+    for label, compute in (("then", lambda: where(big, x.unary(op), res)),
+                           ("else", lambda: res.unary("Identity"))):
+        with ctx.subgraph() as nodes:
+            out = compute().value
+        out.type = ir.TensorType(dtypes.to_ir(res.dtype))
+        branches.append(ir.Graph([], [out], nodes=nodes,
+                                 name=f"{ctx.function_name}_{op.lower()}_{label}"))
+    value = ctx.op("If", any_big.value, then_branch=branches[0], else_branch=branches[1])
+    value.type = ir.TensorType(dtypes.to_ir(res.dtype))
+    value.shape = ir.Shape(list(res.shape))
+    return Ex(ctx, value, res.dtype, res.shape)
+
+
 def _trig(ctx, x: Array, which: str) -> Array:
     e = Ex.of(ctx, x)
-    q, y0, y1 = _rem_pio2(e)
+    fn, y0, y1 = _rem_pio2(e)
     ax = e.abs()
     if which == "tan":
+        q = _quadrant(fn)
         res = _ktan(y0, y1, q.eq(1.0) | q.eq(3.0))
         big = e.unary("Sin") / e.unary("Cos")
         res = where(ax.ge(2.0 ** -27), res, e)
-    else:
-        s, c = _ksin(y0, y1), _kcos(y0, y1)
-        if which == "sin":
-            res = _select(-c, (q.eq(0.0), s), (q.eq(1.0), c), (q.eq(2.0), -s))
-            res = where(ax.ge(2.0 ** -27), res, e)
-            big = e.unary("Sin")
-        else:
-            res = _select(s, (q.eq(0.0), c), (q.eq(1.0), -s), (q.eq(2.0), -c))
-            big = e.unary("Cos")
-    return where(ax.ge(_REDUCE_LIMIT), big, res).array()
+        return where(ax.ge(_REDUCE_LIMIT), big, res).array()
+    # (Below 2**-27 the kernel gives x itself, -0.0 included: no special case.)
+    res = _quadrant_select(fn if which == "sin" else fn + 1.0, _ksin(y0, y1), _kcos(y0, y1))
+    return _with_large_arguments(ctx, e, ax, res, "Sin" if which == "sin" else "Cos").array()
 
 
 def sin(ctx, x: Array) -> Array:
