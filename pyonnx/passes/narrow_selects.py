@@ -25,7 +25,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.passes.marks import replace_value
-from pyonnx.passes.rewrite_idioms import _const, _rank
+from pyonnx.passes.idiom_match import _const, _rank
 
 __all__ = ["NarrowSelectsPass"]
 
