@@ -55,7 +55,10 @@ class FunctionSource:
         return False, None
 
 
+# Bounded: each entry holds its function and globals, and a process that converts functions
+# made on the fly (a fuzzer, a notebook redefining them) must not keep them all.
 _CACHE: dict[types.CodeType, FunctionSource] = {}
+_CACHE_SIZE = 1024
 
 
 def parse_function(fn: Any) -> FunctionSource:
@@ -111,6 +114,8 @@ def parse_function(fn: Any) -> FunctionSource:
     src = FunctionSource(fn, tree, filename, fn.__globals__, closure)
     if isinstance(tree, ast.AsyncFunctionDef):
         raise ConversionError("async functions are not supported; use 'def'", loc_of(src, tree))
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))  # the oldest (dicts keep insertion order)
     _CACHE[code] = src
     return src
 

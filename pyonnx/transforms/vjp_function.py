@@ -109,7 +109,11 @@ class VJPFunction:
         return self.compiled.to_onnx(*self.primals, *self._cts(ct))
 
 
-_VJP_CACHE: dict[tuple, tuple[CompiledFunction, dict[int, _VJPModel]]] = {}
+# The compiled models are cached on the function itself (this attribute of its __dict__), per
+# steps and static argument names: a function made on the fly, a lambda or a generated
+# program, takes its models and onnxruntime sessions with it when it goes (a module-level
+# dict, or a weak one whose values hold the function, kept them all).
+_VJP_CACHE = "_pyonnx_vjp_cache"
 
 
 def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
@@ -131,11 +135,12 @@ def vjp(f: Callable[..., Any], *primals: Any) -> tuple[Any, VJPFunction]:
         raise TypeError(f"vjp: {e}") from None
     bound.apply_defaults()
     args = tuple(bound.arguments[p] for p in sig.parameters)
-    key = (fn, steps, tuple(sorted(options.get("static_argnames", ()))))
-    if key not in _VJP_CACHE:
+    key = (steps, tuple(sorted(options.get("static_argnames", ()))))
+    per_function = fn.__dict__.setdefault(_VJP_CACHE, {})
+    if key not in per_function:
         forward = f if isinstance(f, CompiledFunction) else CompiledFunction(fn, **options)
-        _VJP_CACHE[key] = (forward, {})
-    forward, models = _VJP_CACHE[key]
+        per_function[key] = (forward, {})
+    forward, models = per_function[key]
     # The backward model runs at the primals as they were: a function that writes into an
     # argument changes it in the forward call (numpy's meaning), not the point of the VJP.
     primal_args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)

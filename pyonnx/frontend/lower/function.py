@@ -35,7 +35,7 @@ from pyonnx.loc import SourceLoc
 __all__ = ["FunctionLowering", "prepare"]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)  # bounded: each entry holds its function (and globals)
 def _prepared(code: types.CodeType, fn: types.FunctionType) -> tuple[FunctionSource, ast.FunctionDef, frozenset[str]]:
     src = parse_function(fn)
     check_syntax(src)
