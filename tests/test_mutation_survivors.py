@@ -299,3 +299,32 @@ def test_broadcast_cotangent_summed_without_known_ranks(g_shape, x_shape):
     want = want.sum(axis=tuple(i for i, n in enumerate(x_shape) if n == 1 and want.shape[i] != 1),
                     keepdims=True).reshape(x_shape)
     np.testing.assert_array_equal(got, want)
+
+
+# rewrite_idioms.py `reversed_cumsum`: with the rank unknown (a graph input without a shape),
+# the axes are compared as written and the rewrite still applies, results unchanged.
+def test_reversed_cumsum_of_an_input_of_unknown_rank():
+    import onnxruntime as ort
+    import onnx_ir as ir
+
+    from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
+    from tests.passes.helpers import model, ops
+
+    text = """g (float[N,M] x) => (float[N,M] y)
+    <int64[1] big = {9223372036854775807}, int64[1] small = {-9223372036854775808},
+     int64[1] ax = {1}, int64[1] minus = {-1}, int64 cax = {1}> {
+        r = Slice (x, big, small, ax, minus)
+        c = CumSum (r, cax)
+        y = Slice (c, big, small, ax, minus)
+    }"""
+    before = ir.to_proto(model(text)).SerializeToString()
+    m = model(text)
+    for v in (m.graph.inputs[0], m.graph.outputs[0]):
+        v.shape = None
+    assert RewriteIdiomsPass()(m).modified
+    assert "CumSum" in ops(m) and ops(m).count("Slice") < 2
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    run = [ort.InferenceSession(p, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+           for p in (before, ir.to_proto(m).SerializeToString())]
+    np.testing.assert_array_equal(run[1], run[0])
+    np.testing.assert_array_equal(run[0], np.cumsum(x[:, ::-1], axis=1)[:, ::-1])
