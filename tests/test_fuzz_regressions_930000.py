@@ -273,3 +273,33 @@ def test_reshape_of_advanced_indexing_after_a_slice_is_view_or_copy():
         pyonnx.compile(reshape_of_fancy_column_pick)(np.arange(12).reshape(3, 4))
     # a row pick (the advanced index first) is C-ordered: its reshape is a view, as in numpy
     check_calls(reshape_of_fancy_row_pick, (np.arange(12).reshape(3, 4),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 934593: an ``elif`` chain with an early return left a branch whose condition is a copy
+# (Identity) of a constant — the copy stays because it is also the branch's output. pyonnx did
+# not inline that If; onnxruntime's own constant folding did (the model ran with its graph
+# optimizations disabled), and its inlined model fed a Loop state from nothing: "Trying to get
+# a TensorSeq, but got: (null)". The If with a constant condition behind Identity copies is
+# inlined by pyonnx's folding now.
+def elif_chain_early_return_then_loop_write(a0, a1):
+    t1 = a1[None]
+    a0 = np.zeros_like(a0)
+    t2 = np.full_like(a1, 2)
+    t3 = t1[-1]
+    if t2.sum() > 5.125:
+        pass
+    elif t2.max() < 1.625:
+        pass
+    elif a0.any():
+        return a1
+    for i13 in range(t3.shape[0]):
+        a1[0] = 0
+    return t3
+
+
+def test_elif_chain_early_return_then_loop_write():
+    check_calls(elif_chain_early_return_then_loop_write,
+                (np.array(1, np.int8), np.array([4, 5], np.uint16)),
+                (np.array(-1, np.int8), np.array([5, 1, 6], np.uint16)),
+                (np.array(0, np.int8), np.array([1], np.uint16)))

@@ -72,8 +72,10 @@ TESTS = [
                                "tests/test_npbench.py"]),
     ("pyonnx/passes/lower_setitem.py", ["tests/passes/test_lower_setitem.py",
                                         "tests/test_setitem.py", "tests/test_npbench.py"]),
-    ("pyonnx/passes/gradient.py", ["tests/test_grad.py", "tests/test_grad_control_flow.py"]),
-    ("pyonnx/passes/vjp", ["tests/test_grad.py", "tests/test_grad_control_flow.py"]),
+    ("pyonnx/passes/gradient", ["tests/test_grad.py", "tests/test_grad_control_flow.py",
+                                "tests/test_grad_regressions.py"]),
+    ("pyonnx/passes/rewrite_idioms.py", ["tests/passes/test_rewrite_idioms.py",
+                                         "tests/test_npbench.py"]),
     ("pyonnx/passes", ["tests/passes", "tests/test_core.py"]),
 ]
 

@@ -91,6 +91,17 @@ class FoldConstantsPass(ir.passes.InPlacePass):
         return ir.passes.PassResult(model, folding.modified)
 
 
+def _through_identities(value: ir.Value | None) -> ir.Value | None:
+    """``value``, or what the chain of ``Identity`` nodes producing it copies (an Identity
+    stays where its output is a graph output: a branch's flag that is also its condition)."""
+    for _ in range(8):
+        node = value.producer() if value is not None else None
+        if node is None or node.op_type != "Identity" or node.domain not in _ONNX_DOMAINS:
+            break
+        value = node.inputs[0]
+    return value
+
+
 class _Folding:
     """The state of one run of the pass (single-use); also the ``Inputs`` seen by rules."""
 
@@ -293,7 +304,7 @@ class _Folding:
     # -------------------------------------------------------------------------- If
     def _inline_if(self, node: ir.Node) -> bool:
         """``If`` with a constant condition → the nodes of the taken branch."""
-        cond = const_of(node.inputs[0]) if node.inputs else None
+        cond = const_of(_through_identities(node.inputs[0])) if node.inputs else None
         if cond is None or cond.size != 1 or cond.dtype != np.bool_:
             return False
         attr = node.attributes.get("then_branch" if cond.reshape(()) else "else_branch")

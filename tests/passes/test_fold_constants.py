@@ -508,6 +508,18 @@ g (float[2] x) => (float[2] y) <float[2] a = {1, 2}, bool c = {1}> {
 }""", ["Mul"])
 
 
+def test_if_whose_condition_is_an_identity_of_a_constant_is_inlined():
+    # (an Identity stays where its output is also a graph output; onnxruntime inlines such an
+    # If itself, and its inlined model failed to run: fuzzer seed 934593)
+    assert_folds_to("""
+g (float[2] x) => (float[2] y, bool k) <bool c = {0}> {
+  k = Identity(c)
+  y = If (k) <
+    then_branch = t () => (float[2] ty) { ty = Neg(x) },
+    else_branch = e () => (float[2] ey) { ey = Abs(x) }>
+}""", ["Identity", "Abs"])
+
+
 def test_inlined_if_returning_an_outer_value_keeps_the_output():
     m = assert_folds_to("""
 g (float[2] x) => (float[2] y) <bool c = {0}> {

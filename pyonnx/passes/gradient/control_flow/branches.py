@@ -11,9 +11,11 @@ from pyonnx.passes.gradient.control_flow.common import (
     _empty_like,
     _outputs,
     _replace_node,
+    _rewire,
     _tensor_type,
     _typed,
 )
+from pyonnx.passes.gradient.graphs import _inputs
 from pyonnx.passes.gradient.registry import vjp
 
 __all__: list[str] = []
@@ -47,11 +49,12 @@ def _if(b: Backward, node: ir.Node, gs):
             outs = _outputs(b, outs, nodes)
             for c, out in zip(wanted, outs):
                 _typed(b, out, c)
-        # Residuals: values computed in the forward branch that its VJP uses.
+        # Residuals: values computed in the forward branch that its VJP uses (composite
+        # marks' values included: a second derivative reads them).
         residuals: dict[ir.Value, None] = {}
         for n in _all_nodes(nodes):
-            for v in n.inputs:
-                if v is not None and v.producer() is not None and v.producer().graph is g:
+            for v in _inputs(n):
+                if v.producer() is not None and v.producer().graph is g:
                     residuals[v] = None
         backward.append((nodes, outs, list(residuals)))
     res_then, res_else = backward[0][2], backward[1][2]
@@ -90,9 +93,7 @@ def _if(b: Backward, node: ir.Node, gs):
                                                    new.outputs[n_out + len(res_then):])):
             inside = set(_all_nodes(nodes))
             for r, out in zip(rs, outs):
-                for use in r.uses():
-                    if use.node in inside:
-                        use.node.replace_input_with(use.idx, out)
+                _rewire(r, out, inside)
         _replace_node(b, node, new)
         node = new
     bodies = [ir.Graph([], outs, nodes=nodes, name=b.fresh(f"{node.name}_{side}_vjp"))

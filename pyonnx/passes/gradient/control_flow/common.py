@@ -11,7 +11,7 @@ import onnx_ir as ir
 from pyonnx.passes.gradient.backward import Backward
 from pyonnx.passes.gradient.graphs import _captures, _inputs
 from pyonnx.passes.gradient.types import FLOAT_TYPES
-from pyonnx.passes.marks import replace_value
+from pyonnx.passes.marks import DERIVATIVE, replace_value
 
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
 
@@ -79,6 +79,20 @@ def _prune(graph: ir.Graph) -> None:
             for i in range(len(n.inputs)):
                 n.replace_input_with(i, None)
     graph.remove(dead)
+
+
+def _rewire(old: ir.Value, new: ir.Value, inside: set[ir.Node]) -> None:
+    """Makes the nodes of ``inside`` read ``new`` where they read ``old``: their inputs and
+    the composite marks naming ``old`` (a mark is no use of the value: a second derivative
+    differentiates the marked node as a function of the mark's values, which must be in
+    scope where the node runs)."""
+    for use in list(old.uses()):
+        if use.node in inside:
+            use.node.replace_input_with(use.idx, new)
+    for n in inside:
+        mark = n.meta.get(DERIVATIVE)
+        if mark is not None and any(x is old for x in mark[1]):
+            n.meta[DERIVATIVE] = (mark[0], [new if x is old else x for x in mark[1]])
 
 
 def _outputs(b: Backward, values: Sequence[ir.Value], nodes: list[ir.Node]) -> list[ir.Value]:

@@ -15,6 +15,7 @@ from pyonnx.passes.gradient.control_flow.common import (
     _reach_backward,
     _reach_forward,
     _replace_node,
+    _rewire,
     _tape_typed,
     _tensor_type,
     _typed,
@@ -82,8 +83,7 @@ def _record_residuals(b: Backward, node: ir.Node, body: ir.Graph, copy: ir.Graph
                 b.nodes = gathers
                 ph = ir.Value(name=b.fresh("rev_record"))
                 got = b.op("Gather", ph, t, axis=0, dtype=b.dtype(r), dims=b.dims(r))
-                for u in uses:
-                    u.node.replace_input_with(u.idx, got)
+                _rewire(r, got, inside)
                 records.append((orig, ph))
                 continue
             for u in shape_uses:

@@ -1,0 +1,46 @@
+"""Gradient regressions from the fuzzer's grad mode (issue 19): each program is the minimized
+one or a family written from it; gradients and Hessians (``jacobian(grad(f))``) against central
+finite differences (tests/test_grad_regressions.py ``check``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.test_grad_regressions import check
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 960032: the Hessian of a function whose loop runs behind an early return crashed (a Loop
+# of the second derivative read a value of the forward branch, out of scope: ValidationError).
+# The first derivative's If VJP exported the branch values its VJP reads as outputs of the
+# forward If and rewired the VJP's inputs, but not the composite marks (np.arctan2, np.cosh are
+# built from many nodes and marked with their inputs), which the second derivative follows.
+def early_return_then_composites_in_loop(x, w):
+    t2 = w[0:-1]
+    t3 = np.sin(t2)
+    if t2.shape[0] > 2.87:
+        return np.sum(t3)
+    x = np.log(x * x + 0.5)
+    for i in range(x.shape[0]):
+        w = np.arctan2(x, w * w + 0.5)
+        w = np.cosh(0.5 * w)
+    return np.sum(w) + np.sum(x)
+
+
+def branch_then_composite_in_loop(x, w):
+    if np.sum(x) > 2.0:
+        return np.sum(w * w)
+    x = np.log(x)
+    for i in range(x.shape[0]):
+        w = np.arctan2(x, w)
+        w = np.cosh(w)
+    return np.sum(w)
+
+
+def test_hessian_of_composites_in_a_loop_behind_an_early_return():
+    x3, w3 = np.array([0.1, 0.07, -0.43]), np.array([-0.85, 0.31, 0.14])
+    x4, w4 = np.array([0.42, 0.04, 0.24, -0.73]), np.array([0.91, 0.13, 0.86, -0.48])
+    check(early_return_then_composites_in_loop, [(x3, w3), (x4, w4)], hessian=True)
+    x, w = np.array([0.3, 0.5, 0.4]), np.array([-0.85, 0.31, 0.14])
+    check(branch_then_composite_in_loop, [(x, w), (x + 1.0, w)], hessian=True)
