@@ -44,6 +44,9 @@ def len_(ctx, x):
     if isinstance(x, Seq):  # a list built at run time
         from pyonnx.frontend.graph import sequences
         return sequences.length(ctx, x)
+    hook = getattr(type(x), "__pyonnx_len__", None)  # value objects (np.poly1d: its order)
+    if hook is not None:
+        return hook(x)
     raise ctx.error(f"len() of {type(x).__name__} is not supported")
 
 
