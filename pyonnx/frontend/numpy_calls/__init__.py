@@ -29,7 +29,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "arrangement",
             "series",
             "array_forms",
-            "poly1d")
+            "poly1d",
+            "linalg_lu")
 _loaded = False
 _load_lock = threading.Lock()
 
