@@ -107,3 +107,41 @@ def test_refusals(fn, arg, match):
     with pytest.raises(pyonnx.ConversionError, match=match) as info:
         pyonnx.compile(fn)(arg)
     assert info.value.lineno == fn.__code__.co_firstlineno + 1
+
+
+def choleskys(a):
+    return np.linalg.cholesky(a), np.linalg.cholesky(a, upper=True)
+
+
+def tensor_forms(a, b):
+    return (np.linalg.tensorinv(a.reshape(2, 3, 6)), np.linalg.tensorinv(a, ind=1),
+            np.linalg.tensorsolve(a.reshape(2, 3, 6), b),
+            np.linalg.tensorsolve(a.reshape(6, 2, 3), b, axes=(0,)))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 7])
+def test_cholesky(n):
+    rng = np.random.default_rng(n)
+    g = rng.normal(size=(n, n))
+    a = g @ g.T + n * np.eye(n)
+    check(choleskys, a, **R64)
+    check(choleskys, np.stack([a, a + np.eye(n)]), **R64)
+    check(choleskys, a.astype(np.float32), **R32)
+    a[np.triu_indices(n, 1)] = 7.0  # only the lower triangle is read (upper=False)
+    check(lambda_free_lower, a, **R64)
+
+
+def lambda_free_lower(a):
+    return np.linalg.cholesky(a)
+
+
+def test_cholesky_integers_and_not_positive_definite():
+    check(choleskys, np.array([[4, 2], [2, 3]]), **R64)
+    with pytest.raises(Exception, match="not_positive_definite"):
+        pyonnx.compile(lambda_free_lower)(np.array([[1.0, 2.0], [2.0, 1.0]]))
+
+
+def test_tensorinv_tensorsolve():
+    rng = np.random.default_rng(3)
+    check(tensor_forms, rng.normal(size=(6, 6)) + 3 * np.eye(6), rng.normal(size=(2, 3)),
+          **R64)

@@ -30,7 +30,8 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "series",
             "array_forms",
             "poly1d",
-            "linalg_lu")
+            "linalg_lu",
+            "unsupported")
 _loaded = False
 _load_lock = threading.Lock()
 
