@@ -97,7 +97,24 @@ def composed(c, x):
 
 
 def divided(c):
-    return (np.poly1d(c) / np.poly1d(c)).coeffs
+    return (np.poly1d(c) / np.poly1d(c))[0].coeffs
+
+
+def polydivs(u, v):
+    q, r = np.polydiv(u, v)
+    pq, pr = np.poly1d([1.0, -3.0, 2.0]) / np.poly1d([1.0, 1.0])
+    return q, r, pq.coeffs, pr.coeffs, np.polydiv(u, 2.0)[0]
+
+
+@pytest.mark.parametrize("u, v", [
+    (np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0])),
+    (np.array([1.0, -3.0, 2.0]), np.array([1.0, -1.0])),        # exact: remainder trimmed
+    (np.array([1, 2]), np.array([1, 2, 3])),                     # deg u < deg v: q = [0]
+    (np.array([1.0, 2.0], np.float32), np.array([2.0], np.float32)),
+    (np.array([3.0]), np.array([2.0])),
+])
+def test_polydiv(u, v):
+    check(polydivs, u, v)
 
 
 def np_roots(c):
@@ -112,7 +129,7 @@ def of_matrix(a):
     (returns_poly, (np.ones(2),), "returns a Poly1d"),
     (roots, (np.ones(2),), "eigenvalues"),
     (composed, (np.ones(2), np.ones(3)), "composition"),
-    (divided, (np.ones(2),), "np.polydiv"),
+    (divided, (np.ones(2),), "np.polydiv's loop needs"),
     (np_roots, (np.ones(2),), "eigenvalues"),
     (of_matrix, (np.eye(2),), "eigenvalues"),
 ])

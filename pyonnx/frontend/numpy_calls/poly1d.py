@@ -21,7 +21,8 @@ Supported syntax:
 
 Not supported: ``p.roots`` / ``np.roots`` (eigenvalues of the companion matrix: onnxruntime has
 no eigenvalue solver), ``p(q)`` with a Poly1d ``q`` (composition), ``p / q`` (``polydiv``),
-comparisons of polynomials, and a Poly1d as a function's result (return ``p.coeffs``).
+comparisons of polynomials, ``p / q`` unless both coefficient counts are known at
+conversion time, and a Poly1d as a function's result (return ``p.coeffs``).
 """
 
 from __future__ import annotations
@@ -107,8 +108,15 @@ class Poly1d:
         if op is ast.Div and not reflected and _is_scalar(other):
             return _make(ctx, N.true_divide(self.coeffs, other))
         if op is ast.Div:
-            raise ctx.error("division of polynomials (np.polydiv) is not supported; divide by "
-                            "a number, or compute the quotient outside the compiled function")
+            other = other if isinstance(other, Poly1d) else poly1d(ctx, other)
+            a, b = (other, self) if reflected else (self, other)
+            if None in (a.coeffs.shape[0], b.coeffs.shape[0]):
+                raise ctx.error("p / q of polynomials whose coefficients are computed in the "
+                                "model: np.polydiv's loop needs their (trimmed) lengths at "
+                                "conversion time; divide by a number, or use np.polydiv on "
+                                "coefficient arrays of known length")
+            q, r = polydiv(ctx, a.coeffs, b.coeffs)
+            return _make(ctx, q), _make(ctx, r)
         if op is ast.Pow and not reflected:
             n = other if is_static(other) else None
             if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 0:
@@ -217,8 +225,9 @@ def _make(ctx, coeffs: Array, variable: str = "x") -> Poly1d:
 
 
 @register(np.poly1d, static_eval=False, limits={
-    "c_or_r": "the object's .roots, p(q) (composition) and p / q (polydiv) are refused; "
-              "a poly1d cannot be a result (return p.coeffs)"})
+    "c_or_r": "the object's .roots and p(q) (composition) are refused, p / q needs "
+              "coefficient counts known at conversion time; a poly1d cannot be a result "
+              "(return p.coeffs)"})
 def poly1d(ctx, c_or_r, r=False, variable=None):
     """``np.poly1d(c_or_r, r=False, variable=None)``: a :class:`Poly1d` (module doc)."""
     variable = ctx.static(variable, "variable")
@@ -273,6 +282,47 @@ def poly(ctx, seq_of_zeros):
                                 N.negative(N.getitem(z, slice(k, k + 1)))))
         a = N.convolve(a, kernel)
     return a
+
+
+@register(np.polydiv)
+def polydiv(ctx, u, v):
+    """``q, r = np.polydiv(u, v)``: numpy's long division (unrolled: the lengths must be known
+    at conversion time), then leading remainder terms within 1e-8 of zero dropped (numpy's
+    ``allclose(r[0], 0, rtol=1e-14)``, a run-time length)."""
+    fname = "np.polydiv"
+    if isinstance(u, Poly1d) or isinstance(v, Poly1d):
+        q, r = Poly1d.__pyonnx_binary__(u if isinstance(u, Poly1d) else poly1d(ctx, u),
+                                        ast.Div, v, False)
+        return q, r
+    N = Np(ctx)
+    ua, va = (N.add(polynomials._one_d(ctx, t, fname), 0.0) for t in (u, v))
+    m = static_dim(ctx, ua.shape[0], f"{fname}: the coefficient counts must be known at "
+                   "conversion time (the division is unrolled)") - 1
+    n = static_dim(ctx, va.shape[0], f"{fname}: the coefficient counts must be known at "
+                   "conversion time (the division is unrolled)") - 1
+    if m < 0 or n < 0:
+        raise ctx.error(f"{fname}: empty coefficient arrays (numpy raises IndexError)")
+    wdt = np.result_type(ua.dtype, va.dtype)
+    scale = N.true_divide(1.0, N.getitem(va, 0))
+    scale = Array(scale.value, scale.dtype, (), weak=False)
+    r = ctx.cast(ua, wdt)
+    qs = []
+    for k in range(m - n + 1):
+        d = N.multiply(scale, N.getitem(r, k))
+        qs.append(ctx.cast(d, wdt))
+        part = ctx.cast(N.subtract(N.getitem(r, slice(k, k + n + 1)), N.multiply(d, va)), wdt)
+        r = N.concatenate((N.getitem(r, slice(0, k)), part, N.getitem(r, slice(k + n + 1, None))))
+    if qs:
+        q = N.stack(qs)
+    else:
+        q = Array(ctx.const(np.zeros(1, wdt)), wdt, (1,))
+    # drop leading terms with |r_i| <= 1e-8 while more than one is left (NaN is kept)
+    big = ctx.op("Not", ctx.op("LessOrEqual", ctx.op("Abs", r), ctx.const(np.array(1e-8, wdt))))
+    big = ctx.op("Concat", ctx.op("Cast", big, to=7), ints(ctx, [1]), axis=0)
+    first = ctx.op("ArgMax", big, axis=0, keepdims=1, select_last_index=0)
+    start = ctx.op("Min", first, ints(ctx, [m]))
+    r = Array(ctx.op("Slice", r, start, ints(ctx, [m + 1]), ints(ctx, [0])), wdt, (None,))
+    return q, r
 
 
 refuse(np.roots, reason=_ROOTS)
