@@ -31,6 +31,7 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "array_forms",
             "poly1d",
             "linalg_lu",
+            "linalg_forms",
             "unsupported")
 _loaded = False
 _load_lock = threading.Lock()
