@@ -36,6 +36,20 @@ def poly_from_roots(r, x):
     return np.poly(r), np.poly1d(r, r=True)(x), np.poly1d(r, True).coeffs
 
 
+def numpy_scalar_left(c):
+    p = np.poly1d(c)
+    return np.float64(2.0) * p, np.float32(1.5) + p, np.arange(3.0) - p
+
+
+def compares(c):
+    return np.poly1d(c) == np.poly1d(c)
+
+
+def test_poly1d_numpy_values_on_the_left():
+    # numpy's scalar and ndarray operators take p as its coefficient array
+    check(numpy_scalar_left, np.array([1.0, 2.0, 3.0]))
+
+
 def poly_python_scalar(c, s):
     return (s * np.poly1d(c)).coeffs, (np.poly1d(c) + s).coeffs
 
@@ -132,6 +146,7 @@ def of_matrix(a):
     (divided, (np.ones(2),), "np.polydiv's loop needs"),
     (np_roots, (np.ones(2),), "eigenvalues"),
     (of_matrix, (np.eye(2),), "eigenvalues"),
+    (compares, (np.ones(2),), "comparing poly1d"),
 ])
 def test_poly1d_refusals(fn, args, match):
     with pytest.raises(pyonnx.ConversionError, match=match) as info:

@@ -92,10 +92,16 @@ class Poly1d:
         if reflected and isinstance(other, Array) and other.weak:
             # A Python number computed at run time: Python calls poly1d's reflected method.
             pass
-        elif reflected and (isinstance(other, (Array, np.ndarray, np.generic))):
-            # ndarray / numpy-scalar operators take p as its coefficient array
+        elif reflected and isinstance(other, Array):
+            # ndarray / numpy-scalar operators take p as its coefficient array (the ufunc path)
             return NotImplemented
         N = Np(ctx)
+        if reflected and isinstance(other, (np.ndarray, np.generic)):  # the same, static
+            name = _UFUNC_NAMES.get(op)
+            if name is None:
+                raise ctx.error(f"the operator {op.__name__} between a numpy value and a "
+                                "poly1d is not supported")
+            return getattr(N, name)(ctx.asarray(other), self.coeffs)
         if op is ast.Add:
             return _make(ctx, polynomials.polyadd(ctx, self.coeffs, _coeffs(ctx, other)))
         if op is ast.Sub:
@@ -128,6 +134,15 @@ class Poly1d:
             return _make(ctx, res)
         raise ctx.error(f"the operator {op.__name__} is not supported between poly1d and "
                         f"{type(other).__name__}")
+
+    def __eq__(self, other):
+        if isinstance(other, (Poly1d, Array, numbers.Number, list, tuple, np.ndarray)):
+            raise self.ctx.error("comparing poly1d objects is not supported; compare their "
+                                 "coefficients: np.array_equal(p.coeffs, q.coeffs)")
+        return NotImplemented
+
+    __ne__ = __eq__
+    __hash__ = object.__hash__
 
     def __neg__(self):
         return _make(self.ctx, Np(self.ctx).negative(self.coeffs), self.variable)
@@ -205,6 +220,10 @@ class Poly1d:
 _ROOTS = ("the roots of a polynomial (np.roots, poly1d.roots) are eigenvalues of its companion "
           "matrix: onnxruntime has no eigenvalue solver; compute them outside the compiled "
           "function")
+
+
+_UFUNC_NAMES = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply",
+                ast.Div: "true_divide", ast.Pow: "power"}
 
 
 def _is_scalar(v: Any) -> bool:
