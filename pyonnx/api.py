@@ -16,6 +16,7 @@ symbolic, so one model serves every size.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import inspect
@@ -385,13 +386,21 @@ class CompiledFunction:
         cached; Python scalars needed at conversion time become static as in a call)."""
         if kwargs or len(args) != len(self._params):
             args = self._bind(args, kwargs)
+        rank_checks = False
         while True:
             try:
                 params = self._params_for(args, symbolic=not self.static_shapes)
-                return (params, *self._build(params))
+                with _rank_checks(rank_checks):
+                    return (params, *self._build(params))
             except ConversionError as e:
                 raise _at_user_level(e) from None
             except Exception as e:
+                if not rank_checks and _checkable(e) and (self.static_shapes or not any(
+                        isinstance(a, (np.ndarray, np.generic)) for a in args)):
+                    # Static shapes cannot help (a spec names the dimensions): keep them
+                    # symbolic and check at run time (np.squeeze without axis).
+                    rank_checks = True
+                    continue
                 try:
                     if _shapes_needed(self, e):
                         continue
@@ -519,6 +528,26 @@ def _shapes_needed(fn: CompiledFunction, e: Exception) -> bool:
         fn._cache.clear()
         fn.__dict__.pop("_key", None)  # generated for rank-only keys
     return True
+
+
+def _checkable(e: Exception) -> bool:
+    """Whether ``e`` is a NeedStaticShapes the lowering can also meet with run-time checks."""
+    return getattr(e, "checkable", False) is True and type(e).__name__ == "NeedStaticShapes"
+
+
+@contextlib.contextmanager
+def _rank_checks(on: bool):
+    """Converts with the frontend's RANK_CHECKS set when ``on`` (imported only then)."""
+    if not on:
+        yield
+        return
+    from pyonnx.frontend.graph.context import RANK_CHECKS
+
+    token = RANK_CHECKS.set(True)
+    try:
+        yield
+    finally:
+        RANK_CHECKS.reset(token)
 
 
 def _need_static() -> type:

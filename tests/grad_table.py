@@ -450,3 +450,22 @@ NOT_DIFFERENTIABLE.update({
                      "basic indexing, checked as such",
     "ndarray.tolist": "a run-time list: sequences are refused on the gradient path (README)",
 })
+
+# issue 16: the LU/Cholesky family (pivots fixed near a well-conditioned matrix), matrix
+# products in numpy's order, polynomials from roots, long division and poly1d objects
+_SPD = "({x} @ {x}.T + 3.0 * np.eye(3))"
+_DOM = "({x}[:, :3] + 3.0 * np.eye(3))"
+TABLE.update({
+    "numpy.det": E(f"np.linalg.det({_SPD})"),
+    "numpy.slogdet": E(f"np.linalg.slogdet({_SPD})[1]"),
+    "numpy.inv": E(f"np.linalg.inv({_DOM})"),
+    "numpy.solve": E(f"np.linalg.solve({_DOM}, {{x}}[:, 3])"),
+    "numpy.cholesky": E(f"np.linalg.cholesky({_SPD})"),
+    "numpy.tensorinv": E(f"np.linalg.tensorinv({_DOM}, ind=1)"),
+    "numpy.tensorsolve": E(f"np.linalg.tensorsolve({_DOM}, {{y}}[:3])", "any", "any"),
+    "numpy.matrix_power": E("np.linalg.matrix_power({x}[:, :3], 3)"),
+    "numpy.multi_dot": E("np.linalg.multi_dot([{x}, {x}.T, {x}])"),
+    "numpy.poly": E("np.poly({x}[0])"),
+    "numpy.polydiv": E("np.polydiv({x}[0], {y}[:2])[0]", "any", "nz"),
+    "numpy.poly1d": E("np.poly1d({x}[0])({y}) + np.poly1d({x}[1]).deriv()({y})", "nz", "any"),
+})

@@ -2,8 +2,9 @@
 
 Input: a serialized ``onnx.ModelProto`` whose inputs carry symbolic dimension names (``x_0``...).
 Output: the same model, changed in place: each graph output dimension that was unknown and that
-onnxruntime's symbolic shape inference expresses as a product or sum of input dimensions gets
-that expression as its ``dim_param``. Nothing else of the model changes (the inferred model's
+onnx's shape inference gives as an input dimension name (``N`` carried through elementwise
+ops, reductions, ``Concat``), or onnxruntime's symbolic shape inference expresses as a product
+or sum of input dimensions, gets that name or expression as its ``dim_param``. Nothing else of the model changes (the inferred model's
 intermediate value infos are not copied), so the model's meaning and validity are untouched.
 
 Only what is true for every input size is kept: an expression with a subtraction or a ``max``/
@@ -41,6 +42,13 @@ def name_output_dims(model: onnx.ModelProto) -> onnx.ModelProto:
         return model
     names = {d.dim_param for v in model.graph.input if v.type.HasField("tensor_type")
              for d in v.type.tensor_type.shape.dim if d.HasField("dim_param")}
+    # onnx's own inference carries input dimension names through most ops (elementwise,
+    # reductions, Concat, Unsqueeze) and fails less often than onnxruntime's symbolic one
+    # (which gives up on a whole model for one value it cannot type); the symbolic one then
+    # names what is left with sums and products.
+    unknown = _named_by_onnx(model, unknown, names)
+    if not unknown:
+        return model
     inferred = _infer(model)
     if inferred is None:
         return model
@@ -56,6 +64,28 @@ def name_output_dims(model: onnx.ModelProto) -> onnx.ModelProto:
         if expr and _MONOTONE.match(expr) and set(_NAME.findall(expr)) <= names:
             out.type.tensor_type.shape.dim[i].dim_param = expr
     return model
+
+
+def _named_by_onnx(model: onnx.ModelProto, unknown: list, names: set[str]) -> list:
+    """Names the dimensions in ``unknown`` (output, index) that onnx's shape inference (with
+    data propagation) gives as one input dimension name; returns the ones still unknown."""
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(copy, data_prop=True)
+    except Exception:  # noqa: BLE001 - an optional annotation never fails a conversion
+        return unknown
+    outputs = {o.name: o for o in inferred.graph.output}
+    left = []
+    for out, i in unknown:
+        got = outputs.get(out.name)
+        dims = got.type.tensor_type.shape.dim if got is not None and got.type.HasField(
+            "tensor_type") else ()
+        if len(dims) == len(out.type.tensor_type.shape.dim) and dims[i].dim_param in names:
+            out.type.tensor_type.shape.dim[i].dim_param = dims[i].dim_param
+        else:
+            left.append((out, i))
+    return left
 
 
 def _infer(model: onnx.ModelProto) -> onnx.ModelProto | None:

@@ -280,6 +280,31 @@ def e_matmul(g):
     return g.rng.choice((f"({a} @ {b})", f"np.dot({a}, {b})", f"({a} @ {b}.T)")), False
 
 
+def e_poly_linalg(g):
+    """np.poly1d objects and the LU family of np.linalg (issue 16): evaluation, derivative and
+    arithmetic of polynomials from a float array's values; det/solve/inv/cholesky of a
+    well-conditioned square matrix built from an array (A.T @ A plus a dominant diagonal),
+    integer matrix powers (exact) and multi_dot."""
+    fl = _float_name(g, (1, 2))
+    if not fl:
+        return None
+    a = g.rng.choice(fl)
+    b = g.rng.choice(fl)
+    d = g.desc(a)
+    p = f"np.poly1d({a}.ravel()[:4])"
+    forms = [(f"{p}({b})", False), (f"{p}.deriv()({b})", False), (f"(2 * {p} - 1).coeffs", False),
+             (f"({p} * {p} + {p}).coeffs", False), (f"{p}.integ().coeffs", False),
+             (f"np.polyval({p}, {b})", False), (f"{p}.order", True)]
+    if d.ndim == 2 and min(g.desc(a, 0).shape[1], g.desc(a, 1).shape[1]) <= 6:
+        s = f"({a}.T @ {a} + np.eye({a}.shape[1]) * (np.abs({a}).sum() + 1.0))"
+        forms += [(f"np.linalg.det({s})", False), (f"np.linalg.inv({s})", False),
+                  (f"np.linalg.solve({s}, {a}[0])", False), (f"np.linalg.cholesky({s})", False),
+                  (f"np.linalg.slogdet({s})[1]", False),
+                  (f"np.linalg.matrix_power(({a}.T @ {a} > 0).astype(np.int64), 3)", True),
+                  (f"np.linalg.multi_dot([{a}, {a}.T, {a}])", False)]
+    return g.rng.choice(forms)
+
+
 def e_scalar(g):
     names = g.names(("array",), lambda n, d: d.ndim > 0)
     if not names:
@@ -327,7 +352,7 @@ EXPRESSIONS = [
     (4, ("compile",), e_shape), (5, ("compile",), e_index), (2, ("compile",), e_create),
     (3, ("compile",), e_select), (1, ("compile",), e_matmul), (1, ("compile",), e_scalar),
     (1, ("compile",), e_complex),
-    (2, ("compile",), e_reduce_more),
+    (2, ("compile",), e_reduce_more), (1, ("compile",), e_poly_linalg),
 ]
 
 

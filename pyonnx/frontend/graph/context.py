@@ -15,6 +15,7 @@ importing the frontend.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -58,18 +59,29 @@ class NeedStatic(Exception):
         self.argnames = argnames
 
 
+# Set by the API while it converts for export with symbolic dimensions that static shapes cannot
+# replace (``to_onnx`` with a spec naming "N"): ``np.squeeze`` without axis then keeps those
+# dimensions and the model checks at run time that none is 1 (its rank is fixed when converting),
+# instead of asking for static shapes (NeedStaticShapes ``checkable``).
+RANK_CHECKS: contextvars.ContextVar[bool] = contextvars.ContextVar("pyonnx_rank_checks",
+                                                                   default=False)
+
+
 class NeedStaticShapes(Exception):
     """The conversion needs the input arrays' shapes (``np.squeeze(x)`` without ``axis``: the
     result's rank depends on which dimensions are 1).
 
     The API catches this, makes every array argument's shape part of the signature (one model
     per input shape, as ``static_shapes=True`` does) and converts again. Where that cannot help
-    (the shapes are already static, a spec names its dimensions), ``error`` is raised instead.
+    (the shapes are already static, a spec names its dimensions), ``error`` is raised instead,
+    unless ``checkable``: the lowering can then keep the symbolic dimensions and check them at
+    run time (:data:`RANK_CHECKS`; the API converts again with it set).
     """
 
-    def __init__(self, error: ConversionError):
+    def __init__(self, error: ConversionError, checkable: bool = False):
         super().__init__(str(error))
         self.error = error
+        self.checkable = checkable
 
 
 class Lowering:
@@ -118,6 +130,8 @@ class Lowering:
         self.argument_lists: dict[int, str] = {}
         # Some parameter has a symbolic dimension (see NeedStaticShapes); set by convert.py.
         self.symbolic_params = False
+        # Symbolic dimensions are kept and checked at run time where it matters (RANK_CHECKS).
+        self.rank_checks = RANK_CHECKS.get()
         # ids of the ir.Values joined from a Python scalar on one path and a numpy value on the
         # other, with the error to raise if one is returned (numpy's type depends on the path).
         self.mixed_scalars: dict[int, Exception] = {}
@@ -305,6 +319,9 @@ class Lowering:
             return self.cast(arr, dtype) if dtype is not None else arr
         if isinstance(value, (list, tuple)) and not is_static(value):
             return self.lookup(np.array).fn(self, value, dtype=dtype)
+        as_array = getattr(type(value), "__pyonnx_array__", None)
+        if as_array is not None:  # a value object numpy converts itself (np.poly1d's coeffs)
+            return self.asarray(as_array(value), dtype)
         if isinstance(value, bool | int | float) and not isinstance(value, np.generic):
             dt = np.dtype(dtype) if dtype is not None else dtypes.default_dtype_of_scalar(value)
             return Array(self.const(value, dt), dt, (), weak=dtype is None)

@@ -188,6 +188,12 @@ class ExprLowering:
             raise self.ctx.error(list_forms.BINARY_REFUSAL)
         if complex_ops.involved(left, right):
             return complex_inplace.inplace_binary(self, op, left, right, inplace)
+        for obj, other, reflected in ((left, right, False), (right, left, True)):
+            hook = getattr(type(obj), "__pyonnx_binary__", None)  # value objects (np.poly1d)
+            if hook is not None:
+                result = hook(obj, op, other, reflected)
+                if result is not NotImplemented:
+                    return result
         if not isinstance(left, Array) and not isinstance(right, Array):
             try:
                 return _PY_BINOPS[op](left, right)

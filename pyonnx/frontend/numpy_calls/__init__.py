@@ -28,7 +28,11 @@ _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting
             "index_grids",
             "arrangement",
             "series",
-            "array_forms")
+            "array_forms",
+            "poly1d",
+            "linalg_lu",
+            "linalg_forms",
+            "unsupported")
 _loaded = False
 _load_lock = threading.Lock()
 

@@ -47,6 +47,9 @@ def len_(ctx, x):
     from pyonnx.frontend.graph import records
     if isinstance(x, records.Records):  # a list of tuples built at run time
         return records.length(ctx, x)
+    hook = getattr(type(x), "__pyonnx_len__", None)  # value objects (np.poly1d: its order)
+    if hook is not None:
+        return hook(x)
     raise ctx.error(f"len() of {type(x).__name__} is not supported")
 
 

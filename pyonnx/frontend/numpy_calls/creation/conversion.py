@@ -60,6 +60,8 @@ def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
     """``np.array``: ``copy`` True always makes a new array; None returns ``obj`` itself when
     it needs no conversion (``np.asarray``); False also, and refuses when it would need one."""
     dt = _dtype(ctx, name, dtype)
+    if hasattr(type(obj), "__pyonnx_array__"):  # np.poly1d: numpy's __array__, its coeffs
+        obj = obj.__pyonnx_array__()
     if isinstance(obj, Seq):  # a list built at run time
         # With a dtype, a list of numbers is exact even when empty (np.array([], np.int64) has
         # shape (0,)); without one numpy makes an empty list float64, which fails the run.

@@ -67,6 +67,9 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
     if len(operands) != ufunc.nin or out is not None or where is not True \
             or signature is not None:
         _refuse(ctx, ufunc, operands, out, where, signature)
+    if any(hasattr(type(o), "__pyonnx_array__") for o in operands):  # np.poly1d: its coeffs
+        operands = tuple(ctx.asarray(o) if hasattr(type(o), "__pyonnx_array__") else o
+                         for o in operands)
     for o in operands:
         if isinstance(o, (list, tuple)) and not is_static(o):
             operands = tuple(ctx.asarray(o) if isinstance(o, (list, tuple)) and not is_static(o)

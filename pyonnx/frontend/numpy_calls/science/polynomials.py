@@ -344,16 +344,17 @@ def _poly1d_coeffs(ctx, a) -> Array:
         x = Array(ctx.op("Reshape", x, ints(ctx, [1])), x.dtype, (1,))
     if x.ndim != 1:
         raise ctx.error("np.polymul: Polynomial must be 1d only (numpy raises ValueError)")
-    # b = [0, *x]; keep b from the first nonzero of x, else its last element (a zero)
-    b = ctx.op("Concat", ctx.const(np.zeros(1, x.dtype)), x, axis=0)
+    # b = [*x, +0]; keep x from its first nonzero, else b's last element (numpy's [0]: a
+    # positive zero even when x ends in -0.0)
+    b = ctx.op("Concat", x, ctx.const(np.zeros(1, x.dtype)), axis=0)
     xf = ctx.cast(x, np.float32) if x.dtype == np.float16 else x
     nonzero = ctx.op("Cast", ctx.op("Not", ctx.op("Equal", xf, ctx.const(np.zeros((), xf.dtype)))),
                      to=7)
     nonzero = ctx.op("Concat", nonzero, ints(ctx, [1]), axis=0)  # the sentinel past the end
     first = ctx.op("ArgMax", nonzero, axis=0, keepdims=1, select_last_index=0)
     n = ctx.op("Shape", x)
-    start = ctx.op("Where", ctx.op("Equal", first, n), n, ctx.op("Add", first, ints(ctx, [1])))
-    return Array(ctx.op("Slice", b, start, ints(ctx, [2**62]), ints(ctx, [0])), x.dtype, (None,))
+    stop = ctx.op("Where", ctx.op("Equal", first, n), ctx.op("Add", n, ints(ctx, [1])), n)
+    return Array(ctx.op("Slice", b, first, stop, ints(ctx, [0])), x.dtype, (None,))
 
 
 @register(np.polymul)

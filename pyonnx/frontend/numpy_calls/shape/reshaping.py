@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.context import NeedStaticShapes
 from pyonnx.frontend.graph.values import Array, Dim
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape.common import (
     I64, _binary_i64, _copy, _i64_scalar, axis_of, dim_value, fmt_shape, ints, ravel_array,
-    shape_vector, squeeze_axes, to_array, unsqueeze,
+    guard, shape_vector, squeeze_axes, to_array, unsqueeze,
 )
 
 
@@ -153,9 +154,12 @@ def squeeze(ctx, a, axis=None):
                 f"np.squeeze without axis on an array of shape {fmt_shape(a.shape)}: which "
                 "dimensions are 1 is only known at run time, and the result's rank depends on "
                 "it; pass axis= with the axes to remove")
+            if ctx.rank_checks:
+                return _squeeze_checked(ctx, a)
             if ctx.symbolic_params:
-                # Exact with the inputs' shapes fixed; the API converts again with them.
-                raise NeedStaticShapes(error)
+                # Exact with the inputs' shapes fixed; the API converts again with them (or,
+                # for dimensions a spec names, with rank checks: _squeeze_checked).
+                raise NeedStaticShapes(error, checkable=True)
             raise error
         return squeeze_axes(ctx, a, [i for i, d in enumerate(a.shape) if d == 1])
     seq = axis if isinstance(axis, (tuple, list)) else (axis,)
@@ -167,6 +171,25 @@ def squeeze(ctx, a, axis=None):
             raise ctx.error("cannot select an axis to squeeze out which has size not equal to "
                             f"one (axis {ax} has size {a.shape[ax]})")
     return squeeze_axes(ctx, a, axes)
+
+
+def _squeeze_checked(ctx, a: Array) -> Array:
+    """``np.squeeze(x)`` with symbolic dimensions kept (``to_onnx`` with a spec naming "N"):
+    the dimensions known to be 1 are removed, the unknown ones kept, and the model fails at
+    run time when one of those is 1 (numpy's result would then have a lower rank than the
+    model's output: a different result, never returned)."""
+    out = squeeze_axes(ctx, a, [i for i, d in enumerate(a.shape) if d == 1])
+    unknown = [i for i, d in enumerate(out.shape) if d is None]
+    shape = ctx.op("Shape", out)
+    ones = ctx.op("Equal", ctx.op("Gather", shape, ints(ctx, unknown), axis=0), ints(ctx, [1]))
+    count = ctx.op("ReduceSum", ctx.op("Cast", ones, to=7), keepdims=0)
+    what = "squeeze_assumed_no_dimension_is_1"
+    if out.dtype.kind in "iuf":  # an added zero keeps the shape readable (output dim names)
+        return runtime_check(ctx, Array(count, np.dtype(np.int64), ()), out, what)
+    ok = ctx.op("Equal", count, ctx.const(np.array(0, np.int64)))
+    vec = guard(ctx, ok, Array(shape, np.dtype(np.int64), (out.ndim,)))
+    vec.value.producer().name += f"_{what}"
+    return Array(ctx.op("Reshape", out, vec, allowzero=1), out.dtype, out.shape)
 
 
 def _atleast(ctx, a: Any, n: int) -> Array:
