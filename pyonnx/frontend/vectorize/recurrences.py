@@ -110,20 +110,35 @@ def plan_prefix(lw, node: ast.For, space: Space):
         if var.step < 0:
             vals = ast.Subscript(value=vals, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
-        scan = ast.Subscript(value=_scan_call(scan_fn, call("concatenate", ast.Tuple(
-            elts=[init, vals], ctx=ast.Load()))), slice=ast.Slice(lower=ast.Constant(1)),
-            ctx=ast.Load())
+        # The scan starts with the initial element (scan[0] is y[init] itself, exactly):
+        # written back with the values, so no Slice drops it.
+        scan = _scan_call(scan_fn, call("concatenate", ast.Tuple(elts=[init, vals],
+                                                                 ctx=ast.Load())))
         if var.step < 0:
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
-        index = ast.Slice(lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k))
+            index = ast.Slice(lower=start_w, upper=emit.expr("s + 1", s=init_start))
+        else:
+            # (lo carries the bounds check: a literal start keeps the lower bound static)
+            first = _literal(var.bounds[0])
+            lower = ast.Constant(first + init_off) if first is not None else init_start
+            index = ast.Slice(lower=lower, upper=emit.expr("s + k", s=start_w, k=var.k))
         emit.run_steps(lw, node, space, [Step("write", y, value=scan, index=index, op=True)])
     return run
 
 
+def _literal(e: ast.expr) -> int | None:
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        v = _literal(e.operand)
+        return None if v is None else -v
+    return None
+
+
 def _scan_call(fn: str, arg: ast.expr) -> ast.expr:
     if fn in ("cumsum", "cumprod"):
-        return call(fn, arg)
+        return call(fn, arg, axis=ast.Constant(0))  # 1-d: axis=None would flatten (a Reshape)
     acc = ast.Attribute(value=ast.Attribute(value=name(NP), attr=fn, ctx=ast.Load()),
                         attr="accumulate", ctx=ast.Load())
     return ast.Call(func=acc, args=[arg], keywords=[])
