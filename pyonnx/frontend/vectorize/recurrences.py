@@ -14,8 +14,8 @@ the form (prefix), or :class:`~.exprs.Bail`.
   values as Python's does). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
   ``Loop``.
 * **search** (canonical ``break``): ``if cond: hit = f(i); break`` after temporaries becomes a
-  mask, ``argmax`` of the mask with a padding ``True`` (the trip count when nothing matched) and
-  ``hit = np.where(found, f(i_found), hit)``; the assigned values may not read arrays (they
+  mask, ``p = argmax`` of the mask with a padding ``False``, ``found = mask[p]`` and
+  ``hit = np.where(found, f(i_p), hit)``; the assigned values may not read arrays (they
   would be read at the padding index).
 """
 
@@ -228,9 +228,12 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
             emit.lower_stmts(lw, node, [emit.assign(t, v.node)])
         m = mask.node if var.step > 0 else ast.Subscript(
             value=mask.node, slice=ast.Slice(step=ast.Constant(-1)), ctx=ast.Load())
-        p, _ = emit.bind(lw, node, call("argmax", call("concatenate", ast.Tuple(elts=[
-            m, ast.List(elts=[ast.Constant(True)], ctx=ast.Load())], ctx=ast.Load()))), "p")
-        found, _ = emit.bind(lw, node, emit.expr("p < k", p=p, k=var.k), "f")
+        # A False sentinel: argmax is the first hit, or 0 (nothing) or the sentinel (empty);
+        # the mask at it says whether it is a hit (no trip count needed).
+        padded, _ = emit.bind(lw, node, call("concatenate", ast.Tuple(elts=[
+            m, ast.List(elts=[ast.Constant(False)], ctx=ast.Load())], ctx=ast.Load())), "m")
+        p, _ = emit.bind(lw, node, call("argmax", name(padded), axis=ast.Constant(0)), "p")
+        found, _ = emit.bind(lw, node, emit.expr("m[p]", m=padded, p=p), "f")
         at = fresh("at")
         stmts = [emit.assign(at, emit.expr(f"start + p * {var.step}", start=var.start, p=p))]
         for t, v in sets:

@@ -8,8 +8,8 @@ wrapping like numpy (``cumprod`` is a Hillis-Steele scan in a ``Loop``, see :mod
 Not bit for bit (float rounding order only, within a few ulps): float ``cumprod`` (computed one
 dtype wider) and float16 ``cumsum`` (numpy rounds every partial sum to float16).
 
-``np.maximum.accumulate``/``np.minimum.accumulate`` are exact (a Hillis-Steele scan of
-``np.maximum``, NaN propagating as numpy's).
+``np.maximum.accumulate``/``np.minimum.accumulate`` are exact (a doubling scan of
+``np.maximum``, NaN propagating as numpy's: :mod:`.doubling`).
 
 Supported syntax::
 
@@ -36,7 +36,8 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _refuse,
     _static_dtype,
 )
-from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along, _scan_along
+from pyonnx.frontend.numpy_calls.reductions.doubling import doubling_scan
+from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along
 from pyonnx.frontend.numpy_calls.reductions.extrema import _extreme2
 from pyonnx.frontend.numpy_calls.reductions.sums import _sum_dtype
 
@@ -106,11 +107,14 @@ def _extreme_accumulate(is_max: bool):
         if run is None:
             raise ctx.error(f"{name} of {x.dtype} is not supported")
 
-        def combine(a, b):  # the body's state (an Array) and the shifted copy (an ir value)
-            a, b = (v if isinstance(v, Array) else Array(v, run, (None,) * x.ndim)
-                    for v in (a, b))
-            return _extreme2(ctx, a, b, is_max).value
-        return ctx.cast(_scan_along(ctx, ctx.cast(x, run), k, combine, identity), x.dtype)
+        def combine(earlier, later):  # ir values of the run dtype
+            if run.kind == "f":
+                # onnxruntime's float Max/Min propagate NaN and keep the first argument on ties
+                # (-0.0 vs 0.0), as numpy's maximum does: the earliest extreme is kept.
+                return ctx.op("Max" if is_max else "Min", earlier, later)
+            a, b = (Array(v, run, (None,) * x.ndim) for v in (earlier, later))
+            return _extreme2(ctx, a, b, is_max).value  # (int64 Max compares 32 bits)
+        return ctx.cast(doubling_scan(ctx, ctx.cast(x, run), k, combine, identity), x.dtype)
 
     lower.__name__ = f"{'maximum' if is_max else 'minimum'}_accumulate"
     return lower
