@@ -88,7 +88,8 @@ def optimize(model: ir.Model) -> ir.Model:
 def finish(model: ir.Model) -> ir.Model:
     """The rewrites for onnxruntime only, in place, after :func:`optimize` (see the module
     docstring); returns the model."""
-    LoopToScanPass()(model)
+    if os.environ.get("PYONNX_SCAN", "1") != "0":  # 0: keep every Loop (to compare both)
+        LoopToScanPass()(model)
     return model
 
 

@@ -36,9 +36,8 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _refuse,
     _static_dtype,
 )
-from pyonnx.frontend.numpy_calls.reductions.doubling import doubling_scan
+from pyonnx.frontend.numpy_calls.reductions.doubling import numpy_extreme_accumulate
 from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along
-from pyonnx.frontend.numpy_calls.reductions.extrema import _extreme2
 from pyonnx.frontend.numpy_calls.reductions.sums import _sum_dtype
 
 
@@ -95,26 +94,7 @@ def _extreme_accumulate(is_max: bool):
         if x.dtype.kind not in "iuf":
             raise ctx.error(f"{name} of {x.dtype} is not supported")
         k = _axis1(ctx, name, x, ctx.static(axis, "axis"))
-        if x.dtype.kind == "f":
-            identity = -np.inf if is_max else np.inf
-        else:  # the input's extreme: a wider scan dtype pads with a value of the input's range
-            info = np.iinfo(x.dtype)
-            identity = info.min if is_max else info.max
-
-        # float16 scans in float32 (no float16 into a Loop: onnxruntime computes it in float32
-        # anyway), int16 wider (no Pad kernel); max and min round nothing: the result is exact.
-        run = _F32 if x.dtype == _F16 else kernels.compute_dtype("Pad", x.dtype)
-        if run is None:
-            raise ctx.error(f"{name} of {x.dtype} is not supported")
-
-        def combine(earlier, later):  # ir values of the run dtype
-            if run.kind == "f":
-                # onnxruntime's float Max/Min propagate NaN and keep the first argument on ties
-                # (-0.0 vs 0.0), as numpy's maximum does: the earliest extreme is kept.
-                return ctx.op("Max" if is_max else "Min", earlier, later)
-            a, b = (Array(v, run, (None,) * x.ndim) for v in (earlier, later))
-            return _extreme2(ctx, a, b, is_max).value  # (int64 Max compares 32 bits)
-        return ctx.cast(doubling_scan(ctx, ctx.cast(x, run), k, combine, identity), x.dtype)
+        return numpy_extreme_accumulate(ctx, x, k, is_max)
 
     lower.__name__ = f"{'maximum' if is_max else 'minimum'}_accumulate"
     return lower

@@ -27,7 +27,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.reductions.common import _I64, _i64
 from pyonnx.frontend.numpy_calls.reductions.exact import build_loop
 
-__all__ = ["doubling_scan"]
+__all__ = ["doubling_scan", "numpy_extreme_accumulate", "python_extreme_accumulate"]
 
 _F64 = np.dtype(np.float64)
 
@@ -60,3 +60,60 @@ def doubling_scan(ctx, x: Array, k: int, combine: Callable[[Any, Any], Any], ide
     v, _, _ = build_loop(ctx, trips, ctx.const(np.array(True)), [
         x, Array(_i64(ctx, [1, 0]), _I64, (2,)), Array(_i64(ctx, [-1]), _I64, (1,))], body)
     return Array(v.value, x.dtype, x.shape)
+
+
+def numpy_extreme_accumulate(ctx, x: Array, k: int, is_max: bool) -> Array:
+    """``np.maximum.accumulate`` (``minimum``) along ``k``: numpy's ``maximum(acc, v)`` keeps
+    ``acc`` only when it compares greater or is NaN, so a NaN propagates and the last of equal
+    extremes wins (``maximum(0.0, -0.0)`` is ``-0.0``). (onnxruntime's ``Max`` picks either zero
+    depending on the array's length: not used.)"""
+    run, fwd, back = _run_dtype(ctx, x.dtype)
+
+    def combine(earlier, later):
+        a, b = fwd(Array(earlier, run, (None,) * x.ndim)), fwd(Array(later, run,
+                                                                      (None,) * x.ndim))
+        keep = ctx.op("Greater" if is_max else "Less", a.value, b.value)
+        if run.kind == "f":
+            keep = ctx.op("Or", keep, ctx.op("IsNaN", a.value))
+        return back(Array(ctx.op("Where", keep, a.value, b.value), a.dtype, a.shape)).value
+    return ctx.cast(doubling_scan(ctx, ctx.cast(x, run), k, combine, _identity(x.dtype, is_max)),
+                    x.dtype)
+
+
+def python_extreme_accumulate(ctx, x: Array, is_max: bool) -> Array:
+    """The running builtin ``max(prev, v)`` (``min``) of a 1-d ``x`` from its first element:
+    ``v`` replaces ``prev`` only when it compares strictly greater, so the first of equal
+    extremes stays. Precondition: no NaN after the first element (the caller replaces them by
+    the identity: "a NaN never wins" is not associative). A NaN first element stays forever
+    (nothing compares greater than it), which the identity padding would lose: restored."""
+    run, fwd, back = _run_dtype(ctx, x.dtype)
+
+    def combine(earlier, later):
+        a, b = fwd(Array(earlier, run, (None,))), fwd(Array(later, run, (None,)))
+        wins = ctx.op("Greater" if is_max else "Less", b.value, a.value)
+        return back(Array(ctx.op("Where", wins, b.value, a.value), a.dtype, a.shape)).value
+    r = doubling_scan(ctx, ctx.cast(x, run), 0, combine, _identity(x.dtype, is_max))
+    if run.kind == "f":
+        head = ctx.op("Slice", ctx.cast(x, run).value, _i64(ctx, [0]), _i64(ctx, [1]))
+        r = Array(ctx.op("Where", ctx.op("IsNaN", head), head, r.value), run, x.shape)
+    return ctx.cast(r, x.dtype)
+
+
+def _identity(dtype: np.dtype, is_max: bool) -> Any:
+    if dtype.kind == "f":
+        return -np.inf if is_max else np.inf
+    info = np.iinfo(dtype)
+    return info.min if is_max else info.max
+
+
+def _run_dtype(ctx, dtype: np.dtype):
+    """The dtype the scan runs in (float16 in float32, int16 wider: no Pad kernel) and the
+    order-keeping maps for the comparisons in it."""
+    from pyonnx.frontend.graph import kernels
+    from pyonnx.frontend.numpy_calls.reductions.common import _ordered
+
+    run = np.dtype(np.float32) if dtype == np.float16 else kernels.compute_dtype("Pad", dtype)
+    if run is None:
+        raise ctx.error(f"a running maximum of {dtype} is not supported")
+    fwd, back = _ordered(ctx, run)
+    return run, fwd, back
