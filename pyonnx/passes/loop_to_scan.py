@@ -168,10 +168,17 @@ def _convert(b: Builder, graph: ir.Graph, loop: ir.Node) -> bool:
         return False
     it, cond_in = body.inputs[0], body.inputs[1]
     cond_out = body.outputs[0]
-    if not (cond_out is cond_in or _is_true(cond_out)):
+    passed = cond_out.producer()
+    if passed is not None and (passed.op_type != "Identity" or passed.domain or
+                               list(passed.inputs) != [cond_in]):
+        passed = None
+    if not (cond_out is cond_in or passed is not None or _is_true(cond_out)):
         return False
-    if any(u.node.graph is not None for u in cond_in.uses()):
+    if any(u.node is not passed for u in cond_in.uses()):
         return False  # the condition is read in the body (it is True, but keep it simple)
+    if passed is not None and (len(cond_out.uses()) or cond_out.is_graph_output() and
+                               sum(o is cond_out for o in body.outputs) != 1):
+        return False
     if sum(o is cond_out for o in body.outputs) != 1 or it.is_graph_output():
         return False
     rows = []
@@ -279,7 +286,10 @@ def _rewrite(b: Builder, graph: ir.Graph, loop: ir.Node, body: ir.Graph, n_state
     # (states..., scan elements..., iteration) -> (states..., scans...).
     it = body.inputs[0]
     gathers = _gathers(body, it)
-    body.outputs.pop(0)
+    cond_out = body.outputs.pop(0)
+    passed = cond_out.producer()
+    if passed is not None and passed.graph is body and not cond_out.uses():
+        body.remove(passed, safe=True)  # Identity(condition)
     body.inputs.pop(0)
     body.inputs.pop(0)
     inits = list(loop.inputs[2:])
