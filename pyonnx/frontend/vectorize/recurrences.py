@@ -10,8 +10,8 @@ the form (prefix), or :class:`~.exprs.Bail`.
   or -1, ``y`` 1-d, the combined value one read of another array whose dtype promotes into
   ``y``'s (so each partial result is computed and stored in ``y``'s dtype, as the loop does):
   ``np.cumsum``/``np.cumprod``/``np.maximum.accumulate``/``np.minimum.accumulate`` of the
-  initial element followed by the values, in iteration order (the builtin ``max`` as Python's:
-  a NaN value never wins, the first of equal values stays: its own doubling scan). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
+  initial element followed by the values, in iteration order (the builtin ``max`` skips NaN
+  values as Python's does). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
   ``Loop``.
 * **search** (canonical ``break``): ``if cond: hit = f(i); break`` after temporaries becomes a
   mask, ``p = argmax`` of the mask with a padding ``False``, ``found = mask[p]`` and
@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls.reductions.doubling import python_extreme_accumulate
 from pyonnx.frontend.vectorize import emit
 from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
                                              name)
@@ -93,13 +92,17 @@ def plan_prefix(lw, node: ast.For, space: Space):
         init_start = emit.expr(f"lo + k - 1 + {init_off}", lo=var.lo, k=var.k)
     space.checks.append((y, 0, init_start, var) if var.step > 0 else
                         (y, 0, emit.expr(f"lo + {init_off}", lo=var.lo), var))
-    # Python's max(prev, v) keeps prev unless v compares greater (ties keep the first, a NaN
-    # value never wins): its own scan, not np.maximum.accumulate's (doubling.py). A NaN value
-    # becomes the identity first: "never wins" is not associative (a NaN would keep the later
-    # values of its block from winning); a NaN initial element stays NaN, as in the loop.
-    if fn in ("pymax", "pymin") and xv.dtype.kind == "f":
-        ident = ast.Constant(float("-inf") if fn == "pymax" else float("inf"))
-        ev = dataclasses.replace(ev, node=call("where", call("isnan", ev.node), ident, ev.node))
+    if fn in ("pymax", "pymin"):
+        # Python's max(prev, v) keeps prev unless v compares greater: a NaN value never wins,
+        # so it becomes the identity (np.maximum.accumulate would propagate it); a NaN initial
+        # element stays NaN, as in the loop. (Of equal zeros the loop keeps the first, the
+        # accumulate the last: the sign of a zero may differ, as onnxruntime's Where loses
+        # -0.0 anyway.)
+        if xv.dtype.kind == "f":
+            ident = ast.Constant(float("-inf") if fn == "pymax" else float("inf"))
+            ev = dataclasses.replace(ev, node=call("where", call("isnan", ev.node), ident,
+                                                   ev.node))
+        fn = "maximum" if fn == "pymax" else "minimum"
     scan_fn = fn
 
     def run() -> None:
@@ -113,13 +116,7 @@ def plan_prefix(lw, node: ast.For, space: Space):
         # The scan starts with the initial element (scan[0] is y[init] itself, exactly):
         # written back with the values, so no Slice drops it.
         joined = call("concatenate", ast.Tuple(elts=[init, vals], ctx=ast.Load()))
-        if scan_fn in ("pymax", "pymin"):
-            joined_name, arr = emit.bind(lw, node, joined, "c")
-            result = fresh("scan")
-            lw.env.bind(result, python_extreme_accumulate(lw.ctx, arr, scan_fn == "pymax"))
-            scan = name(result)
-        else:
-            scan = _scan_call(scan_fn, joined)
+        scan = _scan_call(scan_fn, joined)
         if var.step < 0:
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())

@@ -27,7 +27,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.reductions.common import _I64, _i64
 from pyonnx.frontend.numpy_calls.reductions.exact import build_loop
 
-__all__ = ["doubling_scan", "numpy_extreme_accumulate", "python_extreme_accumulate"]
+__all__ = ["doubling_scan", "numpy_extreme_accumulate"]
 
 _F64 = np.dtype(np.float64)
 
@@ -78,25 +78,6 @@ def numpy_extreme_accumulate(ctx, x: Array, k: int, is_max: bool) -> Array:
         return back(Array(ctx.op("Where", keep, a.value, b.value), a.dtype, a.shape)).value
     return ctx.cast(doubling_scan(ctx, ctx.cast(x, run), k, combine, _identity(x.dtype, is_max)),
                     x.dtype)
-
-
-def python_extreme_accumulate(ctx, x: Array, is_max: bool) -> Array:
-    """The running builtin ``max(prev, v)`` (``min``) of a 1-d ``x`` from its first element:
-    ``v`` replaces ``prev`` only when it compares strictly greater, so the first of equal
-    extremes stays. Precondition: no NaN after the first element (the caller replaces them by
-    the identity: "a NaN never wins" is not associative). A NaN first element stays forever
-    (nothing compares greater than it), which the identity padding would lose: restored."""
-    run, fwd, back = _run_dtype(ctx, x.dtype)
-
-    def combine(earlier, later):
-        a, b = fwd(Array(earlier, run, (None,))), fwd(Array(later, run, (None,)))
-        wins = ctx.op("Greater" if is_max else "Less", b.value, a.value)
-        return back(Array(ctx.op("Where", wins, b.value, a.value), a.dtype, a.shape)).value
-    r = doubling_scan(ctx, ctx.cast(x, run), 0, combine, _identity(x.dtype, is_max))
-    if run.kind == "f":
-        head = ctx.op("Slice", ctx.cast(x, run).value, _i64(ctx, [0]), _i64(ctx, [1]))
-        r = Array(ctx.op("Where", ctx.op("IsNaN", head), head, r.value), run, x.shape)
-    return ctx.cast(r, x.dtype)
 
 
 def _identity(dtype: np.dtype, is_max: bool) -> Any:
