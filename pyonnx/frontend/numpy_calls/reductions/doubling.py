@@ -63,18 +63,19 @@ def doubling_scan(ctx, x: Array, k: int, combine: Callable[[Any, Any], Any], ide
 
 
 def numpy_extreme_accumulate(ctx, x: Array, k: int, is_max: bool) -> Array:
-    """``np.maximum.accumulate`` (``minimum``) along ``k``: numpy's ``maximum(acc, v)`` keeps
-    ``acc`` only when it compares greater or is NaN, so a NaN propagates and the last of equal
-    extremes wins (``maximum(0.0, -0.0)`` is ``-0.0``). (onnxruntime's ``Max`` picks either zero
-    depending on the array's length: not used.)"""
+    """``np.maximum.accumulate`` (``minimum``) along ``k``. Floats combine with onnxruntime's
+    ``Max``/``Min`` (one node: NaN propagates, values exact; of a tie of -0.0 and 0.0 it picks
+    either zero depending on the array's length, as its ``Where`` gives 0.0 for a -0.0 taken
+    from its X input: no form here keeps the sign of a zero tie). Integers combine as numpy's
+    ``maximum(acc, v)`` with Greater and Where (onnxruntime's int64 Max compares 32 bits)."""
     run, fwd, back = _run_dtype(ctx, x.dtype)
 
     def combine(earlier, later):
+        if run.kind == "f":
+            return ctx.op("Max" if is_max else "Min", earlier, later)
         a, b = fwd(Array(earlier, run, (None,) * x.ndim)), fwd(Array(later, run,
                                                                       (None,) * x.ndim))
         keep = ctx.op("Greater" if is_max else "Less", a.value, b.value)
-        if run.kind == "f":
-            keep = ctx.op("Or", keep, ctx.op("IsNaN", a.value))
         return back(Array(ctx.op("Where", keep, a.value, b.value), a.dtype, a.shape)).value
     return ctx.cast(doubling_scan(ctx, ctx.cast(x, run), k, combine, _identity(x.dtype, is_max)),
                     x.dtype)
