@@ -257,6 +257,32 @@ def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
     return tuple(items) if kind == "tuple" else items
 
 
+# A Loop that always runs its full trip count is a Scan under an If(M > 0) in the model
+# onnxruntime runs (pyonnx/passes/loop_to_scan.py): either op is "a run-time loop".
+LOOPS = frozenset({"Loop", "Scan"})
+
+
+def loop_nodes(graph: onnx.GraphProto) -> list:
+    """``graph``'s run-time loops in order: its ``Loop`` nodes and the ``Scan`` of each
+    ``If(M > 0, Scan, ...)`` that LoopToScanPass made of a Loop."""
+    out = []
+    for node in graph.node:
+        if node.op_type == "Loop":
+            out.append(node)
+        elif node.op_type == "If":
+            then = next(a.g for a in node.attribute if a.name == "then_branch")
+            out.extend(n for n in then.node if n.op_type == "Scan")
+    return out
+
+
+def loop_states(node) -> int:
+    """How many states a ``Loop`` or ``Scan`` node carries."""
+    if node.op_type == "Loop":
+        return len(node.input) - 2
+    scans = next(a.i for a in node.attribute if a.name == "num_scan_inputs")
+    return len(node.input) - scans
+
+
 def op_types(compiled, *args: Any) -> set[str]:
     """The op types of the model ``compiled`` makes for ``args``, subgraphs included."""
     found: set[str] = set()

@@ -10,7 +10,7 @@ import pytest
 
 import pyonnx
 from pyonnx.errors import ExecutionError
-from tests.oracle import check
+from tests.oracle import check, loop_nodes
 
 
 def ewma(x, alpha):
@@ -82,6 +82,6 @@ def test_writing_past_the_end_still_fails():
 
 def test_the_loop_body_no_longer_scatters():
     m = pyonnx.compile(ewma).to_onnx(np.zeros(5), 0.5)
-    loops = [n for n in m.graph.node if n.op_type == "Loop"]
+    loops = loop_nodes(m.graph)
     assert len(loops) == 1
     assert "ScatterND" not in [n.op_type for n in loops[0].attribute[0].g.node]

@@ -10,7 +10,7 @@ import pytest
 
 import pyonnx
 from tests import setitem_kernels as k
-from tests.oracle import assert_same, check
+from tests.oracle import assert_same, check, loop_nodes
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float16, np.float32, np.float64]
@@ -161,7 +161,7 @@ def test_loop_writing_rows(n, monkeypatch):
     c = check(k.squares_loop, I64(n), reference=n > 0)
     # LowerSetItemPass: the row written on iteration i is a scan output, not a ScatterND (a
     # copy of the whole array) per iteration.
-    loop = next(nd for nd in c.to_onnx(I64(n)).graph.node if nd.op_type == "Loop")
+    loop = loop_nodes(c.to_onnx(I64(n)).graph)[0]
     assert "ScatterND" not in {nd.op_type for nd in loop.attribute[0].g.node}
 
 

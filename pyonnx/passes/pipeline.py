@@ -31,6 +31,10 @@ The passes, in order (:func:`passes`), and why that order:
 4. ``UniqueNamesPass``: last, after every pass that creates values: subgraphs may have named a
    value ``val_0`` like their parent, and a returned variable may share a generated name; then
    onnx-ir's ``NameFixPass`` makes every name unique (deterministically, in graph order).
+
+:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``LoopToScanPass``
+turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration). Not in
+:func:`optimize`, whose result differentiation may still read (``Scan`` has no gradient rule).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ import onnx_ir as ir
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
+from pyonnx.passes.loop_to_scan import LoopToScanPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
@@ -51,7 +56,7 @@ from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.unique_names import UniqueNamesPass
 
-__all__ = ["optimize", "passes", "serialize", "to_bytes"]
+__all__ = ["finish", "optimize", "passes", "serialize", "to_bytes"]
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +90,14 @@ def optimize(model: ir.Model) -> ir.Model:
     return model
 
 
+def finish(model: ir.Model) -> ir.Model:
+    """The rewrites for onnxruntime only, in place, after :func:`optimize` (see the module
+    docstring); returns the model."""
+    if os.environ.get("PYONNX_SCAN", "1") != "0":  # 0: keep every Loop (to compare both)
+        LoopToScanPass()(model)
+    return model
+
+
 def serialize(model: ir.Model) -> onnx.ModelProto:
     """Serializes and runs the ONNX checker (the cheap structural check).
 
@@ -105,6 +118,7 @@ def to_bytes(model: ir.Model) -> bytes:
     Raises:
         onnx.checker.ValidationError: the model is invalid (a pyonnx bug).
     """
+    finish(model)
     # (serialize_model: onnx-ir's serde, byte for byte, at about half its cost.)
     data = serialize_model(model).SerializeToString(deterministic=True)
     if _VERIFY_SERIALIZER:

@@ -165,9 +165,12 @@ def _write_by_concatenation(lw, node, st, y, parts: list[ast.Slice]) -> None:
         value = call("concatenate", ast.Tuple(elts=[
             part(rows, ast.Slice(upper=c.lower)), value,
             part(rows, ast.Slice(lower=c.upper))], ctx=ast.Load()), axis=ast.Constant(1))
+    # A write from row 0 (a prefix scan from its first element) needs no (empty) head.
+    lower, start = bind(lw, node, r.lower, "s")
+    head = [] if type(start) is int and start == 0 else [part(ast.Slice(upper=name(lower)),
+                                                              None)]
     joined = call("concatenate", ast.Tuple(elts=[
-        part(ast.Slice(upper=r.lower), None), value, part(ast.Slice(lower=r.upper), None)],
-        ctx=ast.Load()))
+        *head, value, part(ast.Slice(lower=r.upper), None)], ctx=ast.Load()))
     lower_stmts(lw, node, [assign(st.target, joined)])
 
 

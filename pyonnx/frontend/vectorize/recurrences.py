@@ -14,8 +14,8 @@ the form (prefix), or :class:`~.exprs.Bail`.
   values as Python's does). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
   ``Loop``.
 * **search** (canonical ``break``): ``if cond: hit = f(i); break`` after temporaries becomes a
-  mask, ``argmax`` of the mask with a padding ``True`` (the trip count when nothing matched) and
-  ``hit = np.where(found, f(i_found), hit)``; the assigned values may not read arrays (they
+  mask, ``p = argmax`` of the mask with a padding ``False``, ``found = mask[p]`` and
+  ``hit = np.where(found, f(i_p), hit)``; the assigned values may not read arrays (they
   would be read at the padding index).
 """
 
@@ -92,9 +92,12 @@ def plan_prefix(lw, node: ast.For, space: Space):
         init_start = emit.expr(f"lo + k - 1 + {init_off}", lo=var.lo, k=var.k)
     space.checks.append((y, 0, init_start, var) if var.step > 0 else
                         (y, 0, emit.expr(f"lo + {init_off}", lo=var.lo), var))
-    if fn == "pymax" or fn == "pymin":
+    if fn in ("pymax", "pymin"):
         # Python's max(prev, v) keeps prev unless v compares greater: a NaN value never wins,
-        # so it is replaced by the identity (np.maximum.accumulate would propagate it).
+        # so it becomes the identity (np.maximum.accumulate would propagate it); a NaN initial
+        # element stays NaN, as in the loop. (Of equal zeros the loop keeps the first, the
+        # accumulate the last: the sign of a zero may differ, as onnxruntime's Where loses
+        # -0.0 anyway.)
         if xv.dtype.kind == "f":
             ident = ast.Constant(float("-inf") if fn == "pymax" else float("inf"))
             ev = dataclasses.replace(ev, node=call("where", call("isnan", ev.node), ident,
@@ -110,20 +113,35 @@ def plan_prefix(lw, node: ast.For, space: Space):
         if var.step < 0:
             vals = ast.Subscript(value=vals, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
-        scan = ast.Subscript(value=_scan_call(scan_fn, call("concatenate", ast.Tuple(
-            elts=[init, vals], ctx=ast.Load()))), slice=ast.Slice(lower=ast.Constant(1)),
-            ctx=ast.Load())
+        # The scan starts with the initial element (scan[0] is y[init] itself, exactly):
+        # written back with the values, so no Slice drops it.
+        joined = call("concatenate", ast.Tuple(elts=[init, vals], ctx=ast.Load()))
+        scan = _scan_call(scan_fn, joined)
         if var.step < 0:
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
-        index = ast.Slice(lower=start_w, upper=emit.expr("s + k", s=start_w, k=var.k))
+            index = ast.Slice(lower=start_w, upper=emit.expr("s + 1", s=init_start))
+        else:
+            # (lo carries the bounds check: a literal start keeps the lower bound static)
+            first = _literal(var.bounds[0])
+            lower = ast.Constant(first + init_off) if first is not None else init_start
+            index = ast.Slice(lower=lower, upper=emit.expr("s + k", s=start_w, k=var.k))
         emit.run_steps(lw, node, space, [Step("write", y, value=scan, index=index, op=True)])
     return run
 
 
+def _literal(e: ast.expr) -> int | None:
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        v = _literal(e.operand)
+        return None if v is None else -v
+    return None
+
+
 def _scan_call(fn: str, arg: ast.expr) -> ast.expr:
     if fn in ("cumsum", "cumprod"):
-        return call(fn, arg)
+        return call(fn, arg, axis=ast.Constant(0))  # 1-d: axis=None would flatten (a Reshape)
     acc = ast.Attribute(value=ast.Attribute(value=name(NP), attr=fn, ctx=ast.Load()),
                         attr="accumulate", ctx=ast.Load())
     return ast.Call(func=acc, args=[arg], keywords=[])
@@ -213,9 +231,12 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
             emit.lower_stmts(lw, node, [emit.assign(t, v.node)])
         m = mask.node if var.step > 0 else ast.Subscript(
             value=mask.node, slice=ast.Slice(step=ast.Constant(-1)), ctx=ast.Load())
-        p, _ = emit.bind(lw, node, call("argmax", call("concatenate", ast.Tuple(elts=[
-            m, ast.List(elts=[ast.Constant(True)], ctx=ast.Load())], ctx=ast.Load()))), "p")
-        found, _ = emit.bind(lw, node, emit.expr("p < k", p=p, k=var.k), "f")
+        # A False sentinel: argmax is the first hit, or 0 (nothing) or the sentinel (empty);
+        # the mask at it says whether it is a hit (no trip count needed).
+        padded, _ = emit.bind(lw, node, call("concatenate", ast.Tuple(elts=[
+            m, ast.List(elts=[ast.Constant(False)], ctx=ast.Load())], ctx=ast.Load())), "m")
+        p, _ = emit.bind(lw, node, call("argmax", name(padded), axis=ast.Constant(0)), "p")
+        found, _ = emit.bind(lw, node, emit.expr("m[p]", m=padded, p=p), "f")
         at = fresh("at")
         stmts = [emit.assign(at, emit.expr(f"start + p * {var.step}", start=var.start, p=p))]
         for t, v in sets:

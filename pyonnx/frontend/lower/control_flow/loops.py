@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import scalar_kinds
+from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
@@ -178,6 +178,15 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     for k in keys:
         value = entry[k] if k not in pending else placeholder(ctx, plans[k])
         initial.extend(leaves_of(ctx, plans[k], value))
+    for a in initial:
+        # A static entry shape on the value: LoopToScanPass runs the Loop as a Scan only when
+        # entry, body input and body output shapes are provably the same.
+        v = getattr(a, "value", None)
+        if isinstance(v, ir.Value) and v.shape is None and v.producer() is not None and \
+                all(type(d) is int for d in getattr(a, "shape", (None,))):
+            v.shape = ir.Shape(list(a.shape))
+            if v.type is None:
+                v.type = ir.TensorType(dtypes.to_ir(a.dtype))
     iter_in, cond_in, state_in = inputs
     state_of = dict(zip(plans, state_in))  # key -> its body inputs
     used_inputs = [v for k in keys for v in state_of[k]]

@@ -8,8 +8,8 @@ wrapping like numpy (``cumprod`` is a Hillis-Steele scan in a ``Loop``, see :mod
 Not bit for bit (float rounding order only, within a few ulps): float ``cumprod`` (computed one
 dtype wider) and float16 ``cumsum`` (numpy rounds every partial sum to float16).
 
-``np.maximum.accumulate``/``np.minimum.accumulate`` are exact (a Hillis-Steele scan of
-``np.maximum``, NaN propagating as numpy's).
+``np.maximum.accumulate``/``np.minimum.accumulate`` are exact (a doubling scan of
+``np.maximum``, NaN propagating as numpy's: :mod:`.doubling`).
 
 Supported syntax::
 
@@ -36,8 +36,8 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _refuse,
     _static_dtype,
 )
-from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along, _scan_along
-from pyonnx.frontend.numpy_calls.reductions.extrema import _extreme2
+from pyonnx.frontend.numpy_calls.reductions.doubling import numpy_extreme_accumulate
+from pyonnx.frontend.numpy_calls.reductions.exact import _cumprod_along
 from pyonnx.frontend.numpy_calls.reductions.sums import _sum_dtype
 
 
@@ -94,23 +94,7 @@ def _extreme_accumulate(is_max: bool):
         if x.dtype.kind not in "iuf":
             raise ctx.error(f"{name} of {x.dtype} is not supported")
         k = _axis1(ctx, name, x, ctx.static(axis, "axis"))
-        if x.dtype.kind == "f":
-            identity = -np.inf if is_max else np.inf
-        else:  # the input's extreme: a wider scan dtype pads with a value of the input's range
-            info = np.iinfo(x.dtype)
-            identity = info.min if is_max else info.max
-
-        # float16 scans in float32 (no float16 into a Loop: onnxruntime computes it in float32
-        # anyway), int16 wider (no Pad kernel); max and min round nothing: the result is exact.
-        run = _F32 if x.dtype == _F16 else kernels.compute_dtype("Pad", x.dtype)
-        if run is None:
-            raise ctx.error(f"{name} of {x.dtype} is not supported")
-
-        def combine(a, b):  # the body's state (an Array) and the shifted copy (an ir value)
-            a, b = (v if isinstance(v, Array) else Array(v, run, (None,) * x.ndim)
-                    for v in (a, b))
-            return _extreme2(ctx, a, b, is_max).value
-        return ctx.cast(_scan_along(ctx, ctx.cast(x, run), k, combine, identity), x.dtype)
+        return numpy_extreme_accumulate(ctx, x, k, is_max)
 
     lower.__name__ = f"{'maximum' if is_max else 'minimum'}_accumulate"
     return lower
