@@ -198,3 +198,31 @@ def cast_round_trip_of_gathered_bool(a0):
 def test_cast_round_trip_read_in_a_nested_loop_runs():
     for f in (cast_round_trip_in_branch_loop, cast_round_trip_of_gathered_bool):
         check_calls(f, (np.array([1, 1, 4], np.int8),), (np.array([-4, 6, 0, 6], np.int8),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Found with the test above: a loop that may run 0 times and widens its state's dtype
+# (float32 state plus float64 values) gave the widened dtype after 0 iterations too; numpy
+# keeps the entry dtype then. The model now fails at the loop when it ran 0 times, naming why
+# (as it already did when the kind changed, int to float).
+def widen_scalar_state(x, y):
+    acc = x[0] * 0
+    for i in range(y.shape[0]):
+        acc += y[i]
+    return acc
+
+
+def widen_array_state(x, y):
+    acc = x * 0
+    for i in range(y.shape[0]):
+        acc = acc + y[i]
+    return acc
+
+
+def test_state_widened_in_a_loop_that_ran_0_times_fails_at_run_time():
+    x = np.ones(2, np.float32)
+    for f in (widen_scalar_state, widen_array_state):
+        check_calls(f, (x, np.arange(3.0)), (x, np.ones(1)))
+        with pytest.raises(pyonnx.ExecutionError, match="changes_type_in_the_loop"):
+            pyonnx.compile(f)(x, np.zeros(0))
+        check_calls(f, (x, np.zeros(0, np.float32)), (x, np.arange(2, dtype=np.float32)))

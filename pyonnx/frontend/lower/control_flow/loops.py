@@ -217,7 +217,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     for k in keys:
         value = rebuild(plans[k], finals)
         if may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
-                isinstance(value, Array) and kind_changed(entry_plans.get(k), plans[k]):
+                isinstance(value, Array) and (kind_changed(entry_plans.get(k), plans[k])
+                                              or _widened(entry_plans.get(k), plans[k])):
             # numpy gives the entry type after 0 iterations, the widened one after more: the
             # model fails at run time when the loop runs 0 times rather than answer in the
             # wrong type (a Python int 0 where numpy gives 0, not 0.0).
@@ -472,3 +473,10 @@ def _same_list(a: list, b: Any) -> bool:
 def _fresh_static(value: Any) -> Any:
     # A Python list is mutable: the body may be lowered more than once.
     return list(value) if isinstance(value, list) else value
+
+
+def _widened(entry: Plan | None, final: Plan | None) -> bool:
+    """A numpy value (not a Python number) whose dtype an iteration widens (float32 state
+    plus float64 values is float64): after 0 iterations numpy still has the entry dtype."""
+    return isinstance(entry, Leaf) and isinstance(final, Leaf) and not entry.weak \
+        and not final.weak and entry.dtype != final.dtype
