@@ -330,7 +330,7 @@ def c_more_math(z):
 
 
 def c_refused_max(z):
-    return z.max()
+    return np.median(z)
 
 
 def c_refused_convolve(z):

@@ -54,7 +54,8 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
                             "dstack", "concat"})
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
-                              "all", "nonzero", "cumprod"}
+                              "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
+                              "argsort"}
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -99,6 +100,11 @@ def _hashable(f: Any) -> bool:
 def _FFT_FUNCS():
     from pyonnx.frontend.lower.complex_fft import FUNCS
     return FUNCS
+
+
+def _ORDER_METHODS():
+    from pyonnx.frontend.lower.complex_order import METHODS
+    return METHODS
 
 
 def _user_function(func: Any) -> bool:
@@ -214,6 +220,8 @@ def _method(ctx, z: Complex, name: str, args: list, kwargs: dict) -> Any:
         return product(ctx, "dot", z, *args)
     if name in ("prod", "cumprod"):
         return F.prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
+    if name in _ORDER_METHODS():
+        return _ORDER_METHODS()[name](ctx, z, *args, **kwargs)
     if name in ("any", "all"):
         entry = lookup_method(name)
         return entry.fn(ctx, ops.truth(ctx, z), *args, **kwargs)

@@ -401,6 +401,8 @@ FUNCS = {
 # np.iscomplex/isreal/real_if_close have their own module (this one is full).
 from pyonnx.frontend.lower.complex_queries import FUNCS as _QUERIES  # noqa: E402
 from pyonnx.frontend.lower.complex_math import FUNCS as _MATH  # noqa: E402
+from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
 
 FUNCS.update(_QUERIES)
 FUNCS.update(_MATH)
+FUNCS.update(_ORDER)
