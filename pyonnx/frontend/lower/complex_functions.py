@@ -346,12 +346,14 @@ def _cumprod_fn(ctx, a, axis=None, dtype=None, out=None):
     return prod(ctx, a, axis, dtype, out, cumulative=True)
 
 
-def _product(name):
-    def lower(ctx, a, b, **kwargs):
+def _product(name, *keywords):
+    def lower(ctx, a, b, *rest, **kwargs):
         from pyonnx.frontend.lower.complex_linalg import product
-        if kwargs:
+        if rest:
+            kwargs.update(zip(keywords, rest))
+        if set(kwargs) - set(keywords) or len(rest) > len(keywords):
             raise ctx.error(f"np.{name}(..., out=) with complex values is not supported yet")
-        return product(ctx, name, a, b)
+        return product(ctx, name, a, b, **kwargs)
     return lower
 
 
@@ -395,6 +397,7 @@ FUNCS = {
     np.prod: _prod_fn, np.cumprod: _cumprod_fn,
     np.matmul: _product("matmul"), np.dot: _product("dot"), np.inner: _product("inner"),
     np.outer: _product("outer"), np.vdot: _vdot,
+    np.tensordot: _product("tensordot", "axes"), np.kron: _product("kron"),
     np.zeros_like: _zeros_like, np.astype: astype,
     np.iscomplexobj: _iscomplexobj, np.isrealobj: lambda ctx, x: not isinstance(x, Complex),
 }
@@ -402,7 +405,9 @@ FUNCS = {
 from pyonnx.frontend.lower.complex_queries import FUNCS as _QUERIES  # noqa: E402
 from pyonnx.frontend.lower.complex_math import FUNCS as _MATH  # noqa: E402
 from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
+from pyonnx.frontend.lower.complex_linalg import einsum as _einsum  # noqa: E402
 
 FUNCS.update(_QUERIES)
 FUNCS.update(_MATH)
 FUNCS.update(_ORDER)
+FUNCS[np.einsum] = _einsum
