@@ -42,7 +42,7 @@ _PARTWISE_FIRST = frozenset({
     "reshape", "ravel", "flatten", "transpose", "permute_dims", "swapaxes", "moveaxis",
     "squeeze", "expand_dims", "flip", "fliplr", "flipud", "roll", "broadcast_to", "copy",
     "sum", "mean", "cumsum", "trace", "diagonal", "diag", "tile", "repeat", "atleast_1d",
-    "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "nansum", "matrix_transpose",
+    "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "matrix_transpose",
 })
 # Their results are views of the argument in numpy (writes through them are refused).
 _VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis",
@@ -55,7 +55,7 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort"}
+                              "argsort", "var", "std"}
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -103,8 +103,8 @@ def _FFT_FUNCS():
 
 
 def _ORDER_METHODS():
-    from pyonnx.frontend.lower.complex_order import METHODS
-    return METHODS
+    from pyonnx.frontend.lower import complex_order, complex_stats
+    return {**complex_order.METHODS, **complex_stats.METHODS}
 
 
 def _user_function(func: Any) -> bool:
@@ -202,8 +202,9 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     module = getattr(func, "__module__", None) or ""
     prefix = "np." if module.startswith("numpy") else ""
     raise ctx.error(f"{prefix}{shown}() of complex values is not supported yet; pyonnx "
-                    "converts complex arithmetic, abs/angle/conj/real/imag, exp/log/sqrt/sin/cos, "
-                    "sums, products, reshapes and np.fft (see README, 'complex numbers')")
+                    "converts complex arithmetic, abs/angle/conj/real/imag, the elementwise math "
+                    "functions, sums, products, einsum, max/min/sort, var/std, reshapes and "
+                    "np.fft (see README, 'complex numbers')")
 
 
 def _any_complex(args: Any, kwargs: dict) -> bool:
