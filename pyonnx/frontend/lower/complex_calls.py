@@ -185,6 +185,11 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     if func in F.CREATION and (_is_complex_dtype(F.creation_dtype(func, args, kwargs))
                                 or F.creation_dtype(func, args, kwargs) is None):
         return F.create(ctx, func, args, kwargs)
+    if isinstance(func, type) and issubclass(func, np.generic) and len(args) == 1 and \
+            not kwargs and isinstance(args[0], Complex):
+        return F.astype(ctx, args[0], np.dtype(func))  # np.float64(z): the real part
+    if func is builtins.len and len(args) == 1 and not kwargs:
+        return _len(ctx, args[0])
     name = getattr(func, "__name__", None)
     fn = F.FUNCS.get(func)
     if fn is not None:
@@ -205,6 +210,17 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
                     "converts complex arithmetic, abs/angle/conj/real/imag, the elementwise math "
                     "functions, sums, products, einsum, max/min/sort, var/std, reshapes and "
                     "np.fft (see README, 'complex numbers')")
+
+
+def _len(ctx, x: Any) -> Any:
+    """``len(x)`` of a list holding complex values or of a complex array."""
+    if isinstance(x, (list, tuple)):
+        return len(x)
+    if isinstance(x, Complex):
+        if x.ndim == 0:
+            raise ctx.error("len() of unsized object (numpy raises TypeError for a 0-d array)")
+        return lookup(builtins.len).fn(ctx, x.re)
+    raise ctx.error(f"len() of a {type(x).__name__} is not supported here")
 
 
 def _any_complex(args: Any, kwargs: dict) -> bool:

@@ -254,6 +254,11 @@ def _predicate(kind: str):
 
 
 def where(ctx, condition, x=None, y=None):
+    if isinstance(x, (tuple, list)) or isinstance(y, (tuple, list)):
+        # (numpy would stack the items into one array; the loop vectorizer also selects
+        # tuples of return values this way)
+        raise ctx.error("np.where with a tuple or list holding complex values is not "
+                        "supported; make it an array first (np.array([...]))")
     if x is None or y is None:
         raise ctx.error("np.where(condition) of a complex array is not supported; write "
                         "np.nonzero(z != 0)")
