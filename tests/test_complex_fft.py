@@ -99,3 +99,18 @@ def test_real_nd_int_input_and_zeros():
     check(real_nd, np.arange(15).reshape(3, 5), **TOL[C128])
     # (the sign of a zero result is pocketfft's order of additions: not compared)
     check(inverse_real_nd, np.zeros((4, 5), C128), signed_zeros=False)
+
+
+def long_transforms(z, x):
+    return np.fft.fft(z), np.fft.ifft(z, 99), np.fft.rfft(x, 70), np.fft.irfft(np.fft.rfft(x)), \
+        np.fft.fft(z, 130, axis=-1, norm="ortho")
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+@pytest.mark.parametrize("n", [66, 100, 4158])
+def test_long_lengths_that_are_not_powers_of_two(dtype, n):
+    # (the four-step FFT of complex_fft_steps: onnxruntime's DFT is O(n^2) for these lengths)
+    z = rc((2, n), dtype)
+    x = R.normal(size=(3, n)).astype(np.float32 if dtype == C64 else np.float64)
+    scale = np.sqrt(n) * (1e-5 if dtype == C64 else 1e-13)  # of the transforms' magnitudes
+    check(long_transforms, z, x, rtol=1e-4 if dtype == C64 else 1e-10, atol=scale * 10)

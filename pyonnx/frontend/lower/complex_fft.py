@@ -23,6 +23,7 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import (
     Complex, make, pack, real_dtype, static_dim, unpack)
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower.complex_fft_steps import four_step, split
 from pyonnx.frontend.lower.complex_ops import R
 from pyonnx.frontend.numpy_calls import lookup
 
@@ -91,16 +92,44 @@ def _axis(ctx, a: Any, axis: Any) -> int:
 
 
 def _dft(ctx, packed: Array, axis: int, n: int, onesided: bool = False) -> Array:
-    """ONNX DFT (forward) of a trailing-1/2 real Array along ``axis``, length ``n``."""
+    """ONNX DFT (forward) of a trailing-1/2 real Array along ``axis``, length ``n`` (a long
+    length that is not a power of two: two short DFTs, complex_fft_steps)."""
     if ctx.opset < _OPSET:
         raise ctx.error(f"np.fft needs ONNX opset {_OPSET} or newer (the DFT operator); "
                         f"compile with opset={_OPSET}")
+    factors = split(n)
+    if factors is not None and packed.shape[axis] is not None:
+        return _split_dft(ctx, packed, axis, n, onesided, factors)
     out = ctx.op("DFT", packed, ctx.const(np.array(n, np.int64)),
                  ctx.const(np.array(axis, np.int64)), onesided=int(onesided), inverse=0)
     shape = list(packed.shape)
     shape[axis] = n // 2 + 1 if onesided else n
     shape[-1] = 2
     return Array(out, packed.dtype, tuple(shape))
+
+
+def _split_dft(ctx, packed: Array, axis: int, n: int, onesided: bool,
+               factors: tuple[int, int]) -> Array:
+    """``_dft`` through the four-step FFT: the axis cropped or zero-padded to ``n`` (as the
+    DFT operator's dft_length does), a zero imaginary part added to a real input, and the
+    first n//2+1 bins kept for a one-sided transform."""
+    from pyonnx.frontend.graph.indexing import getitem
+
+    m = packed.shape[axis]
+    if m > n:
+        packed = getitem(ctx, packed, (slice(None),) * axis + (slice(0, n),))
+    elif m < n:
+        pad = [(0, 0)] * packed.ndim
+        pad[axis] = (0, n - m)
+        packed = lookup(np.pad).fn(ctx, packed, pad)
+    if packed.shape[-1] == 1:
+        zero = lookup(np.zeros_like).fn(ctx, packed)
+        packed = Array(ctx.op("Concat", packed, zero, axis=-1), packed.dtype,
+                       packed.shape[:-1] + (2,))
+    out = four_step(ctx, packed, axis, *factors, _dft)
+    if onesided:
+        out = getitem(ctx, out, (slice(None),) * axis + (slice(0, n // 2 + 1),))
+    return out
 
 
 def _scaled(ctx, z: Complex, scale: float | None) -> Complex:
