@@ -126,7 +126,7 @@ def _split_dft(ctx, packed: Array, axis: int, n: int, onesided: bool,
         zero = lookup(np.zeros_like).fn(ctx, packed)
         packed = Array(ctx.op("Concat", packed, zero, axis=-1), packed.dtype,
                        packed.shape[:-1] + (2,))
-    out = four_step(ctx, packed, axis, *factors, _dft)
+    out = four_step(ctx, packed, axis, *factors)
     if onesided:
         out = getitem(ctx, out, (slice(None),) * axis + (slice(0, n // 2 + 1),))
     return out
