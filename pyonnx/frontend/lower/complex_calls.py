@@ -102,6 +102,12 @@ def _FFT_FUNCS():
     return FUNCS
 
 
+def _STATS_FUNCS():
+    # (complex_stats uses complex_functions: it is merged here, not into F.FUNCS)
+    from pyonnx.frontend.lower.complex_stats import FUNCS
+    return FUNCS
+
+
 def _ORDER_METHODS():
     from pyonnx.frontend.lower import complex_order, complex_stats
     return {**complex_order.METHODS, **complex_stats.METHODS}
@@ -191,7 +197,7 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     if func is builtins.len and len(args) == 1 and not kwargs:
         return _len(ctx, args[0])
     name = getattr(func, "__name__", None)
-    fn = F.FUNCS.get(func)
+    fn = F.FUNCS.get(func) or _STATS_FUNCS().get(func)
     if fn is not None:
         return fn(ctx, *args, **kwargs)
     if name in _PARTWISE_FIRST and lookup(func) is not None and args and \

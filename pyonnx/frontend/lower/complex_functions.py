@@ -411,10 +411,8 @@ from pyonnx.frontend.lower.complex_queries import FUNCS as _QUERIES  # noqa: E40
 from pyonnx.frontend.lower.complex_math import FUNCS as _MATH  # noqa: E402
 from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
 from pyonnx.frontend.lower.complex_linalg import einsum as _einsum  # noqa: E402
-from pyonnx.frontend.lower.complex_stats import FUNCS as _STATS  # noqa: E402
 
 FUNCS.update(_QUERIES)
 FUNCS.update(_MATH)
 FUNCS.update(_ORDER)
-FUNCS.update(_STATS)
 FUNCS[np.einsum] = _einsum

@@ -15,6 +15,7 @@ Special values of exp/log/sqrt/sin/cos follow the formulas, not every C99 Annex 
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, make, parts
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower.complex_power import runtime_power as _runtime_power
 from pyonnx.frontend.numpy_calls import lookup
 
 __all__ = ["involved", "result_dtype", "binary", "unary", "compare", "R"]
@@ -173,10 +175,8 @@ def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
         if n < 0:
             accr, acci = div(r, 1.0, 0.0, accr, acci)
         return _zero_base(ctx, ar, ai, n, accr, acci)
-    from pyonnx.frontend.lower.complex_power import runtime_power
-
     br, bi = parts(ctx, b, dtype)
-    return runtime_power(ctx, ar, ai, br, bi)
+    return _runtime_power(ctx, sys.modules[__name__], ar, ai, br, bi)
 
 
 def reciprocal(ctx, ar, ai):

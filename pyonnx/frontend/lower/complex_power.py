@@ -2,7 +2,9 @@
 numpy's ``nc_pow`` computes it.
 
 Input: the parts of the base and of the exponent (real Arrays of one float dtype, broadcast
-by the real lowerings). Output: the parts of the power.
+by the real lowerings), and ``ops``, the module :mod:`complex_ops` (its ``R``, ``mul``, ``div``,
+``log`` and ``exp``; passed in, as complex_ops calls this module). Output: the parts of the
+power.
 
 numpy's order of cases, each an elementwise ``Where`` here:
 
@@ -21,15 +23,13 @@ from __future__ import annotations
 import numpy as np
 
 from pyonnx.frontend.graph.complex_values import zeros_like
-from pyonnx.frontend.lower import complex_ops as ops
-from pyonnx.frontend.lower.complex_ops import R
 
 __all__ = ["runtime_power", "c99_multiply"]
 
 
-def c99_multiply(ctx, a, b, c, d):
-    """``(a + ib) * (c + id)`` as C99's ``__muldc3`` (Annex G.5.1's recovery of infinities)."""
-    r = R(ctx)
+def c99_multiply(ctx, r, a, b, c, d):
+    """``(a + ib) * (c + id)`` as C99's ``__muldc3`` (Annex G.5.1's recovery of infinities);
+    ``r`` the real lowerings (complex_ops.R)."""
     ac, bd, ad, bc = r.multiply(a, c), r.multiply(b, d), r.multiply(a, d), r.multiply(b, c)
     x, y = r.subtract(ac, bd), r.add(ad, bc)
     both_nan = r.logical_and(r.isnan(x), r.isnan(y))
@@ -60,9 +60,9 @@ def c99_multiply(ctx, a, b, c, d):
     return r.where(recalc, xr, x), r.where(recalc, yr, y)
 
 
-def _integer_power(ctx, ar, ai, n_abs):
+def _integer_power(ctx, ops, ar, ai, n_abs):
     """Binary powering as numpy's loop does it (|n| < 128: seven bits)."""
-    r = R(ctx)
+    r = ops.R(ctx)
     acci = zeros_like(ctx, ai)  # numpy's aa = 1 + 0j
     accr = r.add(acci, 1.0)
     pr, pi = ar, ai
@@ -75,19 +75,19 @@ def _integer_power(ctx, ar, ai, n_abs):
     return accr, acci
 
 
-def runtime_power(ctx, ar, ai, br, bi):
+def runtime_power(ctx, ops, ar, ai, br, bi):
     """numpy's ``nc_pow(a, b)`` elementwise (see the module docstring)."""
-    r = R(ctx)
+    r = ops.R(ctx)
     # the general case: cexp(b * clog(a))
     lr, li = ops.log(ctx, ar, ai)
-    er, ei = c99_multiply(ctx, br, bi, lr, li)
+    er, ei = c99_multiply(ctx, r, br, bi, lr, li)
     re, im = ops.exp(ctx, er, ei)
     # a real integer exponent below 100 in magnitude
     integer = r.logical_and(r.logical_and(r.equal(bi, 0.0), r.isfinite(br)),
                             r.logical_and(r.equal(r.floor(br), br),
                                           r.less(r.absolute(br), 100.0)))
     n_abs = r.where(integer, r.absolute(br), 0.0)
-    pr, pi = _integer_power(ctx, ar, ai, n_abs)
+    pr, pi = _integer_power(ctx, ops, ar, ai, n_abs)
     qr, qi = ops.div(r, 1.0, 0.0, pr, pi)
     neg = r.less(br, 0.0)
     pr, pi = r.where(neg, qr, pr), r.where(neg, qi, pi)
