@@ -24,7 +24,9 @@ Run: ``python benchmarks/run.py [--quick] [--only NAME ...]``. Sections, in orde
    loop writing ``x[i]`` at n = 1,000 .. 30,000 before and after the scan-output rewrite.
 6. ``prepost``: 20 pre/post-processing functions as people write them, the ratio compiled/numpy
    per function and the median; then single slice writes, a crop and per-call costs
-   (``benchmarks/prepost.py``, which also runs alone against any checkout).
+   (``benchmarks/prepost.py``, which also runs alone against any checkout). ``complex``:
+   complex elementwise chains, a complex matmul and FFT convolutions against numpy, both
+   complex dtypes (``benchmarks/complex.py``).
 7. ``training``: one step (loss and gradients) of examples/train_mlp.py's network by
    ``pyonnx.value_and_grad`` against the same step with a hand-written numpy backward pass;
    then 10 epochs: numpy, a Python loop calling the step, and the whole loop compiled as one
@@ -447,6 +449,16 @@ def setitem_loops(cfg: Config) -> None:
     rewrite (benchmarks/setitem_loops.py)."""
     sys.path.insert(0, HERE)
     import setitem_loops as bench
+
+    bench.main(quick=cfg.quick)
+
+
+@section("complex")
+def complex_numbers(cfg: Config) -> None:
+    """Complex arrays (elementwise, matmul, FFT convolutions) against numpy
+    (benchmarks/complex.py)."""
+    sys.path.insert(0, HERE)
+    import complex as bench
 
     bench.main(quick=cfg.quick)
 

@@ -330,11 +330,11 @@ def c_more_math(z):
 
 
 def c_refused_max(z):
-    return z.max()
+    return np.median(z)
 
 
-def c_refused_tan(z):
-    return np.tan(z)
+def c_refused_convolve(z):
+    return np.convolve(z, z)
 
 
 def f_fft_axis_last(z):

@@ -75,8 +75,7 @@ def test_status_follows_the_registry():
     assert numpy_coverage.function_row("np.sum", np.sum).status in ("yes", "partly")
     assert numpy_coverage.function_row("np.load", np.load).status == "out"
     assert numpy_coverage.function_row("np.fft.fft", np.fft.fft).status == "yes"
-    assert numpy_coverage.function_row("np.fft.hfft", np.fft.hfft).note.startswith(
-        "complex numbers: issue 11")
+    assert numpy_coverage.function_row("np.fft.hfft", np.fft.hfft).status == "yes"
     assert numpy_coverage.function_row("np.copyto", np.copyto).status == "yes"
 
 
@@ -84,13 +83,6 @@ def test_refusal_reason_is_the_conversion_error():
     """The reason the table gives is the one the call's ConversionError gives."""
     import pyonnx
     from pyonnx.errors import ConversionError
-
-    def f(x):
-        return np.fft.hfft(x)
-
-    with pytest.raises(ConversionError, match=r"np.fft.hfft is not supported: complex numbers: "
-                                              r"issue 11"):
-        pyonnx.compile(f)(np.zeros(4))
 
     def g(x):
         np.save("x.npy", x)

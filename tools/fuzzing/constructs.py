@@ -315,7 +315,14 @@ def e_scalar(g):
 
 # -- complex values (issue 11) -------------------------------------------------------------
 C_UNARY = ("np.abs", "np.conj", "np.real", "np.imag", "np.angle", "np.exp", "np.sqrt",
-           "np.square", "np.negative", "np.isfinite")
+           "np.square", "np.negative", "np.isfinite", "np.tan", "np.tanh", "np.arcsin",
+           "np.arccos", "np.arctan", "np.arcsinh", "np.arccosh", "np.arctanh", "np.log1p",
+           "np.expm1", "np.sort", "np.argsort", "np.max", "np.argmin", "np.var", "np.nansum")
+# order, products and n-d transforms of complex names
+C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argmax({z}, axis=0)",
+          "np.min({z}, axis=-1)", "np.std({z}, axis=0)", "np.einsum('...,...->...', {z}, {w})",
+          "np.tensordot({z}, {w}, axes=0)", "np.array([{z}, {w}])", "np.fft.rfftn(np.real({z}))",
+          "np.fft.hfft({z})", "np.sort_complex({z})")
 
 
 def _complex_name(g):
@@ -338,8 +345,11 @@ def e_complex(g):
         b, _ = _operand(g)
         op = r.choice(("+", "-", "*", "/"))
         return f"({z} {op} {b})", False
-    if choice < 0.8:
+    if choice < 0.7:
         return f"{r.choice(C_UNARY)}({z})", False
+    if choice < 0.8:
+        same = [n for n in names if g.desc(n).shape == g.desc(z).shape]
+        return r.choice(C_MORE).format(z=z, w=r.choice(same)), False
     if choice < 0.9:
         return r.choice((f"{z}.sum()", f"np.cumsum({z})", f"({z} == {z})", f"{z}.real",
                          f"{z}.conjugate()", f"({z} ** 2)", f"{z}.T")), False

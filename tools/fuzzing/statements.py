@@ -106,6 +106,25 @@ def s_augset(g):
     return s_setitem(g, aug=True)
 
 
+def s_part_write(g):
+    """``z.real[i] = v`` / ``z.imag[i] = v`` into a complex array (issue 11)."""
+    names = g.names(("array",), lambda n, d: d.dtype.startswith("complex") and d.ndim > 0)
+    if not names:
+        return False
+    t = g.rng.choice(names)
+    part = g.rng.choice(("real", "imag"))
+    idx = C.gen_index(g, t, write=True)
+    cur = g.eval(f"{t}.{part}[{idx}]")
+    if cur is None:
+        return False
+    val, exact = _value_for(g, cur, False)
+    if g.try_stmt([f"{t}.{part}[{idx}] = {val}"]):
+        if not exact:
+            _mark_inexact(g, t)
+        return True
+    return False
+
+
 def s_augname(g):
     names = g.names(("array", "npscalar", "pyscalar"))
     if not names:
@@ -383,6 +402,7 @@ STATEMENTS = [
     (1, ("compile",), s_helper), (1, ("compile",), s_list), (1, ("compile", "grad"), s_assert),
     (1, ("compile",), idioms.s_sentinel), (1, ("compile",), idioms.s_dict_branches),
     (1, ("compile",), idioms.s_records),
+    (1, ("compile",), s_part_write),
 ]
 
 

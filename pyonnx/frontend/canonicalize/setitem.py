@@ -90,8 +90,12 @@ class SetItemTransformer(ast.NodeTransformer):
 
 
 def _attribute_in_chain(target: ast.Subscript) -> bool:
-    """``self.w[0] = v``: an attribute of something other than an array's view attribute."""
+    """``self.w[0] = v``: an attribute of something other than an array's view attribute
+    (``z.real[i] = v``/``z.imag[i] = v`` on a name is a write into a part: complex_writes)."""
     node: ast.expr = target
+    if isinstance(target.value, ast.Attribute) and target.value.attr in ("real", "imag") \
+            and isinstance(target.value.value, ast.Name):
+        return False
     while isinstance(node, (ast.Subscript, ast.Attribute)):
         if isinstance(node, ast.Attribute) and node.attr not in ("T", "mT"):
             return True

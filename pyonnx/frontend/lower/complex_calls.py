@@ -42,7 +42,7 @@ _PARTWISE_FIRST = frozenset({
     "reshape", "ravel", "flatten", "transpose", "permute_dims", "swapaxes", "moveaxis",
     "squeeze", "expand_dims", "flip", "fliplr", "flipud", "roll", "broadcast_to", "copy",
     "sum", "mean", "cumsum", "trace", "diagonal", "diag", "tile", "repeat", "atleast_1d",
-    "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "nansum", "matrix_transpose",
+    "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "matrix_transpose",
 })
 # Their results are views of the argument in numpy (writes through them are refused).
 _VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis",
@@ -54,7 +54,8 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
                             "dstack", "concat"})
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
-                              "all", "nonzero", "cumprod"}
+                              "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
+                              "argsort", "var", "std"}
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -99,6 +100,17 @@ def _hashable(f: Any) -> bool:
 def _FFT_FUNCS():
     from pyonnx.frontend.lower.complex_fft import FUNCS
     return FUNCS
+
+
+def _STATS_FUNCS():
+    # (complex_stats uses complex_functions: it is merged here, not into F.FUNCS)
+    from pyonnx.frontend.lower.complex_stats import FUNCS
+    return FUNCS
+
+
+def _ORDER_METHODS():
+    from pyonnx.frontend.lower import complex_order, complex_stats
+    return {**complex_order.METHODS, **complex_stats.METHODS}
 
 
 def _user_function(func: Any) -> bool:
@@ -179,8 +191,13 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     if func in F.CREATION and (_is_complex_dtype(F.creation_dtype(func, args, kwargs))
                                 or F.creation_dtype(func, args, kwargs) is None):
         return F.create(ctx, func, args, kwargs)
+    if isinstance(func, type) and issubclass(func, np.generic) and len(args) == 1 and \
+            not kwargs and isinstance(args[0], Complex):
+        return F.astype(ctx, args[0], np.dtype(func))  # np.float64(z): the real part
+    if func is builtins.len and len(args) == 1 and not kwargs:
+        return _len(ctx, args[0])
     name = getattr(func, "__name__", None)
-    fn = F.FUNCS.get(func)
+    fn = F.FUNCS.get(func) or _STATS_FUNCS().get(func)
     if fn is not None:
         return fn(ctx, *args, **kwargs)
     if name in _PARTWISE_FIRST and lookup(func) is not None and args and \
@@ -196,8 +213,20 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     module = getattr(func, "__module__", None) or ""
     prefix = "np." if module.startswith("numpy") else ""
     raise ctx.error(f"{prefix}{shown}() of complex values is not supported yet; pyonnx "
-                    "converts complex arithmetic, abs/angle/conj/real/imag, exp/log/sqrt/sin/cos, "
-                    "sums, products, reshapes and np.fft (see README, 'complex numbers')")
+                    "converts complex arithmetic, abs/angle/conj/real/imag, the elementwise math "
+                    "functions, sums, products, einsum, max/min/sort, var/std, reshapes and "
+                    "np.fft (see README, 'complex numbers')")
+
+
+def _len(ctx, x: Any) -> Any:
+    """``len(x)`` of a list holding complex values or of a complex array."""
+    if isinstance(x, (list, tuple)):
+        return len(x)
+    if isinstance(x, Complex):
+        if x.ndim == 0:
+            raise ctx.error("len() of unsized object (numpy raises TypeError for a 0-d array)")
+        return lookup(builtins.len).fn(ctx, x.re)
+    raise ctx.error(f"len() of a {type(x).__name__} is not supported here")
 
 
 def _any_complex(args: Any, kwargs: dict) -> bool:
@@ -214,6 +243,8 @@ def _method(ctx, z: Complex, name: str, args: list, kwargs: dict) -> Any:
         return product(ctx, "dot", z, *args)
     if name in ("prod", "cumprod"):
         return F.prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
+    if name in _ORDER_METHODS():
+        return _ORDER_METHODS()[name](ctx, z, *args, **kwargs)
     if name in ("any", "all"):
         entry = lookup_method(name)
         return entry.fn(ctx, ops.truth(ctx, z), *args, **kwargs)

@@ -1,4 +1,5 @@
-"""``np.fft``: fft/ifft/rfft/irfft, fft2/ifft2, fftn/ifftn, fftshift/ifftshift, fftfreq/rfftfreq.
+"""``np.fft``: fft/ifft/rfft/irfft, fft2/ifft2, fftn/ifftn, rfft2/irfft2, rfftn/irfftn,
+hfft/ihfft, fftshift/ifftshift, fftfreq/rfftfreq.
 
 Input: a real Array or a Complex, numpy's arguments (``n``/``s`` and ``axis``/``axes`` known at
 conversion time, ``norm``). Output: numpy's value: complex64 for float32 input, complex128 for
@@ -22,6 +23,7 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import (
     Complex, make, pack, real_dtype, static_dim, unpack)
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower.complex_fft_steps import four_step, split
 from pyonnx.frontend.lower.complex_ops import R
 from pyonnx.frontend.numpy_calls import lookup
 
@@ -50,7 +52,7 @@ def _norm_scale(ctx, norm: Any, n: int, inverse: bool) -> float | None:
     if norm is None or norm == "backward":
         return 1.0 / n if inverse else None
     if norm == "ortho":
-        return 1.0 / np.sqrt(n)
+        return float(1.0 / np.sqrt(n))
     if norm == "forward":
         return None if inverse else 1.0 / n
     raise ctx.error(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
@@ -90,16 +92,44 @@ def _axis(ctx, a: Any, axis: Any) -> int:
 
 
 def _dft(ctx, packed: Array, axis: int, n: int, onesided: bool = False) -> Array:
-    """ONNX DFT (forward) of a trailing-1/2 real Array along ``axis``, length ``n``."""
+    """ONNX DFT (forward) of a trailing-1/2 real Array along ``axis``, length ``n`` (a long
+    length that is not a power of two: two short DFTs, complex_fft_steps)."""
     if ctx.opset < _OPSET:
         raise ctx.error(f"np.fft needs ONNX opset {_OPSET} or newer (the DFT operator); "
                         f"compile with opset={_OPSET}")
+    factors = split(n)
+    if factors is not None and packed.shape[axis] is not None:
+        return _split_dft(ctx, packed, axis, n, onesided, factors)
     out = ctx.op("DFT", packed, ctx.const(np.array(n, np.int64)),
                  ctx.const(np.array(axis, np.int64)), onesided=int(onesided), inverse=0)
     shape = list(packed.shape)
     shape[axis] = n // 2 + 1 if onesided else n
     shape[-1] = 2
     return Array(out, packed.dtype, tuple(shape))
+
+
+def _split_dft(ctx, packed: Array, axis: int, n: int, onesided: bool,
+               factors: tuple[int, int]) -> Array:
+    """``_dft`` through the four-step FFT: the axis cropped or zero-padded to ``n`` (as the
+    DFT operator's dft_length does), a zero imaginary part added to a real input, and the
+    first n//2+1 bins kept for a one-sided transform."""
+    from pyonnx.frontend.graph.indexing import getitem
+
+    m = packed.shape[axis]
+    if m > n:
+        packed = getitem(ctx, packed, (slice(None),) * axis + (slice(0, n),))
+    elif m < n:
+        pad = [(0, 0)] * packed.ndim
+        pad[axis] = (0, n - m)
+        packed = lookup(np.pad).fn(ctx, packed, pad)
+    if packed.shape[-1] == 1:
+        zero = lookup(np.zeros_like).fn(ctx, packed)
+        packed = Array(ctx.op("Concat", packed, zero, axis=-1), packed.dtype,
+                       packed.shape[:-1] + (2,))
+    out = four_step(ctx, packed, axis, *factors)
+    if onesided:
+        out = getitem(ctx, out, (slice(None),) * axis + (slice(0, n // 2 + 1),))
+    return out
 
 
 def _scaled(ctx, z: Complex, scale: float | None) -> Complex:
@@ -248,6 +278,73 @@ def ifftn(ctx, a, s=None, axes=None, norm=None, out=None):
     return _multi(ctx, a, s, axes, norm, True, True)
 
 
+def _real_multi(ctx, a, s, axes, norm, default_all: bool, inverse: bool):
+    """rfftn/rfft2 (``inverse`` False) and irfftn/irfft2: the real transform on the last
+    axis, complex ones on the others (numpy's order: rfft first; irfft last)."""
+    a = _input(ctx, a)
+    axes, sizes = _axes_and_sizes(ctx, a, s, axes, default_all)
+    if not axes:
+        raise ctx.error("np.fft: at least one axis is needed (numpy raises ValueError)")
+    if not inverse:
+        out = rfft(ctx, a, sizes[-1], axes[-1], norm)
+        for ax, n in reversed(list(zip(axes[:-1], sizes[:-1]))):
+            out = _c2c(ctx, out, n, ax, norm, False)
+        return out
+    out = a
+    for ax, n in zip(axes[:-1], sizes[:-1]):
+        out = _c2c(ctx, out, n, ax, norm, True)
+    return irfft(ctx, out, sizes[-1], axes[-1], norm)
+
+
+def rfftn(ctx, a, s=None, axes=None, norm=None, out=None):
+    _no_out(ctx, out)
+    return _real_multi(ctx, a, s, axes, norm, True, False)
+
+
+def rfft2(ctx, a, s=None, axes=(-2, -1), norm=None, out=None):
+    _no_out(ctx, out)
+    return _real_multi(ctx, a, s, axes, norm, False, False)
+
+
+def irfftn(ctx, a, s=None, axes=None, norm=None, out=None):
+    _no_out(ctx, out)
+    return _real_multi(ctx, a, s, axes, norm, True, True)
+
+
+def irfft2(ctx, a, s=None, axes=(-2, -1), norm=None, out=None):
+    _no_out(ctx, out)
+    return _real_multi(ctx, a, s, axes, norm, False, True)
+
+
+_SWAPPED = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def _swap_norm(ctx, norm: Any) -> str:
+    norm = ctx.static(norm, "norm")
+    if norm not in _SWAPPED:
+        raise ctx.error(f'Invalid norm value {norm}; should be "backward","ortho" or '
+                        '"forward".')
+    return _SWAPPED[norm]
+
+
+def hfft(ctx, a, n=None, axis=-1, norm=None, out=None):
+    """numpy's hfft: irfft of the conjugate with the norm swapped (a Hermitian signal's real
+    spectrum)."""
+    _no_out(ctx, out)
+    a = _input(ctx, a)
+    new_norm = _swap_norm(ctx, norm)
+    if isinstance(a, Complex):
+        a = make(ctx, a.re, R(ctx).negative(a.im), a.dtype)
+    return irfft(ctx, a, n, axis, new_norm)
+
+
+def ihfft(ctx, a, n=None, axis=-1, norm=None, out=None):
+    """numpy's ihfft: the conjugate of rfft with the norm swapped."""
+    _no_out(ctx, out)
+    z = rfft(ctx, a, n, axis, _swap_norm(ctx, norm))
+    return make(ctx, z.re, R(ctx).negative(z.im), z.dtype)
+
+
 def _shift(ctx, x, axes, inverse: bool):
     x = _input(ctx, x)
     axes = ctx.static(axes, "axes")
@@ -301,4 +398,6 @@ FUNCS = {
     np.fft.fft2: fft2, np.fft.ifft2: ifft2, np.fft.fftn: fftn, np.fft.ifftn: ifftn,
     np.fft.fftshift: fftshift, np.fft.ifftshift: ifftshift,
     np.fft.fftfreq: _freq(np.fft.fftfreq), np.fft.rfftfreq: _freq(np.fft.rfftfreq),
+    np.fft.rfftn: rfftn, np.fft.rfft2: rfft2, np.fft.irfftn: irfftn, np.fft.irfft2: irfft2,
+    np.fft.hfft: hfft, np.fft.ihfft: ihfft,
 }

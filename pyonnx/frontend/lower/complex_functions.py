@@ -260,6 +260,11 @@ def _predicate(kind: str):
 
 
 def where(ctx, condition, x=None, y=None):
+    if isinstance(x, (tuple, list)) or isinstance(y, (tuple, list)):
+        # (numpy would stack the items into one array; the loop vectorizer also selects
+        # tuples of return values this way)
+        raise ctx.error("np.where with a tuple or list holding complex values is not "
+                        "supported; make it an array first (np.array([...]))")
     if x is None or y is None:
         raise ctx.error("np.where(condition) of a complex array is not supported; write "
                         "np.nonzero(z != 0)")
@@ -352,12 +357,14 @@ def _cumprod_fn(ctx, a, axis=None, dtype=None, out=None):
     return prod(ctx, a, axis, dtype, out, cumulative=True)
 
 
-def _product(name):
-    def lower(ctx, a, b, **kwargs):
+def _product(name, *keywords):
+    def lower(ctx, a, b, *rest, **kwargs):
         from pyonnx.frontend.lower.complex_linalg import product
-        if kwargs:
+        if rest:
+            kwargs.update(zip(keywords, rest))
+        if set(kwargs) - set(keywords) or len(rest) > len(keywords):
             raise ctx.error(f"np.{name}(..., out=) with complex values is not supported yet")
-        return product(ctx, name, a, b)
+        return product(ctx, name, a, b, **kwargs)
     return lower
 
 
@@ -401,10 +408,17 @@ FUNCS = {
     np.prod: _prod_fn, np.cumprod: _cumprod_fn,
     np.matmul: _product("matmul"), np.dot: _product("dot"), np.inner: _product("inner"),
     np.outer: _product("outer"), np.vdot: _vdot,
+    np.tensordot: _product("tensordot", "axes"), np.kron: _product("kron"),
     np.zeros_like: _zeros_like, np.astype: astype,
     np.iscomplexobj: _iscomplexobj, np.isrealobj: lambda ctx, x: not isinstance(x, Complex),
 }
 # np.iscomplex/isreal/real_if_close have their own module (this one is full).
 from pyonnx.frontend.lower.complex_queries import FUNCS as _QUERIES  # noqa: E402
+from pyonnx.frontend.lower.complex_math import FUNCS as _MATH  # noqa: E402
+from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
+from pyonnx.frontend.lower.complex_linalg import einsum as _einsum  # noqa: E402
 
 FUNCS.update(_QUERIES)
+FUNCS.update(_MATH)
+FUNCS.update(_ORDER)
+FUNCS[np.einsum] = _einsum

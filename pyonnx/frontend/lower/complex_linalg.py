@@ -1,4 +1,5 @@
-"""Complex products: ``@``/``np.matmul``, ``np.dot``, ``np.vdot``, ``np.inner``, ``np.outer``.
+"""Complex products: ``@``/``np.matmul``, ``np.dot``, ``np.vdot``, ``np.inner``, ``np.outer``,
+``np.tensordot``, ``np.kron``, ``np.einsum``.
 
 Input: operands of which one is complex. Output: a Complex of numpy's dtype. A complex product
 is four real ones, (A + iB)(C + iD) = (AC - BD) + i(AD + BC), each through the registry's real
@@ -12,15 +13,20 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.complex_values import Complex, make, parts
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.complex_ops import R, result_dtype
 
-__all__ = ["matmul", "product"]
+__all__ = ["matmul", "product", "vdot", "einsum"]
 
 
-def product(ctx, name: str, a: Any, b: Any) -> Complex:
-    """``np.<name>(a, b)`` for the bilinear products matmul, dot, inner, outer."""
+def product(ctx, name: str, a: Any, b: Any, **kwargs: Any) -> Complex:
+    """``np.<name>(a, b, **kwargs)`` for the bilinear products matmul, dot, inner, outer,
+    tensordot (``axes=``), kron."""
     r = R(ctx)
     f = getattr(r, name)
+    if kwargs:
+        g = f
+        f = lambda x, y: g(x, y, **kwargs)  # noqa: E731
     dt, _ = result_dtype(ctx, np.multiply, a, b)
     ar, ai = parts(ctx, a, dt)
     br, bi = parts(ctx, b, dt)
@@ -49,4 +55,56 @@ def vdot(ctx, a: Any, b: Any) -> Complex:
     # conj(a) . b = (ar - i ai)(br + i bi)
     re = r.add(r.dot(ar, br), r.dot(ai, bi))
     im = r.subtract(r.dot(ar, bi), r.dot(ai, br))
+    return make(ctx, re, im, dt)
+
+
+_EINSUM_OPERANDS = 4  # 2**4 real einsums at most
+
+
+def einsum(ctx, subscripts: Any, *operands: Any, **kwargs: Any) -> Any:
+    """``np.einsum(subscripts, *operands)`` with complex operands: multilinear in them, so the
+    expansion over the parts (a term's imaginary factors give its power of i) of real einsums
+    of the registry; up to four operands (sixteen real einsums)."""
+    from itertools import product as cartesian
+
+    if not isinstance(ctx.static(subscripts, "subscripts"), str):
+        raise ctx.error("np.einsum with complex operands takes the subscripts string form")
+    if set(kwargs) - {"optimize"} or kwargs.get("optimize", False) not in (False, True, None,
+                                                                           "greedy", "optimal"):
+        raise ctx.error("np.einsum(..., out=/dtype=/order=/casting=) with complex operands is "
+                        "not supported yet")
+    if not 1 <= len(operands) <= _EINSUM_OPERANDS:
+        raise ctx.error(f"np.einsum of {len(operands)} complex operands is not supported (at "
+                        f"most {_EINSUM_OPERANDS}); split it into several einsums")
+    r = R(ctx)
+    # (einsum makes every operand an array: Python numbers are not weak here)
+    dt = np.result_type(np.complex64, *(v.dtype if isinstance(v, (Complex, Array))
+                                        else np.asarray(v).dtype for v in operands))
+    pairs = []
+    for op in operands:
+        real_only = not isinstance(op, Complex) and not np.iscomplexobj(op)
+        re, im = parts(ctx, op, dt)
+        pairs.append((re, None if real_only else im))
+    re_terms, im_terms = [], []
+    for choice in cartesian((0, 1), repeat=len(operands)):
+        if any(k == 1 and pairs[i][1] is None for i, k in enumerate(choice)):
+            continue  # a real operand's imaginary part is zero
+        term = r.einsum(subscripts, *(pairs[i][k] for i, k in enumerate(choice)))
+        power = sum(choice) % 4  # i**power: 1, i, -1, -i
+        (re_terms if power % 2 == 0 else im_terms).append((term, power in (2, 3)))
+
+    def total(terms):
+        out = None
+        for term, negative in terms:
+            if out is None:
+                out = r.negative(term) if negative else term
+            else:
+                out = r.subtract(out, term) if negative else r.add(out, term)
+        return out
+
+    re = total(re_terms)
+    im = total(im_terms)
+    if im is None:
+        from pyonnx.frontend.graph.complex_values import zeros_like
+        im = zeros_like(ctx, re)
     return make(ctx, re, im, dt)

@@ -15,6 +15,7 @@ Special values of exp/log/sqrt/sin/cos follow the formulas, not every C99 Annex 
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, make, parts
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower.complex_power import runtime_power as _runtime_power
 from pyonnx.frontend.numpy_calls import lookup
 
 __all__ = ["involved", "result_dtype", "binary", "unary", "compare", "R"]
@@ -136,8 +138,8 @@ def _static_int_exponent(b: Any) -> int | None:
 
 
 def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
-    """numpy's ``npy_cpow``: 1 for a zero exponent, 0 (or nan) for a zero base, repeated
-    multiplication for an integer exponent known now, else exp(b log a)."""
+    """numpy's ``nc_pow``: 1 for a zero exponent, 0 (or nan) for a zero base, repeated
+    multiplication for an integer exponent known now, else complex_power.runtime_power."""
     r = R(ctx)
     ar, ai = parts(ctx, a, dtype)
     n = _static_int_exponent(b)
@@ -174,16 +176,7 @@ def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
             accr, acci = div(r, 1.0, 0.0, accr, acci)
         return _zero_base(ctx, ar, ai, n, accr, acci)
     br, bi = parts(ctx, b, dtype)
-    lr, li = log(ctx, ar, ai)
-    er, ei = mul(r, br, bi, lr, li)
-    pr, pi = exp(ctx, er, ei)
-    zero_b = r.logical_and(r.equal(br, 0.0), r.equal(bi, 0.0))
-    zero_a = r.logical_and(r.equal(ar, 0.0), r.equal(ai, 0.0))
-    pos = r.greater(br, 0.0)  # numpy 2: 0 ** w is 0 for Re(w) > 0, else nan
-    za = r.where(pos, 0.0, np.nan)
-    re = r.where(zero_b, 1.0, r.where(zero_a, za, pr))
-    im = r.where(zero_b, 0.0, r.where(zero_a, za, pi))
-    return re, im
+    return _runtime_power(ctx, sys.modules[__name__], ar, ai, br, bi)
 
 
 def reciprocal(ctx, ar, ai):
@@ -226,7 +219,7 @@ def exp(ctx, ar, ai):
     im = r.where(zero, ai, r.multiply(e, r.sin(ai)))
     edge = r.logical_and(r.isinf(ar), r.logical_not(r.isfinite(ai)))
     neg = r.less(ar, 0.0)
-    neg_im = r.where(r.isinf(ai), r.copysign(0.0, ai), 0.0)
+    neg_im = r.copysign(0.0, ai)  # glibc: the sign of an infinite or NaN imaginary part
     return r.where(edge, r.where(neg, 0.0, np.inf), re), \
         r.where(edge, r.where(neg, neg_im, np.nan), im)
 

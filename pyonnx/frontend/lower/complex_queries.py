@@ -11,7 +11,8 @@ for real arguments), so that one place owns them:
 * ``np.real_if_close(a, tol=100)``: ``a`` itself (numpy's same object: a view here) for a real
   ``a``. For a complex ``a`` numpy's result dtype depends on the values (complex, or real when
   every imaginary part is below ``tol``), which one ONNX model cannot have: refused;
-* ``np.sort_complex(a)``: ``np.sort(a)`` made complex for a real ``a``; refused for a complex one.
+* ``np.sort_complex(a)``: ``np.sort(a)`` made complex for a real ``a``; numpy's complex order
+  (complex_order) for a complex one.
 """
 
 from __future__ import annotations
@@ -87,10 +88,13 @@ def real_if_close(ctx, a: Any, tol: Any = 100) -> Any:
 
 def sort_complex(ctx, a: Any) -> Any:
     """``np.sort_complex(a)``: ``np.sort(a)`` as complex (complex64 for (u)int8/(u)int16,
-    else complex128) for a real ``a``; refused for a complex one."""
-    if isinstance(a, Complex) or is_complex(a):
-        raise ctx.error("np.sort_complex of a complex array is not supported yet (numpy orders "
-                        "by real part, then imaginary part, NaNs last); sort a real array")
+    else complex128) for a real ``a``; complex_order's sort for a complex one."""
+    if is_complex(a) and not isinstance(a, Complex):
+        arr = np.asarray(a)
+        a = make(ctx, ctx.const_array(arr.real), ctx.const_array(np.imag(arr)), arr.dtype)
+    if isinstance(a, Complex):
+        from pyonnx.frontend.lower.complex_order import sort
+        return sort(ctx, a)
     from pyonnx.frontend.numpy_calls import lookup
     x = _operand(ctx, a, "sort_complex")
     if x.ndim == 0:
@@ -105,5 +109,4 @@ FUNCS = {np.iscomplex: iscomplex, np.isreal: isreal, np.real_if_close: real_if_c
          np.sort_complex: sort_complex}
 # What the coverage table (tools/numpy_coverage.py) prints as "partly".
 LIMITS = {np.real_if_close: "a complex array (not a constant) is refused: numpy's result dtype "
-                            "depends on its values",
-          np.sort_complex: "real arrays only (a complex array is refused)"}
+                            "depends on its values"}

@@ -21,7 +21,8 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["handles", "write", "written_arguments", "inplace_binary", "shared"]
+__all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
+           "shared"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -33,7 +34,34 @@ def handles(target: Any, value: Any) -> bool:
     return isinstance(target, (Array, np.ndarray)) and is_complex(value)
 
 
-def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any) -> None:
+def is_part(target_node: ast.expr) -> bool:
+    """Whether a write's target is ``name.real`` or ``name.imag`` (canonicalize/setitem)."""
+    return isinstance(target_node, ast.Attribute) and target_node.attr in ("real", "imag") \
+        and isinstance(target_node.value, ast.Name)
+
+
+def write_part(lowering, target_node: ast.Attribute, base: Any, index: Any, value: Any) -> None:
+    """``z.real[index] = v`` / ``z.imag[index] = v``: numpy writes into ``z``'s memory, so the
+    name is rebound to ``z`` with that part written (the same checks as :func:`write`)."""
+    ctx = lowering.ctx
+    text = ast.unparse(target_node)
+    if not isinstance(base, Complex):
+        if target_node.attr == "imag":
+            raise ctx.error(f"'{text}[...] = ...': the imaginary part of a real array is "
+                            "read-only (numpy raises ValueError)")
+        raise ctx.error(f"item assignment through '.real' of a real array ('{text}[...] = "
+                        "...') is not supported; write into the array itself (x[...] = v)")
+    if isinstance(value, Complex) or is_complex(value) or \
+            isinstance(value, (list, tuple)) and any(is_complex(v) for v in value):
+        raise ctx.error(f"'{text}[...] = <complex>': numpy raises TypeError (a part holds "
+                        "real numbers); assign np.real(v) or np.imag(v)")
+    write(lowering, target_node.value, base, index, value, part=target_node.attr)
+
+
+def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
+          part: str | None = None) -> None:
+    """``target[index] = value`` into a complex array (``part``: only into its real or
+    imaginary part, for ``z.real[index] = value``)."""
     ctx = lowering.ctx
     if not isinstance(target, Complex) and not (isinstance(target, np.ndarray)
                                                 and target.dtype.kind == "c"):
@@ -64,8 +92,9 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any) 
         vr, vi = parts(ctx, value, target.dtype)
     else:
         vr, vi = parts(ctx, ctx.asarray(value), target.dtype)
-    re = setitem(ctx, target.re, index, vr)
-    im = setitem(ctx, target.im, index, vi)
+    re = setitem(ctx, target.re, index, vr) if part != "imag" else target.re
+    im = setitem(ctx, target.im, index, vr if part == "imag" else vi) if part != "real" \
+        else target.im
     out = Complex(re, im, target.dtype)
     out.mem, out.param = target.mem, target.param  # the same numpy memory, new contents
     if out.param is not None:  # the caller's array: written back (complex_boundary)

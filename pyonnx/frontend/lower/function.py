@@ -118,6 +118,10 @@ class FunctionLowering(ExprLowering, StmtLowering):
             # x[i] = v, rewritten to x = <setitem>(x, i, v) (canonicalize/setitem.py)
             target_node, index_node, value_node = node.args
             value = self.expr(value_node)
+            if complex_writes.is_part(target_node):  # z.real[i] = v, z.imag[i] = v
+                base = self.expr(target_node.value)
+                complex_writes.write_part(self, target_node, base, self.expr(index_node), value)
+                return self.expr(node.pyonnx_root)
             target = self.expr(target_node)
             index = self.expr(index_node)
             if isinstance(target, (list, Seq)):  # lst[i] = v: the list afterwards

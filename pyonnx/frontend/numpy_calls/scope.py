@@ -48,10 +48,7 @@ _OUT_OF_SCOPE = {
         "may_share_memory", "shares_memory", "isfortran"),
 }
 
-_FFT_NOT_YET = ("hfft", "ihfft", "rfft2", "rfftn", "irfft2", "irfftn")
-
 for _reason, _names in _OUT_OF_SCOPE.items():
     refuse(*(getattr(np, n) for n in _names if hasattr(np, n)), reason=_reason,
            out_of_scope=True)
-refuse(*(getattr(np.fft, n) for n in _FFT_NOT_YET), reason="complex numbers: issue 11 (not "
-       "yet: the Hermitian and n-d real transforms)")
+

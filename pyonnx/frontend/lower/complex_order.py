@@ -1,0 +1,198 @@
+"""Ordering complex values as numpy does: max/min/argmax/argmin (and the ``ndarray`` methods),
+maximum/minimum/fmax/fmin, sort/argsort/sort_complex.
+
+Input: a :class:`Complex` (or, for the binary functions, one complex operand and one real or
+complex one). Output: numpy's value: a Complex, or int64 indices.
+
+numpy's order of complex values is lexicographic (real part, then imaginary part):
+
+* ``maximum(a, b)`` is ``a`` when ``a`` has a NaN part or ``a >= b`` (``CGE``), else ``b``, so
+  NaNs propagate; ``minimum`` likewise with ``<=``; ``fmax``/``fmin`` prefer the non-NaN side.
+  ``max``/``min`` are their reductions in index order: the FIRST element with a NaN part, else
+  the first extreme element — which is also ``argmax``/``argmin``'s answer, so ``max`` is the
+  element at ``argmax`` (exact, including the sign of a zero).
+* ``sort`` puts NaNs last, in four classes: both parts numbers (by real, then imaginary part),
+  then a NaN imaginary part (by real part), a NaN real part (by imaginary part), both NaN.
+  Here it is a stable ``lexsort`` on (class, first key, second key): numpy's quicksort is not
+  stable, so the order of equal values (``0j`` and ``-0j``) can differ from numpy's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.complex_values import Complex, make, parts
+from pyonnx.frontend.lower import complex_ops as ops
+from pyonnx.frontend.lower.complex_ops import R
+
+__all__ = ["FUNCS", "METHODS"]
+
+
+def _has_nan(r: R, re, im):
+    return r.logical_or(r.isnan(re), r.isnan(im))
+
+
+def _flat_axis(ctx, z: Complex, axis: Any, fname: str) -> tuple[Complex, int]:
+    axis = ctx.static(axis, "axis")
+    if axis is None:
+        r = R(ctx)
+        return make(ctx, r.ravel(z.re), r.ravel(z.im), z.dtype), 0
+    if not isinstance(axis, (int, np.integer)):
+        raise ctx.error(f"{fname} of a complex array over several axes is not supported yet; "
+                        "reduce one axis at a time")
+    if not -max(z.ndim, 1) <= axis < max(z.ndim, 1):
+        raise ctx.error(f"{fname}: axis {axis} is out of bounds for array of dimension {z.ndim} "
+                        "(numpy raises AxisError)")
+    return z, int(axis) % max(z.ndim, 1)
+
+
+def _arg_extreme(ctx, z: Complex, axis: int, largest: bool):
+    """int64 index (keepdims) of the first NaN-part element along ``axis``, else of the first
+    lexicographic maximum (``largest``) or minimum."""
+    r = R(ctx)
+    nan = _has_nan(r, z.re, z.im)
+    fill = -np.inf if largest else np.inf
+    reduce = r.max if largest else r.min
+    m = reduce(r.where(nan, fill, z.re), axis=axis, keepdims=True)
+    cand = r.logical_and(r.equal(z.re, m), r.logical_not(nan))
+    mi = reduce(r.where(cand, z.im, fill), axis=axis, keepdims=True)
+    best = r.logical_and(cand, r.equal(z.im, mi))
+    first_best = r.argmax(best, axis=axis, keepdims=True)
+    first_nan = r.argmax(nan, axis=axis, keepdims=True)
+    return r.where(r.any(nan, axis=axis, keepdims=True), first_nan, first_best)
+
+
+def _argfunc(largest: bool, fname: str):
+    def lower(ctx, a, axis=None, out=None, *, keepdims=False):
+        if out is not None:
+            raise ctx.error(f"{fname}(..., out=) is not supported; assign the result")
+        z = _complex(ctx, a, fname)
+        if z.ndim == 0:
+            r = R(ctx)
+            return r.argmax(r.isnan(z.re), axis=axis)  # numpy: 0 (checks the axis too)
+        keep = ctx.static(keepdims, "keepdims")
+        axis_given = ctx.static(axis, "axis")
+        flat, ax = _flat_axis(ctx, z, axis, fname)
+        _check_nonempty(ctx, flat, ax, f"attempt to get {fname[3:]} of an empty sequence")
+        idx = _arg_extreme(ctx, flat, ax, largest)
+        r = R(ctx)
+        if axis_given is None:
+            idx = r.reshape(idx, (1,) * z.ndim if keep else ())
+        elif not keep:
+            idx = r.squeeze(idx, axis=ax)
+        return idx
+    return lower
+
+
+def _check_nonempty(ctx, z: Complex, axis: int, message: str) -> None:
+    """A reduction with no identity over an axis of length 0: numpy raises ValueError; refused
+    at conversion time when the length is known to be 0, else checked by the real argmax."""
+    if z.shape[axis] == 0:
+        raise ctx.error(f"{message} (numpy raises ValueError)")
+
+
+def _reduce(largest: bool, fname: str):
+    def lower(ctx, a, axis=None, out=None, keepdims=False, initial=None, where=None):
+        if out is not None or initial is not None or where is not None:
+            raise ctx.error(f"{fname}(..., out=/initial=/where=) of a complex array is not "
+                            "supported yet")
+        z = _complex(ctx, a, fname)
+        if z.ndim == 0:
+            return z
+        keep = ctx.static(keepdims, "keepdims")
+        axis_given = ctx.static(axis, "axis")
+        flat, ax = _flat_axis(ctx, z, axis, fname)
+        _check_nonempty(ctx, flat, ax, "zero-size array to reduction operation "
+                        f"{'maximum' if largest else 'minimum'} which has no identity")
+        idx = _arg_extreme(ctx, flat, ax, largest)
+        r = R(ctx)
+        re = r.take_along_axis(flat.re, idx, axis=ax)
+        im = r.take_along_axis(flat.im, idx, axis=ax)
+        if axis_given is None:
+            shape = (1,) * z.ndim if keep else ()
+            re, im = r.reshape(re, shape), r.reshape(im, shape)
+        elif not keep:
+            re, im = r.squeeze(re, axis=ax), r.squeeze(im, axis=ax)
+        return make(ctx, re, im, z.dtype)
+    return lower
+
+
+def _complex(ctx, a: Any, fname: str) -> Complex:
+    if isinstance(a, Complex):
+        return a
+    re, im = parts(ctx, a, np.asarray(a).dtype if not hasattr(a, "dtype") else a.dtype)
+    return make(ctx, re, im, np.result_type(a.dtype if hasattr(a, "dtype") else
+                                            np.asarray(a).dtype, np.complex64))
+
+
+def _binary(kind: str):
+    """maximum/minimum (NaNs propagate) and fmax/fmin (NaNs ignored), elementwise."""
+    import ast
+
+    def lower(ctx, a, b, out=None, **kwargs):
+        if out is not None or kwargs:
+            raise ctx.error(f"np.{kind}(..., out=/where=/dtype=) with complex values is not "
+                            "supported yet")
+        dt, weak = ops.result_dtype(ctx, np.maximum, a, b)
+        r = R(ctx)
+        ar, ai = parts(ctx, a, dt)
+        br, bi = parts(ctx, b, dt)
+        ge = ops.compare(ctx, ast.GtE if kind in ("maximum", "fmax") else ast.LtE,
+                         make(ctx, ar, ai, dt), make(ctx, br, bi, dt))
+        if kind in ("maximum", "minimum"):
+            take_a = r.logical_or(_has_nan(r, ar, ai), ge)
+        else:
+            take_a = r.logical_or(ge, _has_nan(r, br, bi))
+        return make(ctx, r.where(take_a, ar, br), r.where(take_a, ai, bi), dt, weak)
+    return lower
+
+
+def _sort_keys(ctx, z: Complex):
+    """(second key, first key, class) of numpy's complex order (see the module docstring)."""
+    r = R(ctx)
+    nr, ni = r.isnan(z.re), r.isnan(z.im)
+    # class: 0 numbers, 1 NaN imaginary part, 2 NaN real part, 3 both
+    cls = r.add(r.astype(ni, np.int8), r.multiply(r.astype(nr, np.int8), 2))
+    first = r.where(nr, r.where(ni, 0.0, z.im), z.re)
+    second = r.where(r.logical_or(nr, ni), 0.0, z.im)
+    return second, first, cls
+
+
+def argsort(ctx, a, axis=-1, kind=None, order=None, *, stable=None):
+    if order is not None:
+        raise ctx.error("np.argsort(..., order=) needs a structured array")
+    z = _complex(ctx, a, "np.argsort")
+    r = R(ctx)
+    if z.ndim == 0:
+        return r.argsort(z.re, axis=axis)
+    flat, ax = _flat_axis(ctx, z, axis, "np.argsort")
+    return r.lexsort(_sort_keys(ctx, flat), axis=ax)
+
+
+def sort(ctx, a, axis=-1, kind=None, order=None, *, stable=None):
+    z = _complex(ctx, a, "np.sort")
+    if z.ndim == 0:
+        raise ctx.error("np.sort: axis -1 is out of bounds for array of dimension 0 (numpy "
+                        "raises AxisError)")
+    flat, ax = _flat_axis(ctx, z, axis, "np.sort")
+    perm = argsort(ctx, flat, ax, kind, order, stable=stable)
+    r = R(ctx)
+    return make(ctx, r.take_along_axis(flat.re, perm, axis=ax),
+                r.take_along_axis(flat.im, perm, axis=ax), z.dtype)
+
+
+def sort_complex(ctx, a):
+    """``np.sort_complex(z)``: the sort along the last axis (a complex argument)."""
+    return sort(ctx, a)
+
+
+FUNCS = {np.max: _reduce(True, "np.max"), np.amax: _reduce(True, "np.max"),
+         np.min: _reduce(False, "np.min"), np.amin: _reduce(False, "np.min"),
+         np.argmax: _argfunc(True, "np.argmax"), np.argmin: _argfunc(False, "np.argmin"),
+         np.maximum: _binary("maximum"), np.minimum: _binary("minimum"),
+         np.fmax: _binary("fmax"), np.fmin: _binary("fmin"),
+         np.sort: sort, np.argsort: argsort}
+METHODS = {"max": FUNCS[np.max], "min": FUNCS[np.min], "argmax": FUNCS[np.argmax],
+           "argmin": FUNCS[np.argmin], "argsort": argsort}
