@@ -226,3 +226,18 @@ def test_state_widened_in_a_loop_that_ran_0_times_fails_at_run_time():
         with pytest.raises(pyonnx.ExecutionError, match="changes_type_in_the_loop"):
             pyonnx.compile(f)(x, np.zeros(0))
         check_calls(f, (x, np.zeros(0, np.float32)), (x, np.arange(2, dtype=np.float32)))
+
+
+# ---------------------------------------------------------------------------------------------
+# np.max of a 0-d complex argument returned the argument itself (found when returned 0-d
+# complex arguments became 0-d arrays): numpy makes a new numpy scalar, and an in-place op on
+# it must not reach the caller's array.
+def max_of_0d_complex_then_write(z):
+    m = np.max(z)
+    m += 1
+    return m, z
+
+
+def test_max_of_0d_complex_is_a_new_scalar():
+    for dt in (np.complex64, np.complex128):
+        check_calls(max_of_0d_complex_then_write, (np.array(1 - 2j, dt),))

@@ -99,8 +99,9 @@ def _reduce(largest: bool, fname: str):
             raise ctx.error(f"{fname}(..., out=/initial=/where=) of a complex array is not "
                             "supported yet")
         z = _complex(ctx, a, fname)
-        if z.ndim == 0:
-            return z
+        if z.ndim == 0:  # a new numpy scalar, not the argument itself (its writes are z's)
+            r = R(ctx)
+            return make(ctx, r.positive(z.re), r.positive(z.im), z.dtype)
         keep = ctx.static(keepdims, "keepdims")
         axis_given = ctx.static(axis, "axis")
         flat, ax = _flat_axis(ctx, z, axis, fname)
