@@ -241,3 +241,133 @@ def max_of_0d_complex_then_write(z):
 def test_max_of_0d_complex_is_a_new_scalar():
     for dt in (np.complex64, np.complex128):
         check_calls(max_of_0d_complex_then_write, (np.array(1 - 2j, dt),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 12000809: a Python complex divided by a numpy float64 scalar is a Python complex
+# (Python's complex takes float subclasses, and np.float64 is one); pyonnx gave np.complex128.
+# With the numpy scalar on the left, a float32 scalar, or a 0-d array, numpy answers.
+def python_complex_and_float64_scalar(x):
+    n = len(x)
+    c = n + 1j
+    s = np.cosh(x[0])
+    c /= s
+    return c, (2 + 1j) * s, s * (2 + 1j), (2 + 1j) * np.float32(x[0]), (2 - 1j) - x[:1].sum()
+
+
+def test_python_complex_with_float64_scalar_stays_python_complex():
+    check_calls(python_complex_and_float64_scalar, (np.array([-1.0, -4.0, 0.0]),),
+                (np.array([0.5]),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeds 12004918, 12008380, 12010249: an array held as an item of a dict, list or tuple
+# (``d = {"u": t1}``) and then changed in place (``t1 /= 2``) kept its old values in the item:
+# the in-place op was lowered as a rebinding, because no other *name* held the array. Items of
+# containers count as holders now: the write reaches them, or, where the item's memory was
+# chosen at run time (a dict bound to ``t1`` or ``t1[::-1]`` by a run-time if), reading it
+# after the write is refused at the line.
+def item_of_dict_sees_write(a):
+    t1 = np.sqrt(np.abs(a))
+    d = {"u": t1, "n": 1}
+    t1 /= 2
+    return d["u"]
+
+
+def item_of_list_and_tuple_see_write(a):
+    t1 = np.sqrt(np.abs(a))
+    lst, tup = [t1, 1], ((t1,), 2)
+    t1 += 1
+    return lst[0], tup[0][0]
+
+
+def dict_item_chosen_at_run_time_then_base_written(a1):
+    t1 = np.sqrt(np.abs(a1))
+    if a1.sum() > 1.625:
+        d2 = {"u": t1, "n": 1}
+    else:
+        d2 = {"u": t1[::-1], "n": 2}
+    t3 = d2["u"]
+    t1 /= t3[0]
+    return (t3,)
+
+
+def test_array_held_in_a_container_sees_in_place_writes():
+    a = np.array([4.0, 9.0, 0.25])
+    check_calls(item_of_dict_sees_write, (a,), (np.zeros(0),))
+    check_calls(item_of_list_and_tuple_see_write, (a,), (np.zeros(0),))
+    with pytest.raises(pyonnx.ConversionError, match="take .copy"):
+        pyonnx.compile(dict_item_chosen_at_run_time_then_base_written)(
+            np.array([1.0, 1.75, -2.75], np.float32))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 13000343 (found by the gradient fuzzer, a wrong forward value): a name bound in a run-time
+# if inside a loop to a view of an outer array (``else: t1 = x[..., :]``) and written through
+# on a later iteration (``t1[...] = x - x``) wrote into x in numpy, not in the model. The
+# loop's check for such names now looks through the if's choice: refused at the line.
+def view_chosen_in_a_loop_then_written(x, w):
+    t1 = np.maximum(w, 0.2)
+    for i2 in range(w.shape[-1] - 1, -1, -1):
+        t1[...] = x - x
+        if w.shape[0] < 3.87:
+            pass
+        else:
+            t1 = x[..., :]
+    return np.sum(w[-3]) + np.dot(x, x)
+
+
+def test_view_chosen_in_a_loop_and_written_later_is_refused():
+    x, w = np.array([0.4, 0.37, -0.35, -0.69]), np.array([-0.29, 0.42, 0.48, 0.84])
+    with pytest.raises(pyonnx.ConversionError, match="written through on a later iteration"):
+        pyonnx.compile(view_chosen_in_a_loop_then_written)(x, w)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 13002843 (gradient mode, a crash in conversion): ``t5 = t5.T`` in a loop with a break,
+# then joined by a run-time if: the "same view on both paths" shortcut tried to re-derive a
+# view whose steps hold a marker (AMBIGUOUS), which has no forward step.
+def transposed_in_loop_with_break(x, w):
+    t1 = x + w
+    t2 = np.cosh(0.5 * t1)
+    t5 = np.arctan2(t1, w * w + 0.5)
+    for i6 in range(3):
+        if t2.shape[0] > 4.87:
+            break
+        t5 = t5.T
+    t7 = np.log2(t5 * t5 + 0.5)
+    return np.sum(t5) + np.sum(t7)
+
+
+def test_marker_view_is_not_rederived_after_a_join():
+    for n in (4, 5):
+        x = np.linspace(-0.9, 0.9, n)
+        check_calls(transposed_in_loop_with_break, (x, x[::-1] * 0.5))
+    g = pyonnx.grad(transposed_in_loop_with_break, argnums=(0, 1))
+    x = np.linspace(-0.9, 0.9, 4)
+    w = x[::-1] * 0.5
+    gx, gw = g(x, w)
+    h = 1e-6
+    for k in range(4):  # central differences as the oracle
+        e = np.zeros(4)
+        e[k] = h
+        f = transposed_in_loop_with_break
+        np.testing.assert_allclose(gx[k], (f(x + e, w) - f(x - e, w)) / (2 * h), rtol=1e-6)
+        np.testing.assert_allclose(gw[k], (f(x, w + e) - f(x, w - e)) / (2 * h), rtol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 12004309 (a crash, and silently wrong where the shapes allowed): a complex argument
+# rebound to its own slice in a run-time loop (``a1 = a1[1:]``), then written, wrote the
+# whole argument back (or failed to, at another shape): the loop kept its entry plan once the
+# types settled, dropping the joined plan's note that the name is a view on some path.
+def complex_argument_sliced_in_loop_then_written(a1):
+    for i in range(a1.shape[0] - 1):
+        a1 = a1[1:]
+    a1[0] = 2
+
+
+def test_complex_argument_sliced_in_a_loop_then_written_is_refused():
+    with pytest.raises(pyonnx.ConversionError, match="on some path of a run-time if/loop"):
+        pyonnx.compile(complex_argument_sliced_in_loop_then_written)(
+            np.arange(5).astype(np.complex128))

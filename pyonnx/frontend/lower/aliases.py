@@ -538,10 +538,33 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
                 if n != name or not own:
                     return True
             elif entry is not None and isinstance(v, Array):
-                other = state.lookup(v)
-                if other is not None and (other[0] is entry[0] or any(
-                        alt[0] is entry[0] for _, alt in other[0].choice)):
-                    # another view or the base of the same memory, or a name whose memory
-                    # run-time data chooses among candidates that include it (choices.py)
+                if _same_memory(state, v, entry[0]):
                     return True
+            elif isinstance(v, (tuple, list, dict)):
+                # an item of a list, tuple or dict another name holds (``d = {"u": t}``,
+                # ``L = [t]``): it sees a write to ``t`` as numpy does
+                for w in _arrays_in(v):
+                    if w is value or entry is not None and _same_memory(state, w, entry[0]):
+                        return True
     return False
+
+
+def _same_memory(state: AliasState, other_value: Array, buffer: Buffer) -> bool:
+    """Whether ``other_value`` is a view or the base of ``buffer``'s memory, a name whose memory
+    run-time data chooses among candidates including it (choices.py), or an AMBIGUOUS value
+    that may view it."""
+    other = state.lookup(other_value)
+    if other is None:
+        return False
+    return other[0] is buffer or any(alt[0] is buffer for _, alt in other[0].choice) or (
+        AMBIGUOUS in other[1] and _may_view(other[0], {buffer}))
+
+
+def _arrays_in(v: Any, depth: int = 0):
+    """The Arrays held in a (nested) tuple, list or dict."""
+    items = v.values() if type(v) is dict else v
+    for w in items:
+        if isinstance(w, Array):
+            yield w
+        elif isinstance(w, (tuple, list, dict)) and depth < 8:
+            yield from _arrays_in(w, depth + 1)

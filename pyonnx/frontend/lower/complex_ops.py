@@ -325,6 +325,11 @@ def binary(ctx, op: type, a: Any, b: Any) -> Any:
         name = {ast.FloorDiv: "//", ast.Mod: "%"}.get(op, op.__name__)
         raise ctx.error(f"'{name}' is not defined for complex values (numpy raises TypeError)")
     dt, weak = result_dtype(ctx, ufunc, a, b)
+    if not weak and _weak(a) and _float64_scalar(ctx, b):
+        # Python's own complex takes a float subclass (np.float64 is one): `c / np.float64(2)`
+        # with a Python complex c on the left is a Python complex (fuzz seed 12000809); with
+        # the numpy scalar on the left, or any other numpy type, numpy answers (complex128).
+        weak = True
     if op is ast.Pow:
         re, im = power(ctx, a, b, dt)
         return make(ctx, re, im, dt, weak)
@@ -384,3 +389,13 @@ def compare(ctx, op: type, a: Any, b: Any) -> Array:
 
 def static_complex(value: Any) -> bool:
     return is_static(value) and not isinstance(value, (list, tuple))
+
+
+def _float64_scalar(ctx, v: Any) -> bool:
+    """Whether ``v`` is a numpy float64 *scalar* (a subclass of Python's float), not a 0-d
+    array or another dtype."""
+    from pyonnx.frontend.graph import scalar_kinds
+    if isinstance(v, np.float64):
+        return True
+    return isinstance(v, Array) and not v.weak and v.ndim == 0 and \
+        v.dtype == np.float64 and scalar_kinds.scalar_kind(ctx, v) == "scalar"

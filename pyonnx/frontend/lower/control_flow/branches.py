@@ -184,7 +184,9 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             stand_in = placeholder(ctx, plan_of(known))
             a, b = (stand_in, b) if a_undef else (a, stand_in)
         ea, eb = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
+        # (steps with a marker, AMBIGUOUS or UNKNOWN, cannot be re-derived: fuzz seed 13002843)
         if ea and eb and ea[0] is eb[0] and aliases.steps_equal(ea[1], eb[1]) and \
+                all(hasattr(s, "forward") for s in ea[1]) and \
                 is_outer(ctx, ea[0], outer) and name is not _RESULT:
             derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
             continue

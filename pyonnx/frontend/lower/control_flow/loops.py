@@ -158,6 +158,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             widened[key] = plan_of(exit_value) if old is None else join_or_error(
                 lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
         if widened == plans:
+            # (equal types; the joined plans also carry what is not compared: a complex
+            # value's memory notes, "a view on some path", which later writes must see: fuzz
+            # seed 12004309)
+            plans = widened
             break
         plans = widened
     else:
@@ -463,6 +467,13 @@ def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple) -> bool:
     origin = hit[0].initial.value if hit is not None else value.value
     inside = {id(v) for node in nodes for v in node.outputs}
     inside |= {id(v) for group in inputs[2] for v in group}
+    if hit is not None:
+        # memory a run-time if in the body chose: outer memory if one alternative is
+        # (fuzz seed 13000343: ``else: t = x[..., :]``, then ``t[...] = ...`` next iteration)
+        for _, alt in hit[0].choice:
+            b = alt[0]
+            if b.param is not None or id(b.initial.value) not in inside:
+                return True
     return id(origin) not in inside
 
 
