@@ -209,15 +209,7 @@ def angle(ctx, z: Any, deg: Any = False) -> Array:
     return out
 
 
-def _unary(fn):
-    def lower(ctx, z, *rest, **kwargs):
-        if rest or kwargs:
-            raise ctx.error("out=/where=/dtype= are not supported with complex values yet")
-        if not isinstance(z, Complex):
-            raise ctx.error("this function is not supported for this complex argument yet")
-        re, im = fn(ctx, z.re, z.im)
-        return make(ctx, re, im, z.dtype)
-    return lower
+_unary = ops.unary_parts
 
 
 def _square(ctx, re, im):
@@ -227,6 +219,11 @@ def _square(ctx, re, im):
 def _negative(ctx, re, im):
     r = ops.R(ctx)
     return r.negative(re), r.negative(im)
+
+
+def _positive(ctx, re, im):  # new arrays: np.positive(z) never shares z's memory
+    r = ops.R(ctx)
+    return r.positive(re), r.positive(im)
 
 
 def _binary_ufunc(op):
@@ -398,7 +395,7 @@ FUNCS = {
     np.count_nonzero: _on_truth(np.count_nonzero), builtins.bool: _on_truth(builtins.bool),
     np.square: _unary(_square),
     np.reciprocal: _math_unary("reciprocal"), np.negative: _unary(_negative),
-    np.positive: _unary(lambda ctx, re, im: (ops.R(ctx).positive(re), ops.R(ctx).positive(im))),
+    np.positive: _unary(_positive),
     np.add: _binary_ufunc("Add"), np.subtract: _binary_ufunc("Sub"),
     np.multiply: _binary_ufunc("Mult"), np.divide: _binary_ufunc("Div"),
     np.power: _binary_ufunc("Pow"),

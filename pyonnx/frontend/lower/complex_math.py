@@ -249,17 +249,7 @@ def expm1(ctx, x, y):
     return re, r.multiply(r.exp(x), r.sin(y))
 
 
-def _unary(fn):
-    def lower(ctx, z, *rest, **kwargs):
-        from pyonnx.frontend.graph.complex_values import Complex, make
-
-        if rest or kwargs:
-            raise ctx.error("out=/where=/dtype= are not supported with complex values yet")
-        if not isinstance(z, Complex):
-            raise ctx.error("this function is not supported for this complex argument yet")
-        re, im = fn(ctx, z.re, z.im)
-        return make(ctx, re, im, z.dtype)
-    return lower
+_unary = ops.unary_parts
 
 
 FUNCS = {np.tan: _unary(tan), np.tanh: _unary(tanh), np.arcsin: _unary(arcsin),

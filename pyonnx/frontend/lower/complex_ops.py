@@ -26,7 +26,7 @@ from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower.complex_power import runtime_power as _runtime_power
 from pyonnx.frontend.numpy_calls import lookup
 
-__all__ = ["involved", "result_dtype", "binary", "unary", "compare", "R"]
+__all__ = ["involved", "result_dtype", "binary", "unary", "unary_parts", "new_copy", "compare", "R"]
 
 _BIN_UFUNCS = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
                ast.Div: np.true_divide, ast.Pow: np.power}
@@ -352,7 +352,7 @@ def unary(ctx, op: type, a: Complex) -> Any:
     if op is ast.USub:
         return make(ctx, r.negative(a.re), r.negative(a.im), a.dtype, a.weak)
     if op is ast.UAdd:  # a new array, as in numpy (``b = +z; b -= 1`` leaves z alone)
-        return make(ctx, r.positive(a.re), r.positive(a.im), a.dtype, a.weak)
+        return new_copy(ctx, a, a.weak)
     if op is ast.Not:
         return r.logical_not(truth(ctx, a))
     raise ctx.error("'~' is not defined for complex values (numpy raises TypeError)")
@@ -399,3 +399,23 @@ def _float64_scalar(ctx, v: Any) -> bool:
         return True
     return isinstance(v, Array) and not v.weak and v.ndim == 0 and \
         v.dtype == np.float64 and scalar_kinds.scalar_kind(ctx, v) == "scalar"
+
+
+def unary_parts(fn):
+    """The lowering of a complex function given by ``fn(ctx, re, im) -> (re, im)``: refuses
+    out=/where=/dtype= and non-complex arguments, keeps the argument's dtype."""
+    def lower(ctx, z, *rest, **kwargs):
+        if rest or kwargs:
+            raise ctx.error("out=/where=/dtype= are not supported with complex values yet")
+        if not isinstance(z, Complex):
+            raise ctx.error("this function is not supported for this complex argument yet")
+        re, im = fn(ctx, z.re, z.im)
+        return make(ctx, re, im, z.dtype)
+    return lower
+
+
+def new_copy(ctx, z: Complex, weak: bool = False) -> Complex:
+    """A new array with ``z``'s values (``+z``, ``np.positive(z)``, a reduction of a 0-d value):
+    numpy's result never shares the argument's memory."""
+    r = R(ctx)
+    return make(ctx, r.positive(z.re), r.positive(z.im), z.dtype, weak)
