@@ -323,6 +323,48 @@ def test_view_chosen_in_a_loop_and_written_later_is_refused():
         pyonnx.compile(view_chosen_in_a_loop_then_written)(x, w)
 
 
+# The full program of seed 13000343: ``x`` is loop state too (``x = w[[-3]]`` on another path),
+# so the view ``t1 = x[..., :]`` is of the memory ``x`` enters the next iteration with (a state
+# input, which the check took for memory the iteration made): refused at the line as well.
+def view_of_carried_name_then_written(x, w):
+    t1 = np.maximum(w, 0.2)
+    for i2 in range(w.shape[-1] - 1, -1, -1):
+        t1[...] = x - x
+        if w.shape[0] < 3.87:
+            x = w[np.array([-3])]
+        elif w.sum() < 1.38:
+            pass
+        else:
+            t1 = x[..., :]
+    return np.sum(x)
+
+
+def test_view_of_a_carried_name_written_next_iteration_is_refused():
+    x, w = np.array([0.4, 0.37, -0.35, -0.69]), np.array([-0.29, 0.42, 0.48, 0.84])
+    with pytest.raises(pyonnx.ConversionError, match="written through on a later iteration"):
+        pyonnx.compile(view_of_carried_name_then_written)(x, w)
+
+
+def view_of_carried_name_only_read(x, w):
+    t1 = np.maximum(w, 0.2)
+    for i2 in range(w.shape[-1] - 1, -1, -1):
+        s = np.sum(t1)
+        if w.shape[0] < 3.87:
+            x = w[np.array([-3])]
+        elif w.sum() < s:
+            pass
+        else:
+            t1 = x[..., :]
+    return np.sum(x) + np.sum(t1)
+
+
+def test_view_of_a_carried_name_that_is_only_read_converts():
+    for n in (3, 4):
+        x = np.linspace(-0.9, 0.9, n)
+        check_calls(view_of_carried_name_only_read, (x, x[::-1] * 0.5 + 0.3))
+        check_calls(view_of_carried_name_only_read, (x, x[::-1] * 0.01))
+
+
 # ---------------------------------------------------------------------------------------------
 # Seed 13002843 (gradient mode, a crash in conversion): ``t5 = t5.T`` in a loop with a break,
 # then joined by a run-time if: the "same view on both paths" shortcut tried to re-derive a

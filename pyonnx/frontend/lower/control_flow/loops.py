@@ -99,7 +99,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # followed as shared memory, so that such a write shows (and is refused below).
         escaping = {n for n in names if n not in pending and n not in sharing
                     and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
-                    and _outer_memory(ctx, exits[n], nodes, inputs)
+                    and _outer_memory(ctx, exits[n], nodes, inputs,
+                                      inputs[2][list(plans).index(n)] if n in plans else ())
                     and aliases.shares_memory(ctx, exits[n], n, exits)}
         if escaping:
             sharing |= escaping
@@ -457,14 +458,22 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 bound)
 
 
-def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple) -> bool:
+def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool:
     """Whether ``value`` (a name's value at the end of a loop body) is memory that exists
-    outside the body: an argument's, or an array made before the loop (``t = w[1:]``), not
-    one the iteration made (or its own state, ``t = t[:]``)."""
+    outside the body: an argument's, or an array made before the loop (``t = w[1:]``), or the
+    memory another carried name or buffer enters the iteration with (``t = x[...]`` with ``x``
+    carried: next iteration ``x`` is still that memory), not one the iteration made (or the
+    name's own state ``own``, ``t = t[:]``)."""
     hit = aliases.entry_of(ctx, value)
     if hit is not None and hit[0].param is not None:
         return True
     origin = hit[0].initial.value if hit is not None else value.value
+    others = {id(v) for group in inputs[2] for v in group}
+    others -= {id(v) for v in own}
+    if id(origin) in others:
+        # fuzz seed 13000343 (full program): ``x`` is loop state (rebound on another path),
+        # ``else: t1 = x[..., :]``, next iteration ``t1[...] = x - x`` writes ``x``
+        return True
     inside = {id(v) for node in nodes for v in node.outputs}
     inside |= {id(v) for group in inputs[2] for v in group}
     if hit is not None:
@@ -472,7 +481,8 @@ def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple) -> bool:
         # (fuzz seed 13000343: ``else: t = x[..., :]``, then ``t[...] = ...`` next iteration)
         for _, alt in hit[0].choice:
             b = alt[0]
-            if b.param is not None or id(b.initial.value) not in inside:
+            if b.param is not None or id(b.initial.value) not in inside \
+                    or id(b.initial.value) in others:
                 return True
     return id(origin) not in inside
 
