@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pyonnx.loc import SourceLoc
 
-__all__ = ["PyonnxError", "ConversionError", "short_filename", "RuntimeFallbackError", "ExecutionError"]
+__all__ = ["PyonnxError", "ConversionError", "short_filename", "RuntimeFallbackError", "ExecutionError",
+           "numpy_execution_error"]
 
 
 class PyonnxError(Exception):
@@ -96,3 +97,24 @@ class RuntimeFallbackError(PyonnxError):
 
 class ExecutionError(PyonnxError):
     """onnxruntime failed while running a model; the message names the Python source line."""
+
+
+_NUMPY_KINDS = (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError)
+_EXECUTION_KINDS: dict[str, type] = {}
+
+
+def numpy_execution_error(kind: str, explained: str) -> ExecutionError | None:
+    """The error for a run-time check that stands for a numpy exception: an ExecutionError
+    that is also numpy's exception class (``kind``, e.g. ``"ValueError"``), so that both
+    ``except ValueError`` (as around the numpy code) and ``except pyonnx.ExecutionError`` catch
+    it; ``explained`` is its message (numpy's words at the user's line). None for a kind
+    numpy does not raise here."""
+    base = next((c for c in _NUMPY_KINDS if c.__name__ == kind), None)
+    if base is None:
+        return None
+    cls = _EXECUTION_KINDS.get(kind)
+    if cls is None:
+        cls = _EXECUTION_KINDS[kind] = type(f"Execution{kind}", (ExecutionError, base), {
+            "__module__": __name__,
+            "__doc__": f"A run-time check failed where numpy raises {kind}."})
+    return cls(explained)

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pyonnx.errors import ExecutionError, RuntimeFallbackError
+from pyonnx.errors import ExecutionError, RuntimeFallbackError, numpy_execution_error
 from pyonnx.loc import SourceLoc
 from pyonnx.runtime import threads
 from pyonnx.runtime.providers import CPU
@@ -192,7 +192,7 @@ class Session:
         index_error = self._index_error(error)
         if index_error is not None:
             raise index_error from explained
-        raise explained from None
+        raise (self._numpy_error(error) or explained) from None
 
     def _try_fallback(self, error: Exception, feeds: dict[str, Any]) -> list[Any] | None:
         if self._index + 1 >= len(self._candidates):
@@ -227,6 +227,32 @@ class Session:
         return IndexError(f"index {idx} is out of bounds for axis {axis} with size {size}")
 
 
+    def _numpy_error(self, error: Exception) -> ExecutionError | None:
+        """The exception numpy raises where a run-time check failed (an ExecutionError of
+        numpy's class, see errors.numpy_execution_error): the failing node carries it in its
+        ``metadata_props`` (``pyonnx.raises`` = ``"ValueError: message"``); the message is
+        numpy's, at the user's line."""
+        node = self._failing_node(str(error))
+        if node is None:
+            return None
+        props = {p.key: p.value for p in node.metadata_props}
+        kind, _, message = props.get("pyonnx.raises", "").partition(": ")
+        if not kind:
+            return None
+        return numpy_execution_error(kind, self._explain(
+            error, "run the model", f"{message} (numpy raises {kind})"))
+
+    def _failing_node(self, text: str) -> onnx.NodeProto | None:
+        """The node onnxruntime's message names, if the model has it."""
+        nodes = {n.name: n for n in _all_nodes(self._model().graph) if n.name}
+        m = re.search(r"[Nn]ame:\s*'([^']*)'", text)
+        if m and m.group(1) in nodes:
+            return nodes[m.group(1)]
+        for name in re.findall(r"\w+_L\d+_\w+", text):
+            if name in nodes:
+                return nodes[name]
+        return None
+
     def _model(self) -> onnx.ModelProto:
         import onnx
 
@@ -234,22 +260,21 @@ class Session:
             self._proto = onnx.load_from_string(self._bytes)
         return self._proto
 
-    def _explain(self, error: Exception, doing: str) -> str:
-        """The compiler-style message for an onnxruntime error, at the failing node's line."""
+    def _explain(self, error: Exception, doing: str, message: str | None = None) -> str:
+        """The compiler-style message for an onnxruntime error, at the failing node's line
+        (``message``: what to say there instead of onnxruntime's words)."""
         text = str(error).strip()
-        nodes = {n.name: n for n in _all_nodes(self._model().graph) if n.name}
-        node = None
-        m = re.search(r"[Nn]ame:\s*'([^']*)'", text)
-        if m and m.group(1) in nodes:
-            node = nodes[m.group(1)]
-        else:
-            for name in re.findall(r"\w+_L\d+_\w+", text):
-                if name in nodes:
-                    node = nodes[name]
-                    break
+        node = self._failing_node(text)
         loc, caret = _loc_of(node) if node is not None else (None, False)
         what = (f"onnxruntime failed to {doing} at {node.op_type} node '{node.name}'"
                 if node is not None else f"onnxruntime failed to {doing}")
+        if message is not None and loc is not None:
+            rendered = f"{loc}: error: {message}"
+            if loc.source_line:
+                rendered += f"\n    {loc.source_line.rstrip()}"
+                if caret:
+                    rendered += f"\n    {' ' * loc.col}^"
+            return rendered + f"\n(pyonnx's run-time check, node '{node.name}', failed)"
         message = f"{what}: {_short_message(text)}"
         if loc is None:
             import onnx

@@ -121,7 +121,8 @@ def _range(ctx, start: Any, stop: Any, step: Any) -> DynamicIter:
     else:
         # A run-time step of 0 fails at run time, as Python's ValueError does.
         is_zero = Array(ctx.op("Equal", st, zero), np.dtype(np.bool_), ())
-        st = runtime_check(ctx, is_zero, st, "range_step_zero")
+        st = runtime_check(ctx, is_zero, st, "range_step_zero",
+                           "ValueError: range() arg 3 must not be zero")
         positive = ctx.op("Greater", st, zero)
         span = ctx.op("Where", positive, ctx.op("Sub", s1, s0), ctx.op("Sub", s0, s1))
         mag = ctx.op("Abs", st)
@@ -243,5 +244,6 @@ def range_item(ctx, r: Any, index: Array) -> Array:
     k = ctx.op("Where", ctx.op("Less", k, zero), ctx.op("Add", k, d.count), k)
     bad = Array(ctx.op("Or", ctx.op("Less", k, zero), ctx.op("GreaterOrEqual", k, d.count)),
                 np.dtype(np.bool_), ())
-    k = runtime_check(ctx, bad, Array(k, _I64, ()), "range_object_index_out_of_range")
+    k = runtime_check(ctx, bad, Array(k, _I64, ()), "range_object_index_out_of_range",
+                      "IndexError: range object index out of range")
     return d.item(ctx, k)

@@ -195,7 +195,8 @@ class StmtLowering:
         bad = Array(ctx.op("Not", ctx.op("Equal", ctx.cast(length, np.dtype(np.int64)),
                                          ctx.const(np.array(n, np.int64)))),
                     np.dtype(np.bool_), ())
-        return [runtime_check(ctx, bad, getitem(ctx, value, i), "unpack_length")
+        return [runtime_check(ctx, bad, getitem(ctx, value, i), "unpack_length",
+                              f"ValueError: wrong number of values to unpack (expected {n})")
                 for i in range(n)]
 
     # --------------------------------------------------------- control flow

@@ -53,7 +53,8 @@ def asarray_chkfinite(ctx, a, dtype=None, order=None):
     if x.dtype.kind != "f":
         return x
     bad = _np(np.logical_not, ctx, _np(np.isfinite, ctx, x))
-    checked = runtime_check(ctx, bad, _strong(x), "array_must_not_contain_infs_or_NaNs")
+    checked = runtime_check(ctx, bad, _strong(x), "array_must_not_contain_infs_or_NaNs",
+                            "ValueError: array must not contain infs or NaNs")
     return Array(checked.value, x.dtype, x.shape, x.weak)
 
 
@@ -125,7 +126,8 @@ def choose(ctx, a, choices, out=None, mode="raise"):
         idx = _np(np.clip, ctx, idx, 0, _np(np.subtract, ctx, n, 1))
     else:
         bad = _np(np.logical_or, ctx, _np(np.less, ctx, idx, 0), _np(np.greater_equal, ctx, idx, n))
-        idx = runtime_check(ctx, bad, _strong(idx), "invalid_entry_in_choice_array")
+        idx = runtime_check(ctx, bad, _strong(idx), "invalid_entry_in_choice_array",
+                            "ValueError: invalid entry in choice array")
     picked = _np(np.take_along_axis, ctx, stacked, _np(np.expand_dims, ctx, idx, 0), 0)
     return _np(np.squeeze, ctx, picked, 0)
 

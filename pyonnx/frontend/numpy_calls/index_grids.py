@@ -101,7 +101,8 @@ def diag_indices_from(ctx, arr):
         first = Array(ctx.op("Shape", a, start=0, end=1), _I64, (1,))
         bad = _np(np.not_equal, ctx, shape, first)
         n = runtime_check(ctx, bad, Array(ctx.op("Squeeze", first.value), _I64, ()),
-                          "all_dimensions_of_input_must_be_of_equal_length")
+                          "all_dimensions_of_input_must_be_of_equal_length",
+                          "ValueError: All dimensions of input must be of equal length")
     return diag_indices(ctx, n, a.ndim)
 
 
@@ -182,7 +183,8 @@ def unravel_index(ctx, indices, shape, order="C"):
             isinstance(total, Array) else total * d
     bad = _np(np.logical_or, ctx, _np(np.less, ctx, idx, 0),
               _np(np.greater_equal, ctx, idx, total))
-    idx = runtime_check(ctx, bad, idx, "index_out_of_bounds_for_array")
+    idx = runtime_check(ctx, bad, idx, "index_out_of_bounds_for_array",
+                        "ValueError: index is out of bounds for array")
     out = []
     rest = idx
     for d in reversed(dims[1:]):
@@ -210,4 +212,5 @@ def ravel_multi_index(ctx, multi_index, dims, mode="raise", order="C"):
                                                  _np(np.greater_equal, ctx, i, d)))
         flat = _np(np.add, ctx, _np(np.multiply, ctx, flat, d), i)
     flat = _strong(ctx.cast(flat, _I64))
-    return runtime_check(ctx, ctx.asarray(bad), flat, "invalid_entry_in_coordinates_array")
+    return runtime_check(ctx, ctx.asarray(bad), flat, "invalid_entry_in_coordinates_array",
+                         "ValueError: invalid entry in coordinates array")

@@ -138,7 +138,8 @@ def _nanarg(ctx, name: str, is_max: bool, a, axis, out, keepdims):
         return r  # numpy checks non-empty masks only (argmax of an empty array raises)
     every = _call(np.all, ctx, mask, axis)
     bad = reduce_any(ctx, every, tuple(range(every.ndim)), False)
-    return runtime_check(ctx, bad, r, "All_NaN_slice_encountered")
+    return runtime_check(ctx, bad, r, "All_NaN_slice_encountered",
+                         "ValueError: All-NaN slice encountered")
 
 
 @register(np.nanargmax)

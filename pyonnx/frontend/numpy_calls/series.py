@@ -194,7 +194,8 @@ def geomspace(ctx, start, stop, num=50, endpoint=True, dtype=None, axis=0):
     num_s = ctx.static(num, "num")
     zero = _np(np.logical_or, ctx, _np(np.equal, ctx, s0, 0), _np(np.equal, ctx, s1, 0))
     dt = np.result_type(s0.dtype, s1.dtype, float(num_s), np.zeros((), dtype))
-    s0 = runtime_check(ctx, zero, ctx.cast(s0, dt), "Geometric_sequence_cannot_include_zero")
+    s0 = runtime_check(ctx, zero, ctx.cast(s0, dt), "Geometric_sequence_cannot_include_zero",
+                       "ValueError: Geometric sequence cannot include zero")
     s1 = ctx.cast(s1, dt)
     sign = _np(np.sign, ctx, s0)
     s0 = _strong(_np(np.true_divide, ctx, s0, sign))

@@ -42,6 +42,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _axes,
     _axis1,
     _check_nonempty,
+    check_nonempty_at_run_time,
     _flatten,
     _i64,
     _ordered,
@@ -127,8 +128,20 @@ def _minmax_impl(ctx, name: str, is_max: bool, x: Array, axes: tuple[int, ...], 
     op = "ReduceMax" if is_max else "ReduceMin"
     if not axes:
         return x if init is None else _extreme2(ctx, x, init, is_max)
+    ufunc = "maximum" if is_max else "minimum"
     if init is None:
-        _check_nonempty(ctx, name, "maximum" if is_max else "minimum", x, axes)
+        _check_nonempty(ctx, name, ufunc, x, axes)
+    r = _minmax_values(ctx, op, is_max, x, axes, kd, init)
+    if init is None:
+        r = check_nonempty_at_run_time(
+            ctx, r, x, axes, f"zero-size array to reduction operation {ufunc} which has no "
+            "identity")
+    return r
+
+
+def _minmax_values(ctx, op: str, is_max: bool, x: Array, axes: tuple[int, ...], kd: bool,
+                   init: Array | None) -> Array:
+    """The max/min over ``axes`` (not empty; the caller checks that)."""
     if x.dtype.kind == "f":
         r = _reduce_op(ctx, op, x, axes, kd)
         # ReduceMax skips NaN; numpy's maximum propagates it. The NaN flag is reduced in
@@ -136,19 +149,11 @@ def _minmax_impl(ctx, name: str, is_max: bool, x: Array, axes: tuple[int, ...], 
         # 55 µs over 1e6 elements).
         isnan = Array(ctx.op("IsNaN", x), _BOOL, x.shape)
         nan = reduce_any(ctx, isnan, axes, kd)
-        if init is None and not all(isinstance(x.shape[a], int) for a in axes):
-            # numpy raises on an empty reduction: a bool ReduceMax fails there at run time,
-            # here over the first element of each reduced axis only (same flag, or'ed in).
-            k = len(axes)
-            head = Array(ctx.op("Slice", isnan, _i64(ctx, [0] * k), _i64(ctx, [1] * k),
-                                _i64(ctx, axes)), _BOOL, tuple(
-                                    None if a in axes else d for a, d in enumerate(x.shape)))
-            nan = Array(ctx.op("Or", nan, _reduce_op(ctx, "ReduceMax", head, axes, kd)),
-                        _BOOL, nan.shape)
         r = Array(ctx.op("Where", nan, ctx.const(np.array(np.nan, x.dtype)), r), x.dtype, r.shape)
         return r if init is None else _extreme2(ctx, r, init, is_max)
     if x.dtype == _BOOL and init is None:
-        return _reduce_op(ctx, op, x, axes, kd)
+        # (uint8: onnxruntime's bool ReduceMax fails on an empty set even with an initial)
+        return ctx.cast(_reduce_op(ctx, op, ctx.cast(x, _U8), axes, kd), _BOOL)
     fwd, back = _ordered(ctx, x.dtype)
     r = _along_merged(ctx, fwd(x), axes, kd,
                       _pick_extreme(is_max, None if init is None else fwd(init)))
@@ -185,9 +190,9 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
         k = 0
     else:
         flat, k = x, _axis1(ctx, name, x, axis)
+    empty = f"attempt to get {name.split('.')[-1]} of an empty sequence"
     if flat.shape[k] == 0:
-        raise ctx.error(f"{name}: attempt to get {name.split('.')[-1]} of an empty sequence "
-                        "(numpy raises ValueError)")
+        raise ctx.error(f"{name}: {empty} (numpy raises ValueError)")
     op = "ArgMax" if is_max else "ArgMin"
     fwd, _ = _ordered(ctx, flat.dtype)
     keep = 1 if kd and flat is x else 0
@@ -204,7 +209,7 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
         r = Array(ctx.op("Where", any_nan, first, r), _I64, shape)
     if kd and flat is not x:
         r = Array(ctx.op("Reshape", r, _i64(ctx, [1] * nd)), _I64, (1,) * nd)
-    return r
+    return check_nonempty_at_run_time(ctx, r, flat, (k,), empty)
 
 
 @register(np.argmax, methods=("argmax",))

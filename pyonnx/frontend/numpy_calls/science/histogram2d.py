@@ -123,7 +123,8 @@ def histogram2d(ctx, x, y, bins=10, range=None, density=None, weights=None):  # 
         differ = Array(ctx.op("Squeeze", ctx.op("Not", ctx.op(
             "Equal", ctx.op("Shape", xa), ctx.op("Shape", ya))), ctx.const(np.array([0]))),
             np.dtype(bool), ())
-        xy = runtime_check(ctx, differ, xy, "histogram2d_x_and_y_lengths")
+        xy = runtime_check(ctx, differ, xy, "histogram2d_x_and_y_lengths",
+                           "ValueError: x and y must have the same length.")
     hist = N.bincount(xy, weights, minlength=(nx + 2) * (ny + 2))
     hist = ctx.cast(Array(ctx.op("Reshape", hist, ctx.const(np.array([nx + 2, ny + 2]))),
                           hist.dtype, (nx + 2, ny + 2)), _F64)

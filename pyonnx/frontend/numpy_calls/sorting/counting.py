@@ -35,7 +35,8 @@ def _minlength(ctx, minlength) -> ir.Value:
                             "TypeError)")
         m = ctx.cast(minlength, _I64)
         m = runtime_check(ctx, Array(ctx.op("Less", m, ctx.const(np.array(0, np.int64))),
-                                     np.dtype(np.bool_), ()), m, "minlength_must_be_non_negative")
+                                     np.dtype(np.bool_), ()), m, "minlength_must_be_non_negative",
+                          "ValueError: 'minlength' must not be negative")
         return ctx.op("Reshape", m, _ints(ctx, 1))
     minlength = ctx.static(minlength, "minlength")
     if minlength is None:

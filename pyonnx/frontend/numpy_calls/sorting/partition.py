@@ -67,7 +67,8 @@ def _prepare(ctx, a: Any, kth: Any, axis: Any, kind: Any, order: Any, fname: str
         hi = ctx.op("LessOrEqual", length, ctx.const(np.array(max(flat), np.int64)))
         lo = ctx.op("Less", length, ctx.const(np.array(-min(flat), np.int64)))
         bad = Array(ctx.op("Or", hi, lo), np.dtype(np.bool_), ())
-        x = runtime_check(ctx, bad, x, "kth_out_of_bounds")
+        x = runtime_check(ctx, bad, x, "kth_out_of_bounds",
+                          "ValueError: kth out of bounds")
     return x, ax
 
 

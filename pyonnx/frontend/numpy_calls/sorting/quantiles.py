@@ -38,6 +38,9 @@ from pyonnx.frontend.numpy_calls.sorting.quantile_methods import (
 
 _F64 = np.dtype(np.float64)
 
+# numpy indexes the sorted values at -1 when there are none
+_EMPTY = "IndexError: index -1 is out of bounds for axis 0 with size 0"
+
 
 # ------------------------------------------------------------------ quantile, percentile
 def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
@@ -109,12 +112,12 @@ def _quantile(ctx, a, qa: np.ndarray, weak_q: bool, axis, keepdims, fname: str,
         size = ctx.op("ReduceProd", ctx.op("Shape", x), keepdims=0)
         empty = Array(ctx.op("Equal", size, ctx.const(np.array(0, np.int64))), _BOOL, ())
         n_minus_1 = runtime_check(ctx, empty, Array(n_minus_1, _I64, ()),
-                                  f"{fname[3:]}_of_an_empty_array").value
+                                  f"{fname[3:]}_of_an_empty_array", _EMPTY).value
     if skip_nan:
         counts, srt, take = _nan_counts(ctx, arr, srt, qa.shape)
         if empty_differs and None in x.shape:
             counts = runtime_check(ctx, empty, Array(counts, _I64, rest),
-                                   f"{fname[3:]}_of_an_empty_array").value
+                                   f"{fname[3:]}_of_an_empty_array", _EMPTY).value
         n_minus_1 = ctx.op("Sub", counts, ctx.const(np.array(1, np.int64)))
         # q broadcast against the slices: (q..., 1, ...) with the per-slice counts (rest).
         q_const = ctx.op("Reshape", q_const, _ints(ctx, *(qa.shape + (1,) * len(rest))))
