@@ -67,6 +67,10 @@ def _tree_out(tree: tuple) -> list:
         return ["const", type(v).__name__, None if v is None else repr(v)]
     if kind == "dict":
         return ["dict", list(tree[1]), [_tree_out(c) for c in tree[2]]]
+    if kind == "seq":
+        return ["seq", int(tree[1]), str(tree[2])]
+    if kind == "maybe":
+        return ["maybe", int(tree[1]), _tree_out(tree[2])]
     return [kind, [_tree_out(c) for c in tree[1]]]
 
 
@@ -83,6 +87,10 @@ def _tree_in(tree: list) -> tuple:
         if not all(type(k) in (str, int) for k in tree[1]):
             raise ValueError("a result dict key is not a str or int")
         return ("dict", tuple(tree[1]), tuple(_tree_in(c) for c in tree[2]))
-    if kind not in ("tuple", "list"):
+    if kind == "seq":
+        return ("seq", int(tree[1]), str(tree[2]))
+    if kind == "maybe":
+        return ("maybe", int(tree[1]), _tree_in(tree[2]))
+    if kind not in ("tuple", "list", "zip"):
         raise ValueError(f"unknown result tree node {kind!r}")
     return (kind, tuple(_tree_in(c) for c in tree[1]))

@@ -82,3 +82,24 @@ def last_or_default(x):
     for v in x:
         last = v
     return last if last is not None else np.uint64(0)
+
+
+def best_positive_and_index(x):
+    best = None
+    idx = -1
+    for i in range(x.shape[0]):
+        if x[i] > 0 and (best is None or x[i] > best):
+            best = x[i]
+            idx = i
+    return best, idx
+
+
+def first_above_or_none(x, t):
+    best = None
+    for v in x:
+        if v > t:
+            best = v
+            break
+    if best is None:
+        return None
+    return best

@@ -54,12 +54,30 @@ def test_sentinel_is_none_where_python_reads_it_fails_at_run_time():
     assert sites[0]["exception"] == "builtins.TypeError"
 
 
-def test_returned_none_sentinel_fails_at_run_time():
-    """Python returns None after 0 iterations; a model cannot: the call raises TypeError
-    rather than return a number."""
-    assert k.running_max(np.zeros(0)) is None
-    with pytest.raises(TypeError, match="'best' is None here"):
-        pyonnx.compile(k.running_max)(np.zeros(0))
+def test_returned_none_sentinel_is_none():
+    """Python returns None after 0 iterations (or when nothing matched): so does the call (the
+    model returns the flag and the number; the call gives None where the flag is False)."""
+    check(k.running_max, np.zeros(0))
+    check(k.running_max, np.zeros(0, np.float32))
+    check(k.running_max, np.array([2.0, -1.0]))
+    for x in (np.array([-1.0, 3.0, 2.0]), np.array([-1.0]), np.zeros(0)):
+        check(k.best_positive_and_index, x)
+    for x, t in ((np.array([1.0, 3.0]), 2.0), (np.array([1.0]), 2.0), (np.zeros(0), 0.0)):
+        check(k.first_above_or_none, x, t)
+    assert pyonnx.compile(k.running_max)(np.zeros(0)) is None
+
+
+def test_returned_none_sentinel_in_a_saved_model(tmp_path):
+    path = str(tmp_path / "best.onnx")
+    pyonnx.save(k.best_positive_and_index, path, np.zeros(3))
+    saved = pyonnx.load(path)
+    assert saved(np.array([-1.0, -2.0, -3.0])) == (None, -1)
+    assert saved(np.array([-1.0, 4.0, 2.0])) == (np.float64(4.0), 1)
+
+
+def test_returned_none_sentinel_has_no_gradient():
+    with pytest.raises(pyonnx.ConversionError, match="may return None"):
+        pyonnx.grad(k.running_max)(np.array([1.0, 2.0]))
 
 
 def test_array_sentinel_refused_at_the_loop():

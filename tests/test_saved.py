@@ -98,3 +98,34 @@ def test_load_refuses_a_model_without_metadata(tmp_path):
     onnx.save(pyonnx.compile(double).to_onnx(np.ones(2)), path)
     with pytest.raises(ValueError, match="no pyonnx call metadata"):
         pyonnx.load(path)
+
+
+def positives(x):
+    keep = []
+    for v in x:
+        if v > 0:
+            keep.append(v)
+    return keep
+
+
+def positive_pairs(x):
+    out = []
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            out.append((i, x[i]))
+    return out
+
+
+def test_saved_run_time_lists(tmp_path):
+    """A list built at run time (an ONNX sequence output) and a list of tuples: their result
+    trees are written to the metadata and read back (saving them raised TypeError before)."""
+    x = np.array([1.0, -3.0, 2.0, 0.5])
+    for fn in (positives, positive_pairs):
+        path = str(tmp_path / f"{fn.__name__}.onnx")
+        pyonnx.save(fn, path, x)
+        saved = pyonnx.load(path)
+        for arg in (x, -x, np.zeros(0)):
+            got, want = saved(arg), fn(arg)
+            assert type(got) is list and len(got) == len(want)
+            for g, w in zip(got, want):
+                assert type(g) is type(w) and g == w

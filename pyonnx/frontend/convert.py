@@ -23,6 +23,7 @@ from pyonnx.frontend import complex_boundary, numpy_calls
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.complex_values import Complex
+from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph.records import Records
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower import checks
@@ -192,7 +193,8 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
-    number, which numpy returns as it is), ``("seq", i, items)`` (leaf ``i`` is a list built
+    number, which numpy returns as it is), ``("maybe", i, child)`` (None where the 0-d bool leaf
+    ``i`` is False, else ``child``: a possibly-None number, graph/optional.py), ``("seq", i, items)`` (leaf ``i`` is a list built
     at run time, an ONNX sequence output; ``items``: "python" for Python numbers, "numpy" for
     numpy scalars, "arrays" for arrays, as numpy code's list holds them), ``("tuple" | "list",
     children)``, or ``("dict", keys, children)`` (a dict with static str or int keys).
@@ -211,6 +213,9 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
             return ("const", v)
         if isinstance(v, Records):  # a list of tuples built at run time: zipped by the call
             return ("zip", tuple(walk(f) for f in v.fields))
+        if isinstance(v, Maybe):  # a number that may be None: its flag, then the number
+            leaves.append(v.has)
+            return ("maybe", len(leaves) - 1, walk(v.value))
         leaves.append(v)
         if isinstance(v, Seq):
             items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")

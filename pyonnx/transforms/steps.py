@@ -56,6 +56,11 @@ class _Step:
         # (first: they are the last outputs, after the written arguments').
         strip(converted.model)
         structure = converted.structure
+        if _may_be_none(getattr(structure, "tree", None)):
+            raise ConversionError(
+                f"{name} of {_fn_name(converted.model)}: the function may return None (a 'not "
+                "found yet' value returned as it is, e.g. 'best' after a loop that ran 0 "
+                "times), which has no derivative; return a number on every path")
         written = getattr(structure, "writeback", ())
         if written:
             # A function that also writes into its arguments: the derivative is of its result
@@ -149,3 +154,11 @@ def _input_indices(params: list, argnums: Sequence[int], name: str) -> list[int]
                 "x.astype(np.float64))")
         result.append(position[i])
     return result
+
+
+def _may_be_none(tree) -> bool:
+    """Whether an output tree (frontend.convert.OutputStructure.tree) holds a possibly-None
+    number (``("maybe", flag, child)``)."""
+    if not isinstance(tree, tuple):
+        return False
+    return (bool(tree) and tree[0] == "maybe") or any(_may_be_none(c) for c in tree)

@@ -5,9 +5,12 @@ Input: the FunctionLowering and the AST of the read. Output:
 * in the operands that such a test guards (``best is None or v > best``, ``best is not None
   and ...``, the ``else`` of ``if best is None:``), the name is its number: Python only reads
   it there when it is not None, so no check is needed;
+* the name returned as it is (``return best``, ``return best, i``; also through the early
+  return's result name) → the Maybe itself: the model returns its flag and number, and the
+  call gives None where the flag is False (frontend/convert.py ``("maybe", ...)``);
 * any other read → the number, with a run-time check (checks.record_unless) that raises
   TypeError after the run where Python's value would have been None: Python raises
-  TypeError when None meets an operator; a model returns no None, so returning it fails too.
+  TypeError when None meets an operator.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import checks
 
-__all__ = ["none_test", "read", "narrowed_by"]
+__all__ = ["none_test", "read", "returned", "narrowed_by"]
 
 
 def _test(lowering, node: ast.expr) -> tuple[str, bool] | None:
@@ -60,6 +63,22 @@ def read(lowering, node: ast.Name, value: Maybe) -> Array:
         f"'{node.id}' is None here (pyonnx: it was bound to None and no number was bound to "
         f"it since; test 'if {node.id} is None:' before reading it as a number)")
     return value.value
+
+
+def returned(lowering, node: ast.expr) -> Any:
+    """The value of a returned expression (or of the early return's result), keeping a
+    possibly-None name whole where it is the value or an item of a returned tuple/list."""
+    if isinstance(node, ast.Name):
+        found, value, _ = lowering.env.lookup(node.id)
+        if found and isinstance(value, Maybe):
+            return value
+    elif isinstance(node, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in node.elts) and any(
+            isinstance(e, ast.Name) and isinstance(lowering.env.lookup(e.id)[1], Maybe)
+            for e in node.elts):
+        items = [returned(lowering, e) for e in node.elts]
+        return tuple(items) if isinstance(node, ast.Tuple) else items
+    return lowering.expr(node)
 
 
 @contextlib.contextmanager

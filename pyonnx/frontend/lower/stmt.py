@@ -18,7 +18,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import scalar_kinds
-from pyonnx.frontend.lower import aliases, checks, control_flow
+from pyonnx.frontend.lower import aliases, checks, control_flow, optional_reads
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
@@ -85,8 +85,9 @@ class StmtLowering:
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
-        value = self.expr(node.value)
         target = node.targets[0]
+        value = optional_reads.returned(self, node.value) if isinstance(target, ast.Name) \
+            and target.id == RETURN_VALUE else self.expr(node.value)
         if getattr(node.value, "pyonnx_inplace", None) is True and isinstance(target, ast.Name):
             # x op= v on an array is in place in numpy: names and views sharing x's memory
             # (and the caller, for an argument) see the new values.
@@ -210,8 +211,8 @@ class StmtLowering:
             # Every path that reaches the end raised (a run-time check): the call raises, the
             # model returns a stand-in nobody reads.
             raise ReturnSignal(None, self.loc_of(node))
-        raise ReturnSignal(None if node.value is None else self.expr(node.value),
-                           self.loc_of(node.value or node))
+        raise ReturnSignal(None if node.value is None else optional_reads.returned(
+            self, node.value), self.loc_of(node.value or node))
 
     def stmt_If(self, node: ast.If) -> None:
         test = self.expr(node.test)
