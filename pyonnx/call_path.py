@@ -234,6 +234,9 @@ class _Compiled:
             if items == "python":
                 return f"[_pyonnx_e.item() for _pyonnx_e in {o}[{k}]]"
             return f"[_pyonnx_e[()] for _pyonnx_e in {o}[{k}]]" if items == "numpy" else f"{o}[{k}]"
+        if kind == "pyleaf":  # a Python number where its flag output is true
+            k, f = tree[1], tree[2]
+            return f"({o}[{k}].item() if {o}[{f}] else {o}[{k}][()])"
         if kind == "maybe":  # a possibly-None number: None where its flag output is False
             return f"({self._rebuild_src(tree[2], o, env)} if {o}[{tree[1]}] else None)"
         if kind == "zip":  # a list of tuples built at run time: one sequence per field

@@ -109,6 +109,8 @@ def numpy_execution_error(kind: str, explained: str) -> ExecutionError | None:
     ``except ValueError`` (as around the numpy code) and ``except pyonnx.ExecutionError`` catch
     it; ``explained`` is its message (numpy's words at the user's line). None for a kind
     numpy does not raise here."""
+    if kind == "ExecutionError":  # a run-time refusal of pyonnx's, not numpy's error
+        return ExecutionError(explained)
     base = next((c for c in _NUMPY_KINDS if c.__name__ == kind), None)
     if base is None:
         return None

@@ -326,7 +326,12 @@ def test_unchanged_static_name_in_a_loop():
 
 def test_branch_joining_a_python_number_and_an_int64_scalar_stays_int64():
     """After `acc = x[0]` (np.int64) on one path and `acc = 3` on the other, acc * int8 is
-    int64 when the int64 path ran, as numpy. (Known deviation, reported on issue 17: when the
-    Python-number path runs, numpy gives int8 and the one compiled model int64.)"""
-    check(k.join_number_and_scalar, np.array([5, 6]), np.float64(1.0),
-          np.array([1, 2], np.int8))
+    int64 when the int64 path ran, as numpy; when the Python-number path runs, numpy gives int8
+    and the one compiled model would give int64: the call fails at the line instead
+    (graph/path_weak.py)."""
+    f = check(k.join_number_and_scalar, np.array([5, 6]), np.float64(1.0),
+              np.array([1, 2], np.int8))
+    assert k.join_number_and_scalar(np.array([5, 6]), -1.0, np.array([1, 2], np.int8)).dtype \
+        == np.int8
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        f(np.array([5, 6]), np.float64(-1.0), np.array([1, 2], np.int8))

@@ -20,7 +20,7 @@ import onnx_ir as ir
 from pyonnx import check_protocol
 from pyonnx.errors import ConversionError
 from pyonnx.frontend import complex_boundary, numpy_calls
-from pyonnx.frontend.graph import dtypes, scalar_kinds
+from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.optional import Maybe
@@ -189,7 +189,7 @@ class OutputStructure(str):
         return obj
 
 
-def _result_tree(result: Any) -> tuple[tuple, list]:
+def _result_tree(result: Any, python_flag=lambda v: None) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
@@ -197,7 +197,9 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
     ``i`` is False, else ``child``: a possibly-None number, graph/optional.py), ``("seq", i, items)`` (leaf ``i`` is a list built
     at run time, an ONNX sequence output; ``items``: "python" for Python numbers, "numpy" for
     numpy scalars, "arrays" for arrays, as numpy code's list holds them), ``("tuple" | "list",
-    children)``, or ``("dict", keys, children)`` (a dict with static str or int keys).
+    children)``, ``("dict", keys, children)`` (a dict with static str or int keys), or
+    ``("pyleaf", i, j)``: leaf ``i``, a Python number where the 0-d bool leaf ``j`` is true
+    (``s = 0.0`` before a loop that ran 0 times), else a numpy scalar.
     """
     leaves: list = []
 
@@ -220,6 +222,10 @@ def _result_tree(result: Any) -> tuple[tuple, list]:
         if isinstance(v, Seq):
             items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")
             return ("seq", len(leaves) - 1, items)
+        flag = python_flag(v)
+        if flag is not None:  # a Python number on some run-time paths (graph/path_weak.py)
+            leaves.append(Array(flag, np.dtype(np.bool_), ()))
+            return ("pyleaf", len(leaves) - 2, len(leaves) - 1)
         # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
         return ("leaf", len(leaves) - 1, isinstance(v, (Array, Complex)) and v.weak)
 
@@ -285,7 +291,7 @@ def _expr_name(e) -> str | None:
 def _outputs(ctx: Lowering, fn, tree, result: Any,
              loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
-    shape, items = _result_tree(result)
+    shape, items = _result_tree(result, lambda v: path_weak.python_flag(ctx, v))
     if "'mixed'" in repr(shape):
         raise ConversionError(
             f"{fn.__qualname__} returns a list built at run time that holds Python numbers on "

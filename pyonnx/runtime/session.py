@@ -240,7 +240,8 @@ class Session:
         if not kind:
             return None
         return numpy_execution_error(kind, self._explain(
-            error, "run the model", f"{message} (numpy raises {kind})"))
+            error, "run the model",
+            message if kind == "ExecutionError" else f"{message} (numpy raises {kind})"))
 
     def _failing_node(self, text: str) -> onnx.NodeProto | None:
         """The node onnxruntime's message names, if the model has it."""
@@ -274,7 +275,7 @@ class Session:
                 rendered += f"\n    {loc.source_line.rstrip()}"
                 if caret:
                     rendered += f"\n    {' ' * loc.col}^"
-            return rendered + f"\n(pyonnx's run-time check, node '{node.name}', failed)"
+            return rendered + f"\n(onnxruntime stopped at node '{node.name}')"
         message = f"{what}: {_short_message(text)}"
         if loc is None:
             import onnx

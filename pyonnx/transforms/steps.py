@@ -61,6 +61,15 @@ class _Step:
                 f"{name} of {_fn_name(converted.model)}: the function may return None (a 'not "
                 "found yet' value returned as it is, e.g. 'best' after a loop that ran 0 "
                 "times), which has no derivative; return a number on every path")
+        flags = _python_flags(getattr(structure, "tree", None))
+        if flags:
+            # A result that is a Python number on some paths only (s = 0.0 before a loop that
+            # may run 0 times) has a flag output saying which (frontend/convert.py "pyleaf"):
+            # a transformed function returns numpy values, so the flags go.
+            outs = converted.model.graph.outputs
+            for i in sorted(flags, reverse=True):
+                del outs[i]
+            structure = type(structure)(str(structure), getattr(structure, "writeback", ()))
         written = getattr(structure, "writeback", ())
         if written:
             # A function that also writes into its arguments: the derivative is of its result
@@ -162,3 +171,13 @@ def _may_be_none(tree) -> bool:
     if not isinstance(tree, tuple):
         return False
     return (bool(tree) and tree[0] == "maybe") or any(_may_be_none(c) for c in tree)
+
+
+def _python_flags(tree) -> list[int]:
+    """The output indices of the "is a Python number" flags in an output tree
+    (``("pyleaf", value, flag)`` nodes)."""
+    if not isinstance(tree, tuple):
+        return []
+    if tree and tree[0] == "pyleaf":
+        return [tree[2]]
+    return [i for c in tree for i in _python_flags(c)]

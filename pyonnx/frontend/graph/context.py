@@ -135,6 +135,9 @@ class Lowering:
         # ids of the ir.Values joined from a Python scalar on one path and a numpy value on the
         # other, with the error to raise if one is returned (numpy's type depends on the path).
         self.mixed_scalars: dict[int, Exception] = {}
+        # ids of the 0-d ir.Values that are a Python number on some run-time paths and a numpy
+        # value on others (lower/path_weak.py), with where they were joined.
+        self.path_weak: dict[int, str] = {}
 
     # ------------------------------------------------------------------ nodes
     @property

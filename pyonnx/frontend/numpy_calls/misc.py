@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import dtypes, path_weak
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls.registry import register
@@ -82,6 +82,7 @@ def _ufunc(ctx, ufunc: np.ufunc, *operands, operator: bool = False) -> Array:
         ins, outs, weak = dtypes.ufunc_dtypes(ufunc, *operands)
     except TypeError as e:
         raise ctx.error(f"numpy has no '{ufunc.__name__}' loop for these operands: {e}") from None
+    finish = path_weak.check(ctx, ufunc, operands, outs) if ctx.path_weak else None
     arrays = [ctx.asarray(o) for o in operands]
     arrays = [ctx.cast(Array(a.value, a.dtype, a.shape), d) for a, d in zip(arrays, ins)]
     out = outs[0]
@@ -108,7 +109,8 @@ def _ufunc(ctx, ufunc: np.ufunc, *operands, operator: bool = False) -> Array:
         op = {"subtract": "Sub", "add": "Add", "multiply": "Mul", "absolute": "Abs",
               "less_equal": "LessOrEqual", "greater": "Greater"}[name]
         value = emit_exact(ctx, op, arrays, ins[0], out_dtype=out).value
-    return Array(value, out, shape, weak and operator and out != _BOOL)
+    r = Array(value, out, shape, weak and operator and out != _BOOL)
+    return r if finish is None else finish(r)
 
 
 def _all(ctx, values) -> ir.Value:

@@ -20,11 +20,13 @@ import numpy as np
 
 from pyonnx.frontend.canonicalize.setitem import SetItemTransformer
 from pyonnx.frontend.canonicalize.templates import located
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import dtypes, path_weak
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.vectorize.exprs import NP, Space, call, fresh, name
 
 __all__ = ["run_steps", "lower_stmts", "identity", "expr"]
+
+_I64 = np.dtype(np.int64)
 
 
 def expr(text: str, **names: Any) -> ast.expr:
@@ -209,7 +211,7 @@ def _reduce(lw, node, space, st) -> None:
             red = call(op, E, dtype=_dtype_attr(P))
             binop = ast.Add() if op == "sum" else ast.Mult()
         lower_stmts(lw, node, [assign(acc, ast.BinOp(left=name(acc), op=binop, right=red))])
-        _keep_python_number(lw, acc, a, e)
+        _keep_python_number(lw, acc, a, e, space, node)
         return
     kind = "max" if op in ("pymax", "maximum") else "min"
     # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
@@ -230,7 +232,7 @@ def _reduce(lw, node, space, st) -> None:
         keep = ast.Compare(left=name(r_name), ops=[cmp], comparators=[name(acc)])
         lower_stmts(lw, node, [assign(acc, _scalar(call("where", keep, name(r_name),
                                                         name(acc))))])
-        _keep_python_number(lw, acc, a, e)
+        _keep_python_number(lw, acc, a, e, space, node)
         return
     E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
     r = call(fn, E, initial=ast.Constant(ident))
@@ -238,16 +240,33 @@ def _reduce(lw, node, space, st) -> None:
                                             name(acc), r))])
 
 
-def _keep_python_number(lw, acc: str, before: Any, e: Any) -> None:
+def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -> None:
     """``acc`` is a Python number after the loop when it was one before and every iteration
     combined it with a Python number (``s += a + i`` for Python ``s``, ``a`` and the loop's
-    ``i``; ``max(s, i)``): the reduction's numpy scalar is rebound weak, as numpy returns it."""
+    ``i``; ``max(s, i)``): the reduction's numpy scalar is rebound weak, as numpy returns it.
+    Combined with numpy values, it is a Python number only when the loop ran 0 times:
+    marked so (graph/path_weak.py)."""
     each = (not isinstance(e, Array) and isinstance(e, (bool, int, float))) or \
         (isinstance(e, Array) and e.weak)
     after = lw.env.lookup(acc)[1]
-    if _python_kind(before) is not None and each and isinstance(after, Array) and \
-            after.ndim == 0 and not after.weak:
+    if _python_kind(before) is None or not isinstance(after, Array) or after.ndim != 0 \
+            or after.weak:
+        return
+    if each:
         lw.env.bind(acc, Array(after.value, after.dtype, (), weak=True))
+        return
+    ctx = lw.ctx
+    counts = [lw.env.lookup(v.k)[1] for v in space.vars]
+    if all(not isinstance(c, Array) and c != 0 for c in counts):
+        return  # runs at least once
+    zero = ctx.const(np.array(0, np.int64))
+    flag = None
+    for c in counts:
+        c = c if isinstance(c, Array) else Array(ctx.const(np.array(c, np.int64)), _I64, ())
+        none = ctx.op("Equal", ctx.cast(c, _I64).value, zero)
+        flag = none if flag is None else ctx.op("Or", flag, none)
+    line = getattr(node, "lineno", "?")
+    path_weak.mark(ctx, after, f"the loop at line {line}, which may run 0 times", flag)
 
 
 def _argext(lw, node, space, st) -> None:

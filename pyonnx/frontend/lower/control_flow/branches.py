@@ -23,6 +23,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import kernels, scalar_kinds
+from pyonnx.frontend.graph import path_weak
 from pyonnx.frontend.lower import aliases, choices, optional_reads
 from pyonnx.frontend.lower.control_flow import guards
 from pyonnx.frontend.lower.control_flow.common import (
@@ -239,6 +240,11 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             value = rebuild(plan, outs)
             if key in mixed:
                 ctx.mixed_scalars[id(value.value)] = mixed[key]
+            if isinstance(plan, Leaf) and mixes_python_scalar(*map(plan_of, sides)):
+                then_python = type(sides[0]) in (int, float, bool) or \
+                    isinstance(sides[0], Array) and sides[0].weak
+                path_weak.mark(ctx, value, f"the branches of the '{construct}' at line {line}",
+                               cond if then_python else ctx.op("Not", cond))
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
             elif isinstance(key, aliases.Buffer):

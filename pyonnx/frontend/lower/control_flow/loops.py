@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import dtypes, scalar_kinds
+from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import aliases, choices
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
@@ -89,7 +89,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived, scalars)
+            lowering, node, plans, start, next_test, line, sharing - derived, scalars,
+            _weak_entry(entry_plans, plans))
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
@@ -175,6 +176,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # statically true) defines after it every name its body always assigns.
     may_skip = not (is_static(first) and first is True and (count is None
                                                            or _at_least_once(count)))
+    weak_entry = _weak_entry(entry_plans, plans)
     keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
             and not (k in pending and not internal(k) and may_skip) and k not in derived]
     leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
@@ -232,6 +234,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             what = f"refused_{k}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
             value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what)
             value = Array(value.value, plans[k].dtype, value.shape, plans[k].weak)
+        if may_skip and k in weak_entry:
+            # a Python number after 0 iterations, a numpy value after more (s = 0.0, then
+            # s = s + x[i]): refused where numpy's result type would show the difference
+            ran = ran or _ran(ctx, count, first_value)
+            path_weak.mark(ctx, value, f"the loop at line {line}, which may run 0 times",
+                           ctx.op("Not", ran))
         if isinstance(k, aliases.Buffer):
             state_aliases.memory[k] = value
             state_aliases.register(value, k, ())
@@ -396,11 +404,12 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
 
 
 def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                scalars=frozenset()):
+                scalars=frozenset(), weak_entry=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
-    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar."""
+    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar;
+    ``weak_entry``: names that are a Python number on the first iteration only."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -435,6 +444,9 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 bound[key] = value
                 if key in scalars and isinstance(value, Array):
                     ctx.aliases.scalars0d.add(value.value)
+                if key in weak_entry:
+                    path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
+                                   "its first iteration only")
                 if key in sharing and isinstance(value, Array):
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).
@@ -470,7 +482,8 @@ def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool
     origin = hit[0].initial.value if hit is not None else value.value
     others = {id(v) for group in inputs[2] for v in group}
     others -= {id(v) for v in own}
-    if id(origin) in others:
+    # (the other name's whole memory, a, b = b, a, is double buffering: _refuse_memory_swap)
+    if id(origin) in others and hit is not None and hit[1]:
         # fuzz seed 13000343 (full program): ``x`` is loop state (rebound on another path),
         # ``else: t1 = x[..., :]``, next iteration ``t1[...] = x - x`` writes ``x``
         return True
@@ -482,9 +495,19 @@ def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool
         for _, alt in hit[0].choice:
             b = alt[0]
             if b.param is not None or id(b.initial.value) not in inside \
-                    or id(b.initial.value) in others:
+                    or id(b.initial.value) in others and alt[1]:
                 return True
     return id(origin) not in inside
+
+
+def _weak_entry(entry_plans: dict, plans: dict) -> set:
+    """The names that enter the loop as a Python number (weak) and are carried as a numpy
+    0-d value of the same kind (``s = 0.0``, then ``s = s + x[i]``): a Python number after 0
+    iterations and on the first, a numpy value after (graph/path_weak.py)."""
+    return {k for k, p in plans.items()
+            if isinstance(p, Leaf) and not p.weak and p.shape == ()
+            and isinstance(entry_plans.get(k), Leaf) and entry_plans[k].weak
+            and not kind_changed(entry_plans[k], p)}
 
 
 def _same_list(a: list, b: Any) -> bool:

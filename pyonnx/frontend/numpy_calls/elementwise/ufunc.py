@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import dtypes, path_weak
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls.registry import lookup, register
 from pyonnx.frontend.numpy_calls.elementwise.common import _logic, runtime_check
@@ -85,6 +85,9 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
             ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
     else:
         ins, outs, weak = _resolve(ctx, ufunc, operands, dtype, casting)
+    # (an operand that is a Python number on some run-time paths only: graph/path_weak.py)
+    finish = path_weak.check(ctx, ufunc, operands, outs) if ctx.path_weak and dtype is None \
+        else None
     if spec.raw:
         result = spec.emit(ctx, operands, ins, outs)
     else:
@@ -95,13 +98,15 @@ def ufunc_call(ctx, ufunc: np.ufunc, *operands, out=None, where=True, dtype=None
     if not isinstance(result, tuple):
         if result.dtype != outs[0]:
             result = ctx.cast(result, outs[0])
-        return Array(result.value, result.dtype, result.shape, weak=weak)
+        result = Array(result.value, result.dtype, result.shape, weak=weak)
+        return result if finish is None else finish(result)
     results = result
     fixed = []
     for r, dt in zip(results, outs):
         if r.dtype != dt:
             r = ctx.cast(r, dt)
-        fixed.append(Array(r.value, r.dtype, r.shape, weak=weak))
+        r = Array(r.value, r.dtype, r.shape, weak=weak)
+        fixed.append(r if finish is None else finish(r))
     return tuple(fixed)
 
 

@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import dtypes, kernels
-from pyonnx.frontend.graph.checks import runtime_check
+from pyonnx.frontend.graph import dtypes, kernels, path_weak
 from pyonnx.frontend.graph.shapes import normalize_axis, normalize_axes
 from pyonnx.frontend.graph.values import Array
 
@@ -220,10 +219,12 @@ def binary_ufunc(ctx, ufunc: np.ufunc, a: Any, b: Any) -> Array:
         ins, outs, weak = dtypes.ufunc_dtypes(ufunc, a, b)
     except TypeError as e:
         raise ctx.error(f"np.{ufunc.__name__}: {e}") from None
+    finish = path_weak.check(ctx, ufunc, (a, b), outs) if ctx.path_weak else None
     arrays = [ctx.cast(o, dt) if isinstance(o, Array) else ctx.asarray(o, dt)
               for o, dt in zip((a, b), ins)]
     r = ctx.cast(emit(ctx, _UFUNC_OPS[ufunc], arrays, ins[0]), outs[0])
-    return Array(r.value, r.dtype, r.shape, weak)
+    r = Array(r.value, r.dtype, r.shape, weak)
+    return r if finish is None else finish(r)
 
 
 def _binary(ctx, op: str, a: Array, b: Array) -> Array:
@@ -241,20 +242,6 @@ def _check_nonempty(ctx, name: str, ufunc: str, x: Array, axes: tuple[int, ...])
     if any(x.shape[a] == 0 for a in axes):
         raise ctx.error(f"{name}: zero-size array to reduction operation {ufunc} which has "
                         "no identity (numpy raises ValueError); pass initial=... to allow it")
-
-
-def check_nonempty_at_run_time(ctx, result: Array, x: Array, axes: tuple[int, ...],
-                               message: str) -> Array:
-    """``result``, failing at run time with numpy's ``ValueError(message)`` when the reduced
-    ``axes`` of ``x`` hold no element (their sizes are known only at run time; a static zero
-    is refused by :func:`_check_nonempty`). Checks the reduced axes themselves: an empty
-    result (``(0, 0)`` reduced over the last axis) must fail too, as in numpy."""
-    if all(isinstance(x.shape[a], int) for a in axes):
-        return result
-    dims = ctx.op("Gather", ctx.op("Shape", x.value), ctx.const(np.array(axes, np.int64)))
-    count = ctx.op("ReduceProd", dims, keepdims=0)
-    bad = Array(ctx.op("Equal", count, ctx.const(np.array(0, np.int64))), _BOOL, ())
-    return runtime_check(ctx, bad, result, "zero_size_reduction", f"ValueError: {message}")
 
 
 _SIGN_BIT = np.uint64(1 << 63)

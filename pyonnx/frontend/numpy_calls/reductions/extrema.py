@@ -42,7 +42,6 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _axes,
     _axis1,
     _check_nonempty,
-    check_nonempty_at_run_time,
     _flatten,
     _i64,
     _ordered,
@@ -74,6 +73,15 @@ def _extreme2(ctx, a: Array, b: Array, is_max: bool) -> Array:
     return back(Array(ctx.op("Where", keep, ac, bc), ac.dtype, shape))
 
 
+def raises_on_empty(value, ufunc: str) -> None:
+    """Marks the node making ``value``, which onnxruntime fails to run on an empty reduction,
+    with numpy's error there (the runtime raises it: frontend/graph/checks.py runtime_check).
+    (An empty reduction whose result is empty too, ``np.max`` of a ``(0, 0)`` array over one
+    axis, runs: pyonnx returns the empty result where numpy raises.)"""
+    value.producer().metadata_props["pyonnx.raises"] = (
+        f"ValueError: zero-size array to reduction operation {ufunc} which has no identity")
+
+
 def _pick_extreme(is_max: bool, init: Array | None) -> Callable[[Any, Array, int], Array]:
     """A reduction along one axis (kept with size 1) choosing the max/min element exactly."""
 
@@ -89,6 +97,8 @@ def _pick_extreme(is_max: bool, init: Array | None) -> Callable[[Any, Array, int
             v = Array(ctx.op("Concat", v, column, axis=k), v.dtype,
                       v.shape[:k] + (None if n is None else n + 1,) + v.shape[k + 1:])
         idx = ctx.op("ArgMax" if is_max else "ArgMin", v, axis=k, keepdims=1)
+        if init is None:  # onnxruntime's ArgMax fails on an empty axis: numpy's error there
+            raises_on_empty(idx, "maximum" if is_max else "minimum")
         value = ctx.op("GatherElements", v, idx, axis=k)
         return Array(value, v.dtype, v.shape[:k] + (1,) + v.shape[k + 1:])
     return fn
@@ -128,20 +138,8 @@ def _minmax_impl(ctx, name: str, is_max: bool, x: Array, axes: tuple[int, ...], 
     op = "ReduceMax" if is_max else "ReduceMin"
     if not axes:
         return x if init is None else _extreme2(ctx, x, init, is_max)
-    ufunc = "maximum" if is_max else "minimum"
     if init is None:
-        _check_nonempty(ctx, name, ufunc, x, axes)
-    r = _minmax_values(ctx, op, is_max, x, axes, kd, init)
-    if init is None:
-        r = check_nonempty_at_run_time(
-            ctx, r, x, axes, f"zero-size array to reduction operation {ufunc} which has no "
-            "identity")
-    return r
-
-
-def _minmax_values(ctx, op: str, is_max: bool, x: Array, axes: tuple[int, ...], kd: bool,
-                   init: Array | None) -> Array:
-    """The max/min over ``axes`` (not empty; the caller checks that)."""
+        _check_nonempty(ctx, name, "maximum" if is_max else "minimum", x, axes)
     if x.dtype.kind == "f":
         r = _reduce_op(ctx, op, x, axes, kd)
         # ReduceMax skips NaN; numpy's maximum propagates it. The NaN flag is reduced in
@@ -149,11 +147,22 @@ def _minmax_values(ctx, op: str, is_max: bool, x: Array, axes: tuple[int, ...], 
         # 55 µs over 1e6 elements).
         isnan = Array(ctx.op("IsNaN", x), _BOOL, x.shape)
         nan = reduce_any(ctx, isnan, axes, kd)
+        if init is None and not all(isinstance(x.shape[a], int) for a in axes):
+            # numpy raises on an empty reduction: a bool ReduceMax fails there at run time,
+            # here over the first element of each reduced axis only (same flag, or'ed in).
+            k = len(axes)
+            head = Array(ctx.op("Slice", isnan, _i64(ctx, [0] * k), _i64(ctx, [1] * k),
+                                _i64(ctx, axes)), _BOOL, tuple(
+                                    None if a in axes else d for a, d in enumerate(x.shape)))
+            empty = _reduce_op(ctx, "ReduceMax", head, axes, kd)
+            raises_on_empty(empty.value, "maximum" if is_max else "minimum")
+            nan = Array(ctx.op("Or", nan, empty), _BOOL, nan.shape)
         r = Array(ctx.op("Where", nan, ctx.const(np.array(np.nan, x.dtype)), r), x.dtype, r.shape)
         return r if init is None else _extreme2(ctx, r, init, is_max)
     if x.dtype == _BOOL and init is None:
-        # (uint8: onnxruntime's bool ReduceMax fails on an empty set even with an initial)
-        return ctx.cast(_reduce_op(ctx, op, ctx.cast(x, _U8), axes, kd), _BOOL)
+        r = _reduce_op(ctx, op, x, axes, kd)  # (fails on an empty set in onnxruntime)
+        raises_on_empty(r.value, "maximum" if is_max else "minimum")
+        return r
     fwd, back = _ordered(ctx, x.dtype)
     r = _along_merged(ctx, fwd(x), axes, kd,
                       _pick_extreme(is_max, None if init is None else fwd(init)))
@@ -190,9 +199,9 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
         k = 0
     else:
         flat, k = x, _axis1(ctx, name, x, axis)
-    empty = f"attempt to get {name.split('.')[-1]} of an empty sequence"
     if flat.shape[k] == 0:
-        raise ctx.error(f"{name}: {empty} (numpy raises ValueError)")
+        raise ctx.error(f"{name}: attempt to get {name.split('.')[-1]} of an empty sequence "
+                        "(numpy raises ValueError)")
     op = "ArgMax" if is_max else "ArgMin"
     fwd, _ = _ordered(ctx, flat.dtype)
     keep = 1 if kd and flat is x else 0
@@ -200,16 +209,20 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
     mapped = fwd(flat)
     # ArgMax fails at run time on an empty axis, where numpy raises too.
     r = Array(ctx.op(op, mapped, axis=k, keepdims=keep), _I64, shape)
+    r.value.producer().metadata_props["pyonnx.raises"] = (
+        f"ValueError: attempt to get {name.split('.')[-1]} of an empty sequence")
     if x.dtype.kind == "f":
         # numpy returns the first NaN's index; ArgMax/ArgMin compare NaN inconsistently.
         nan = ctx.cast(Array(ctx.op("IsNaN", mapped), _BOOL, flat.shape), _U8)
         first = ctx.op("ArgMax", nan, axis=k, keepdims=keep)
+        first.producer().metadata_props["pyonnx.raises"] = \
+            r.value.producer().metadata_props["pyonnx.raises"]
         any_nan = ctx.cast(Array(ctx.op("ReduceMax", nan, _i64(ctx, [k]), keepdims=keep),
                                  _U8, shape), _BOOL)
         r = Array(ctx.op("Where", any_nan, first, r), _I64, shape)
     if kd and flat is not x:
         r = Array(ctx.op("Reshape", r, _i64(ctx, [1] * nd)), _I64, (1,) * nd)
-    return check_nonempty_at_run_time(ctx, r, flat, (k,), empty)
+    return r
 
 
 @register(np.argmax, methods=("argmax",))
