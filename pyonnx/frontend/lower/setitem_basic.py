@@ -44,6 +44,7 @@ import numpy as np
 from pyonnx.frontend.graph.indexing.basic import to_index
 from pyonnx.frontend.graph.indexing.forms import INT, NEWAXIS, SLICE
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower import setitem_fills as fills
 
 __all__ = ["basic_write"]
 
@@ -157,16 +158,7 @@ class _Bounds:
 
 
 def _length(ctx, x: Array, a: int) -> Bound:
-    d = x.shape[a]
-    if d is not None:
-        return d
-    filled = _filled(x)
-    if filled is not None:
-        # From the fill's shape vector, not Shape(x): that would keep x itself alive when
-        # every region of it is made anew (see _filled_piece).
-        return ctx.op("Slice", filled.inputs[0], ctx.const(np.array([a], np.int64)),
-                      ctx.const(np.array([a + 1], np.int64)))
-    return ctx.op("Shape", x, start=a, end=a + 1)
+    return fills.length(ctx, x, a)
 
 
 def _int_axis(ctx, b: _Bounds, x: Array, a: int, i: Any) -> _Axis:
@@ -309,12 +301,12 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
         spans.append((a, ax.lo, hi))
     inner = _expanded(ctx, b, x, axes, v)
 
-    filled = _filled(x)
+    filled = fills.filled(x)
 
     def piece(region: list, a: int, lo: Bound, hi: Bound) -> Any:
         bounds = region + [(a, lo, hi)]
         if filled is not None:
-            return _filled_piece(ctx, b, x, filled, bounds)
+            return fills.filled_piece(ctx, b, x, filled, bounds, _MAX)
         starts = ctx.op("Concat", *[b.value(s) for _, s, _ in bounds], axis=0) \
             if not all(isinstance(s, int) for _, s, _ in bounds) else \
             ctx.const(np.array([s for _, s, _ in bounds], np.int64))
@@ -336,36 +328,6 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
             parts.append(piece(region, a, hi, _MAX))
         out = parts[0] if len(parts) == 1 else ctx.op("Concat", *parts, axis=a)
     return Array(out, x.dtype, x.shape)
-
-
-def _filled(x: Array):
-    """The ``ConstantOfShape`` node that made ``x`` (``np.zeros(n)``, ``np.empty``, ``np.full``
-    with a scalar), or None."""
-    producer = x.value.producer()
-    if producer is None or producer.op_type != "ConstantOfShape" or producer.domain != "":
-        return None
-    return producer
-
-
-def _filled_piece(ctx, b: _Bounds, x: Array, filled, bounds: list) -> Any:
-    """A region of a filled array made anew at its own shape, not sliced out of the whole one
-    (``y = np.zeros(3 * n); y[n:] = v``: the whole array is then never materialized). The
-    bounds are normalized (0 <= lo <= hi <= length, hi may be the end marker)."""
-    dims: list[Bound] = []
-    for axis in range(x.ndim):
-        d: Bound = x.shape[axis] if isinstance(x.shape[axis], int) else None
-        for a, lo, hi in bounds:
-            if a == axis:
-                end = d if isinstance(hi, int) and hi == _MAX else hi
-                if end is None:
-                    end = _length(ctx, x, axis)
-                d = b.sub(end, lo)
-        dims.append(_length(ctx, x, axis) if d is None else d)
-    shape = ctx.const(np.array(dims, np.int64)) if all(isinstance(d, int) for d in dims) else \
-        ctx.op("Concat", *[b.value(d) for d in dims], axis=0)
-    value = filled.attributes.get("value")
-    attrs = {} if value is None else {"value": value.value}
-    return ctx.op("ConstantOfShape", shape, **attrs)
 
 
 def _scatter(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v: Array) -> Array:
