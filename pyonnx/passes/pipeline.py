@@ -33,7 +33,9 @@ The passes, in order (:func:`passes`), and why that order:
    onnx-ir's ``NameFixPass`` makes every name unique (deterministically, in graph order).
 
 :func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``LoopToScanPass``
-turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration). Not in
+turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
+``HoistScanMapsPass`` computes elementwise maps of scan input elements (``alpha * x[i]``) on
+the whole input before the Scan (one body node less per iteration). Not in
 :func:`optimize`, whose result differentiation may still read (``Scan`` has no gradient rule).
 """
 
@@ -48,6 +50,7 @@ import onnx_ir as ir
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
+from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
@@ -95,6 +98,8 @@ def finish(model: ir.Model) -> ir.Model:
     docstring); returns the model."""
     if os.environ.get("PYONNX_SCAN", "1") != "0":  # 0: keep every Loop (to compare both)
         LoopToScanPass()(model)
+    # After every Scan exists (LoopToScanPass's and the row writes' of LowerSetItemPass).
+    HoistScanMapsPass()(model)
     return model
 
 

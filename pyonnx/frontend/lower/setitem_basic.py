@@ -44,6 +44,7 @@ import numpy as np
 from pyonnx.frontend.graph.indexing.basic import to_index
 from pyonnx.frontend.graph.indexing.forms import INT, NEWAXIS, SLICE
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower import setitem_fills as fills
 
 __all__ = ["basic_write"]
 
@@ -157,8 +158,7 @@ class _Bounds:
 
 
 def _length(ctx, x: Array, a: int) -> Bound:
-    d = x.shape[a]
-    return d if d is not None else ctx.op("Shape", x, start=a, end=a + 1)
+    return fills.length(ctx, x, a)
 
 
 def _int_axis(ctx, b: _Bounds, x: Array, a: int, i: Any) -> _Axis:
@@ -301,8 +301,12 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
         spans.append((a, ax.lo, hi))
     inner = _expanded(ctx, b, x, axes, v)
 
+    filled = fills.filled(x)
+
     def piece(region: list, a: int, lo: Bound, hi: Bound) -> Any:
         bounds = region + [(a, lo, hi)]
+        if filled is not None:
+            return fills.filled_piece(ctx, b, x, filled, bounds, _MAX)
         starts = ctx.op("Concat", *[b.value(s) for _, s, _ in bounds], axis=0) \
             if not all(isinstance(s, int) for _, s, _ in bounds) else \
             ctx.const(np.array([s for _, s, _ in bounds], np.int64))

@@ -156,6 +156,9 @@ def cast(node: ir.Node, f: Inputs) -> Result:
 @register("Shape", partial=True)
 def shape(node: ir.Node, f: Inputs) -> Result:
     x = node.inputs[0]
+    filled = _filled_shape(node, x)
+    if filled is not None:
+        return [filled]
     if x is None or x.const_value is None and (
             x.shape is None or not any(isinstance(d, int) for d in x.shape.dims)):
         return None  # the common case: no dim is fixed
@@ -168,6 +171,18 @@ def shape(node: ir.Node, f: Inputs) -> Result:
     if any(d is None for d in part):
         return None
     return [np.array(part, dtype=np.int64)]
+
+
+def _filled_shape(node: ir.Node, x: ir.Value | None) -> ir.Value | None:
+    """The shape vector ``s`` of ``x = ConstantOfShape(s)`` when the Shape node takes all of
+    it: a slice write into ``np.zeros(n)`` reshapes to ``Shape(x)``, which would otherwise keep
+    the (possibly no longer needed) filled array alive."""
+    producer = None if x is None else x.producer()
+    if producer is None or producer.op_type != "ConstantOfShape" or producer.domain != "":
+        return None
+    if _attr(node, "start", 0) != 0 or _attr(node, "end", None) is not None:
+        return None
+    return producer.inputs[0]
 
 
 @register("Size", partial=True)

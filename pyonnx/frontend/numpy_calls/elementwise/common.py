@@ -20,6 +20,7 @@ from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.numpy_calls.elementwise.gather_select import gather_select, worth_gathering
 
 __all__ = ["where_", "select_exact", "runtime_check"]
 
@@ -83,8 +84,38 @@ def where_(ctx, cond: Array, a: Array, b: Array, dtype=None) -> Array:
     run = dtype if kernels.has_kernel("Where", dtype) else np.dtype(_WHERE_VIA[dtype.name])
     a2, b2 = ctx.cast(a, run), ctx.cast(b, run)
     shape = broadcast_shapes(cond.shape, a.shape, b.shape)
-    out = Array(ctx.op("Where", cond, a2, b2), run, shape)
+    if run in _ARITHMETIC_SELECT and not _small(shape):
+        out = _arithmetic_select(ctx, cond, a2, b2, run, shape)
+    else:
+        out = Array(ctx.op("Where", cond, a2, b2), run, shape)
     return ctx.cast(out, dtype) if run != dtype else out
+
+
+# onnxruntime's Where is ~20x slower than an Add per element (7.4 against 0.3 ms on 1e6 int64,
+# measured with 1.32); for integers ``b + (a - b) * cond`` selects exactly (two's-complement
+# arithmetic wraps and unwraps: b + (a - b) == a for every pair), in 4 cheap passes.
+_ARITHMETIC_SELECT = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
+
+
+def _small(shape) -> bool:
+    """Whether a broadcast result is known to be small (0-d, or static dims with at most 256
+    elements): there one Where node costs less than the 4 nodes of the arithmetic select."""
+    return not worth_gathering(shape)
+
+
+def _arithmetic_select(ctx, cond: Array, a: Array, b: Array, run: np.dtype, shape) -> Array:
+    """``Where(cond, a, b)`` for int32/int64 operands as ``b + (a - b) * int(cond)`` (exact:
+    the wrapped difference is added back)."""
+    pick = Array(ctx.op("Cast", cond, to=_ir_int(run)), run, cond.shape)
+    diff = Array(ctx.op("Sub", a, b), run, broadcast_shapes(a.shape, b.shape))
+    scaled = Array(ctx.op("Mul", diff, pick), run, broadcast_shapes(diff.shape, cond.shape))
+    return Array(ctx.op("Add", b, scaled), run, shape)
+
+
+def _ir_int(dtype: np.dtype):
+    import onnx_ir as ir
+
+    return ir.DataType.INT64 if dtype == _I64 else ir.DataType.INT32
 
 
 def _zeros_like(ctx, x: Array, dtype=None) -> Array:
@@ -169,9 +200,14 @@ def select_exact(ctx, cond: Array, a: Array, b: Array, dtype) -> Array:
     selected zeros that must be -0.0 are found (a bool Where of where each operand is -0.0:
     bools are copied exactly), set to +0.0, then multiplied by -1 — exact, as multiplying any
     other value by 1 is. Costs 5 to 12 more elementwise ops than Where: for the functions whose
-    result is a pick between operands (``maximum``, ``fmax``, ``clip``...).
+    result is a pick between operands (``maximum``, ``fmax``, ``clip``...). That form is kept
+    for results known to be small; larger ones gather from the stacked operands
+    (:mod:`gather_select`), exact by construction and 3x faster than Where alone.
     """
     dtype = np.dtype(dtype)
+    if dtype.kind == "f" and worth_gathering(broadcast_shapes(cond.shape, a.shape, b.shape)):
+        # Bit-exact by construction (gather_select.py): no fix-up needed.
+        return gather_select(ctx, cond, ctx.cast(a, dtype), ctx.cast(b, dtype), dtype)
     out = where_(ctx, cond, a, b, dtype)
     if dtype.kind != "f":
         return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.elementwise.precise.ex import (
     Ex,
@@ -33,8 +35,51 @@ _T = (3.33333333333334091986e-01, 1.33333333333201242699e-01, 5.3968253976226052
       1.45620945432529025516e-03, 5.88041240820264096874e-04, 2.46463134818469906812e-04,
       7.81794442939557092300e-05, 7.14072491382608190305e-05, -1.85586374855275456654e-05,
       2.59073051863633712884e-05)
+_F64 = np.dtype(np.float64)
 _PIO4 = 7.85398163397448278999e-01
 _PIO4LO = 3.06161699786838301793e-17
+
+
+def _reduce_by(x: Ex, fn: Ex) -> tuple[Ex, Ex]:
+    """x - fn*pi/2 as (z0, -z1) (double-double z0 + z1), fn an integer-valued |fn| < 2**20:
+    the three pieces of pi/2 subtracted with exact TwoSum error terms (see _rem_pio2, whose
+    sign-of-zero arrangement this keeps: x = -0.0, fn = +0.0 gives z0 = -0.0, -z1 = +0.0)."""
+    r1 = x - fn * _PIO2_1                      # exact (Sterbenz; fn*_PIO2_1 is exact)
+    r2, e2 = _two_sum(r1, fn * -_PIO2_2)
+    r3, e3 = _two_sum(r2, fn * -_PIO2_3)
+    neg_tail = fn * _PIO2_3T - (e2 + e3)
+    z0 = r3 - neg_tail
+    return z0, neg_tail - (r3 - z0)
+
+
+def _sin_reduced(ctx, e: Ex, which: str) -> Ex:
+    """sin or cos of ``e`` through onnxruntime's own float64 ``Sin`` on a reduced argument.
+
+    sin(x) = (-1)**m sin(z) with x = m*pi + z, cos(x) = (-1)**(m+1) sin(z) with
+    x = (m + 1/2)*pi + z; |z| <= pi/2 (a hair more where x/pi rounds), where onnxruntime's
+    Sin is within 3 ulp of numpy's (measured on 1e7 points of [-pi/2, pi/2], tiny and
+    subnormal arguments and both zeros included, onnxruntime 1.31 and 1.32): its own reduction
+    loses relative accuracy only near its zeros k*pi, k != 0, which this range excludes. The
+    low part z1 (|z1| <= ulp(z0)/2) enters as z1*cos(z0), cos(z0) from a short series (its
+    error, below 2% of a correction under half an ulp, is invisible). About 40 nodes where
+    the polynomial kernels and quadrant select took 85, one of them onnxruntime's Sin (about
+    15 elementwise ops' time).
+    """
+    inv_pi = _INVPIO2 * 0.5
+    if which == "sin":
+        m = (e * inv_pi).round() + 0.0
+        fn = m * 2.0
+    else:
+        m = (e * inv_pi).floor()
+        fn = m * 2.0 + 1.0
+    z0, neg_z1 = _reduce_by(e, fn)
+    zz = z0 * z0
+    cos_z0 = 1.0 - zz * (0.5 - zz * (1.0 / 24.0))
+    # (a - b with b = +0.0 keeps a -0.0 from Sin(-0.0): sin(-0.0) is -0.0)
+    res = z0.unary("Sin") - neg_z1 * cos_z0
+    parity = m - (m * 0.5).floor() * 2.0        # m mod 2 (0.0 or 1.0)
+    sign = 1.0 - parity * 2.0 if which == "sin" else parity * 2.0 - 1.0
+    return res * sign
 
 
 def _rem_pio2(x: Ex) -> tuple[Ex, Ex, Ex]:
@@ -154,17 +199,58 @@ def _with_large_arguments(ctx, x: Ex, ax: Ex, res: Ex, op: str) -> Ex:
 
 def _trig(ctx, x: Array, which: str) -> Array:
     e = Ex.of(ctx, x)
-    fn, y0, y1 = _rem_pio2(e)
     ax = e.abs()
     if which == "tan":
+        fn, y0, y1 = _rem_pio2(e)
         q = _quadrant(fn)
         res = _ktan(y0, y1, q.eq(1.0) | q.eq(3.0))
         big = e.unary("Sin") / e.unary("Cos")
         res = where(ax.ge(2.0 ** -27), res, e)
         return where(ax.ge(_REDUCE_LIMIT), big, res).array()
-    # (Below 2**-27 the kernel gives x itself, -0.0 included: no special case.)
-    res = _quadrant_select(fn if which == "sin" else fn + 1.0, _ksin(y0, y1), _kcos(y0, y1))
-    return _with_large_arguments(ctx, e, ax, res, "Sin" if which == "sin" else "Cos").array()
+    op = "Sin" if which == "sin" else "Cos"
+    if not e.shape:  # a 0-d value: an If would cost more than the nodes it skips
+        return _with_large_arguments(ctx, e, ax, _sin_reduced(ctx, e, which), op).array()
+    # Arguments within [-pi/2, pi/2] (angles in radians of latitudes, half-differences...)
+    # need no reduction: an If on max|x| skips it (a NaN, skipped or propagated by
+    # ReduceMax, is NaN through either branch).
+    amax = ax.unary("ReduceMax", keepdims=0)
+    small = Ex(ctx, amax.value, amax.dtype, ()).le(_PIO2_1)
+    return _if(ctx, small, lambda: _within_half_pi(e, which),
+               lambda: _with_large_arguments(ctx, e, ax, _sin_reduced(ctx, e, which), op),
+               f"{which}_range").array()
+
+
+def _within_half_pi(e: Ex, which: str) -> Ex:
+    """sin or cos of |x| <= pi/2 (below _PIO2_1): Sin(x) itself, or cos(x) = -sin(|x| - pi/2)
+    reduced as :func:`_sin_reduced` does with m = 0 (|x| - pi/2 is -pi/2..0)."""
+    if which == "sin":
+        return e.unary("Sin")
+    z0, neg_z1 = _reduce_by(e.abs(), Ex(e.ctx, e.ctx.const(np.array(1.0)), _F64, ()))
+    zz = z0 * z0
+    cos_z0 = 1.0 - zz * (0.5 - zz * (1.0 / 24.0))
+    return (z0.unary("Sin") - neg_z1 * cos_z0) * -1.0
+
+
+def _if(ctx, cond: Ex, then_fn, else_fn, label: str) -> Ex:
+    """An ``If`` on the 0-d bool ``cond`` whose branches compute ``then_fn()``/``else_fn()``
+    (float64 Ex of one shape)."""
+    import onnx_ir as ir
+
+    from pyonnx.frontend.graph import dtypes
+
+    branches, like = [], None
+    for name, compute in (("then", then_fn), ("else", else_fn)):
+        with ctx.subgraph() as nodes:
+            res = compute()
+            out = res.unary("Identity").value if res.value.producer() is None else res.value
+        out.type = ir.TensorType(dtypes.to_ir(res.dtype))
+        like = res
+        branches.append(ir.Graph([], [out], nodes=nodes,
+                                 name=f"{ctx.function_name}_{label}_{name}"))
+    value = ctx.op("If", cond.value, then_branch=branches[0], else_branch=branches[1])
+    value.type = ir.TensorType(dtypes.to_ir(like.dtype))
+    value.shape = ir.Shape(list(like.shape))
+    return Ex(ctx, value, like.dtype, like.shape)
 
 
 def sin(ctx, x: Array) -> Array:
