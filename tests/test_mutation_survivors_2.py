@@ -49,3 +49,16 @@ g (float[2] x) => (double y, double z) {{
     got = _run(checked(m), {"x": np.zeros(2, np.float32)})
     assert [float(v) for v in got] == [top, top - 1.0] == [float(v) for v in _run(before, {
         "x": np.zeros(2, np.float32)})]
+
+
+# frontend/lower/aliases.py `register_view`: only an identity Transpose (v.T of a 1-D array)
+# is the same mapping; a 2-D x.T is a view whose writes land transposed in x (the mutant
+# `!=` registered it without its Transpose step).
+def write_through_transpose(x):
+    t = x.T
+    t[0, 1] = 5.0
+    return x.sum()
+
+
+def test_write_through_a_transpose_lands_transposed():
+    check(write_through_transpose, np.arange(6.0).reshape(2, 3))
