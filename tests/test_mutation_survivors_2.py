@@ -62,3 +62,19 @@ def write_through_transpose(x):
 
 def test_write_through_a_transpose_lands_transposed():
     check(write_through_transpose, np.arange(6.0).reshape(2, 3))
+
+
+# frontend/lower/checks.py: `raise E` of an exception object built outside the function (one
+# string argument) raises that class with that message at run time, like Python.
+NEGATIVE = ValueError("the input sums to a negative number")
+
+
+def raise_prebuilt_exception(x):
+    if x.sum() < 0:
+        raise NEGATIVE
+    return x * 2.0
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, -3.0])])
+def test_raise_of_a_prebuilt_exception_object(x):
+    check(raise_prebuilt_exception, x)
