@@ -78,3 +78,24 @@ def raise_prebuilt_exception(x):
 @pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, -3.0])])
 def test_raise_of_a_prebuilt_exception_object(x):
     check(raise_prebuilt_exception, x)
+
+
+# passes/gradient/builder.py `op`: a VJP node carries its forward node's doc_string (the user's
+# file:line:col), which run-time errors and pyonnx.show report.
+def sine_loss(x):
+    return np.sum(np.sin(x) * x)
+
+
+def test_vjp_nodes_name_the_users_line():
+    import onnx
+
+    import pyonnx
+
+    g = pyonnx.grad(sine_loss)
+    np.testing.assert_allclose(g(np.array([0.5, -1.0])),
+                               np.cos([0.5, -1.0]) * [0.5, -1.0] + np.sin([0.5, -1.0]))
+    model = onnx.load_from_string(g._last.model)
+    line = sine_loss.__code__.co_firstlineno + 1
+    vjp = [n for n in model.graph.node if "_vjp_" in n.name]
+    assert vjp and any(f"{__file__}:{line}:" in n.doc_string for n in vjp), \
+        [(n.name, n.doc_string) for n in vjp]
