@@ -70,18 +70,28 @@ class CoverageMap:
     ``--cov-context=test`` (pytest-cov names a context ``tests/x.py::test_y[id]|run``)."""
 
     def __init__(self, path: str, max_tests: int):
+        import glob
+
         from coverage import CoverageData
 
-        self.data = CoverageData(basename=path)
-        self.data.read()
+        # One combined file, or the per-process files of a run (``path*``: xdist workers).
+        self.datas = []
+        for name in sorted(glob.glob(path + "*")) or [path]:
+            data = CoverageData(basename=name)
+            data.read()
+            self.datas.append(data)
         self.max_tests = max_tests
-        self.files = {f.replace(os.sep, "/"): f for f in self.data.measured_files()}
-        self._by_file: dict[str, dict[int, list[str]]] = {}
+        self._by_file: dict[str, dict[int, set[str]]] = {}
 
-    def _lines(self, rel: str) -> dict[int, list[str]]:
+    def _lines(self, rel: str) -> dict[int, set[str]]:
         if rel not in self._by_file:
-            found = [f for k, f in self.files.items() if k.endswith("/" + rel)]
-            self._by_file[rel] = self.data.contexts_by_lineno(found[0]) if found else {}
+            merged: dict[int, set[str]] = {}
+            for data in self.datas:
+                for f in data.measured_files():
+                    if f.replace(os.sep, "/").endswith("/" + rel):
+                        for line, cs in data.contexts_by_lineno(f).items():
+                            merged.setdefault(line, set()).update(cs)
+            self._by_file[rel] = merged
         return self._by_file[rel]
 
     def tests(self, m) -> list[str] | None:
