@@ -105,6 +105,9 @@ def assert_same_arguments(got_args: Sequence[Any], want_args: Sequence[Any],
         elif isinstance(w, (list, tuple)):
             assert type(g) is type(w) and len(g) == len(w), f"{where}{g!r} != numpy's {w!r}"
             assert_same_arguments(g, w, rtol, atol, signed_zeros)
+        elif isinstance(w, dict):  # a dict the function writes into (d[k] = ..., d[k] += ...)
+            assert type(g) is dict and list(g) == list(w), f"{where}{g!r} != numpy's {w!r}"
+            assert_same_arguments(list(g.values()), list(w.values()), rtol, atol, signed_zeros)
         elif isinstance(w, (np.generic, int, float, bool, str, type(None))):
             assert g == w or (g != g and w != w), f"{where}{g!r} != numpy's {w!r}"
 

@@ -34,17 +34,17 @@ def test_run_time_errors():
     def finite(x):
         return np.asarray_chkfinite(x)
     g = pyonnx.compile(finite)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"array must not contain infs or NaNs"):
         finite(np.array([1.0, np.nan]))
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"array_must_not_contain_infs_or_NaNs"):
         g(np.array([1.0, np.nan]))
 
     def choose(i, x):
         return np.choose(i, x)
     g = pyonnx.compile(choose)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"invalid entry in choice array"):
         choose(np.array([3]), np.ones((2, 1)))
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"invalid_entry_in_choice_array"):
         g(np.array([3]), np.ones((2, 1)))
 
 
@@ -79,5 +79,6 @@ def test_refusals():
         y = np.asfortranarray(x)
         y[0] = 5.0
         return x
-    with pytest.raises(pyonnx.ConversionError):
+    with pytest.raises(pyonnx.ConversionError,
+                       match=r"'y' is a view numpy makes with a function whose"):
         pyonnx.compile(write_through)(np.ones(3))

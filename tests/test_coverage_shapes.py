@@ -10,6 +10,7 @@ import numpy as np
 import onnx
 import onnxruntime
 import pytest
+from onnxruntime.capi.onnxruntime_pybind11_state import InvalidArgument
 
 import pyonnx
 from tests.test_cli import run_cli
@@ -48,7 +49,7 @@ def test_squeeze_without_axis_exports_named_dims(dtype):
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
     # N == 1: numpy's result has rank 1, the model's rank 2: the run fails, never a wrong shape
-    with pytest.raises(Exception, match="squeeze_assumed_no_dimension_is_1"):
+    with pytest.raises(InvalidArgument, match=r"squeeze_assumed_no_dimension_is_1"):
         sess.run(None, {"x": np.ones((1, 1, 3), dtype)})
     assert not f.static_shapes  # the call path keeps converting per shape, exactly
     x1 = np.ones((1, 1, 3), dtype)
@@ -61,7 +62,7 @@ def test_squeeze_without_axis_bool_result_checked():
     x = np.array([[-1.0, 2.0, 0.0]])
     (got,) = sess.run(None, {"x": x})
     np.testing.assert_array_equal(got, squeeze_mask(x))
-    with pytest.raises(Exception, match="squeeze_assumed_no_dimension_is_1"):
+    with pytest.raises(InvalidArgument, match=r"squeeze_assumed_no_dimension_is_1"):
         sess.run(None, {"x": np.ones((1, 1))})
 
 

@@ -35,9 +35,9 @@ def test_diag_indices_from_and_fromfunction():
                 np.fromfunction(lambda i, j: i * 10 + j + x[0, 0], x.shape),
                 np.fromfunction(lambda i: i, (4,), dtype=int))
     f = check(g, np.ones((3, 3)))
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"all_dimensions_of_input_must_be_of_equal_leng"):
         f(np.ones((3, 2)))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"All dimensions of input must be of equal length"):
         g(np.ones((3, 2)))
 
 
@@ -66,9 +66,9 @@ def test_index_errors():
     def out_of_range(i):
         return np.unravel_index(i, (3, 4))
     g = pyonnx.compile(out_of_range)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"index 12 is out of bounds for array with size 12"):
         out_of_range(np.array([12]))
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"index_out_of_bounds_for_array"):
         g(np.array([12]))
 
     def float_index(i):

@@ -35,7 +35,7 @@ def read_before_assign(x):
 
 
 def test_local_read_before_assignment_is_refused():
-    with pytest.raises(UnboundLocalError):
+    with pytest.raises(UnboundLocalError, match="local variable 'SHADOW'"):
         read_before_assign(np.ones(2))
     with pytest.raises(pyonnx.ConversionError, match="'SHADOW' is used before it is assigned"):
         pyonnx.compile(read_before_assign)(np.ones(2))

@@ -159,7 +159,7 @@ def bool_linear(x):
 
 
 def test_bool_refused_as_numpy():
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="numpy boolean subtract"):
         bool_linear(np.array([True, False]))
     with pytest.raises(pyonnx.ConversionError, match="boolean subtract"):
         pyonnx.compile(bool_linear)(np.array([True, False]))

@@ -68,7 +68,8 @@ def test_errors_point_at_the_original_lines():
         return x.tobytes()
 
     g = pickle.loads(pickle.dumps(pyonnx.compile(bad)))
-    with pytest.raises(pyonnx.ConversionError) as info:
+    with pytest.raises(pyonnx.ConversionError,
+                       match=r"the array attribute or method '\.tobytes' is not") as info:
         g(np.ones(3))
     assert info.value.lineno == bad.__code__.co_firstlineno + 2
     assert info.value.filename == __file__ + " (pickled)"

@@ -44,9 +44,9 @@ def test_put_errors():
         np.put(x, [20], 1.0)
         return x
     g = pyonnx.compile(out_of_range)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"index 20 is out of bounds for axis 0 with size 3"):
         out_of_range(np.zeros(3))
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"indices element out of data bounds"):
         g(np.zeros(3))
 
 

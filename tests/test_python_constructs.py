@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -93,7 +95,7 @@ def test_catch_warnings_in_loop(n):
     (k.with_as_record, 2, ["as w", "drop the 'as'"]),
 ])
 def test_refused_imports_and_contexts(fn, offset, words):
-    with pytest.raises(pyonnx.ConversionError) as info:
+    with pytest.raises(pyonnx.ConversionError, match=re.escape(words[0])) as info:
         pyonnx.compile(fn)(X)
     assert info.value.lineno == fn.__code__.co_firstlineno + offset, str(info.value)
     for w in words:

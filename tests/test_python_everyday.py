@@ -28,9 +28,9 @@ def test_unpacking_rows_with_run_time_length():
 
 def test_unpacking_a_row_of_the_wrong_length_fails_at_run_time():
     f = pyonnx.compile(k.unpack_row)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"too many values to unpack \(expected 2\)"):
         k.unpack_row(np.arange(9.0).reshape(3, 3), 1)
-    with pytest.raises(pyonnx.ExecutionError) as info:
+    with pytest.raises(pyonnx.ExecutionError, match=r"unpack_length") as info:
         f(np.arange(9.0).reshape(3, 3), 1)
     assert f"python_everyday_kernels.py:{k.unpack_row.__code__.co_firstlineno + 1}" in str(
         info.value)

@@ -64,7 +64,8 @@ def test_vstack_hstack_of_run_time_list(n):
 def test_vstack_of_empty_run_time_list_fails_at_run_time():
     with pytest.raises(ValueError, match="need at least one array"):
         k.stack_rows(X, 0)
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError,
+                       match=r"PrepareForComputeImpl Must have 1 or more inp"):
         pyonnx.compile(k.stack_rows)(X, 0)
 
 

@@ -67,7 +67,7 @@ def test_where_larger_at_run_time_fails():
     g = pyonnx.compile(f)
     assert g(np.ones(3), np.ones(3, bool)) == 3.0
     assert g(np.ones(3), np.ones(1, bool)) == 3.0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"non-broadcastable operand with shape \(1,\) doesn't"):
         f(np.ones(1), np.ones(3, bool))
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"where_does_not_broadcast"):
         g(np.ones(1), np.ones(3, bool))

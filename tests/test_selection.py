@@ -64,9 +64,9 @@ def test_bincount_minlength_errors():
     def f(x, m):
         return np.bincount(x, minlength=m)
     g = pyonnx.compile(f)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"'minlength' must not be negative"):
         f(np.array([1, 2]), -1)
-    with pytest.raises(ExecutionError):
+    with pytest.raises(ExecutionError, match=r"minlength_must_be_non_negative"):
         g(np.array([1, 2]), -1)
 
     def float_minlength(x):

@@ -159,7 +159,7 @@ def test_run_time_bounds_and_indices():
 def test_run_time_index_out_of_bounds_fails():
     f = pyonnx.compile(column)
     for k in (4, 7, -5):
-        with pytest.raises(pyonnx.ExecutionError):
+        with pytest.raises(pyonnx.ExecutionError, match=r"invalid indice found"):
             f(arr((5, 4), np.float32), arr(5, np.float32), np.int64(k))
     for k in (-4, -1, 0, 3):  # the scatter form with a run-time index wraps as numpy
         check(column, arr((5, 4), np.float32), arr(5, np.float32), np.int64(k))
@@ -172,7 +172,7 @@ def test_value_broadcast_errors():
 
     check_refused(f, 1.0, match="could not broadcast")
     bad = pyonnx.compile(column)
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError, match=r"invalid expand shape"):
         # The value's length is only known at run time (symbolic shapes).
         bad(arr((5, 4), np.float32), arr(3, np.float32), 1)
 
@@ -233,9 +233,11 @@ def test_mask_fill_is_one_where_and_checks_the_mask_shape():
     assert "ScatterElements" not in op_types(pyonnx.compile(clamp_negative), x)
     f = pyonnx.compile(fill_rows)
     for bad in (np.ones(1, bool), np.ones(7, bool), np.ones((3, 6), bool), np.ones((6, 1), bool)):
-        with pytest.raises((IndexError, ValueError)):
+        with pytest.raises((IndexError, ValueError),
+                           match=r"boolean index did not match indexed array along"):
             fill_rows(x, bad, 1.0)
-        with pytest.raises(pyonnx.ExecutionError):
+        with pytest.raises(pyonnx.ExecutionError,
+                           match="cannot be reshaped|invalid expand shape"):
             f(x, bad, 1.0)
     check_inplace(lambda_free_inplace, x)
 
@@ -299,7 +301,7 @@ def test_mask_apply_is_one_where():
     # Not elementwise, or a derivative that is unbounded off the mask: the flat form.
     assert "ScatterElements" in op_types(pyonnx.compile(not_elementwise), a, m)
     assert "ScatterElements" in op_types(pyonnx.compile(sqrt_where), a, m)
-    with pytest.raises(pyonnx.ExecutionError):
+    with pytest.raises(pyonnx.ExecutionError, match=r"invalid expand shape"):
         pyonnx.compile(clip_where)(a, np.ones((4, 5), bool))
 
 

@@ -268,11 +268,11 @@ def test_read_ahead_of_another_written_array_stays_a_loop(n):
 def test_out_of_range_read_fails_at_run_time():
     # Python raises IndexError on the last iteration; a slice would silently clamp.
     x = np.arange(4.0)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"index 4 is out of bounds for axis 0 with size 4"):
         K.reads_past_end(x, 4)
     compiled = pyonnx.compile(K.reads_past_end)
     np.testing.assert_array_equal(compiled(x, np.int64(3)), K.reads_past_end(x, 3))
-    with pytest.raises(Exception):
+    with pytest.raises(pyonnx.ExecutionError, match=r"vectorized_loop_index_out_of_range"):
         compiled(x, np.int64(4))
 
 
@@ -283,9 +283,9 @@ def test_range_bounds_with_side_effects_are_evaluated_once():
 
 def test_bounds_proved_from_len_only_when_they_hold():
     x = np.arange(5.0)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"index 5 is out of bounds for axis 0 with size 5"):
         K.reads_one_past_len(x)
-    with pytest.raises(Exception):
+    with pytest.raises(pyonnx.ExecutionError, match=r"vectorized_loop_index_out_of_range"):
         pyonnx.compile(K.reads_one_past_len)(x)
     vectorized(K.stencil_1d, x)  # range(1, len(x) - 1) reading x[i - 1], x[i + 1]: no check
 

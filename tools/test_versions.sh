@@ -3,7 +3,8 @@
 #
 # Usage: tools/test_versions.sh [oldest|newest|both] [pytest args...]
 #   oldest  a venv pinned to every lower bound in pyproject.toml (numpy, onnx, onnxruntime,
-#           onnx-ir, click, scikit-learn, skl2onnx, hypothesis, pytest, mpmath, pytest-cov)
+#           onnx-ir, click, scikit-learn, skl2onnx, hypothesis, pytest, mpmath, pytest-cov,
+#           coverage, pytest-xdist, dask)
 #   newest  a venv with the newest releases the bounds allow (pip's normal resolution)
 # Environment: PYTHON (default python3.11, the oldest Python pyproject.toml allows),
 #              VENV_DIR (default .venvs/ in the repository root).
@@ -26,7 +27,7 @@ VENV_DIR="${VENV_DIR:-.venvs}"
 OLDEST=(
   "numpy==2.4.2" "onnx==1.23.0" "onnxruntime==1.31.0" "onnx-ir==1.1.0" "click==8.1.0"
   "scikit-learn==1.6.0" "skl2onnx==1.20.0" "hypothesis==6.100.0" "pytest==8.0.0"
-  "mpmath==1.3.0" "pytest-cov==5.0.0" "coverage==7.5.0"
+  "mpmath==1.3.0" "pytest-cov==5.0.0" "coverage==7.5.0" "pytest-xdist==3.5.0" "dask==2024.1.0"
 )
 
 run() {  # run NAME PIP_ARGS...
@@ -38,7 +39,7 @@ run() {  # run NAME PIP_ARGS...
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q "$@" -e ".[test]"
   "$venv/bin/python" -m pip list 2>/dev/null | grep -iE \
-    '^(numpy|onnx|onnxruntime|onnx-ir|click|scikit-learn|skl2onnx|hypothesis|pytest|mpmath|pytest-cov|coverage) '
+    '^(numpy|onnx|onnxruntime|onnx-ir|click|scikit-learn|skl2onnx|hypothesis|pytest|mpmath|pytest-cov|coverage|pytest-xdist|dask) '
   echo "== $name: running the suite"
   # -p no:cacheprovider: the venvs share the worktree; HYPOTHESIS_PROFILE=ci: reproducible.
   HYPOTHESIS_PROFILE=ci "$venv/bin/python" -m pytest -p no:cacheprovider "${PYTEST_ARGS[@]}"

@@ -12,6 +12,7 @@ import onnx
 import onnx_ir as ir
 import onnxruntime as ort
 import pytest
+from onnxruntime.capi.onnxruntime_pybind11_state import InvalidArgument
 
 from pyonnx.loc import SourceLoc
 from pyonnx.passes import pipeline
@@ -86,7 +87,7 @@ def test_row_every_dtype_and_index_sign(dtype):
         want[i] = v
         same(sess.run(None, {"x": x, "i": np.array(i), "v": v})[0], want)
     for i in (4, 5, -5, -100):  # numpy: IndexError; onnxruntime: ScatterND rejects the index
-        with pytest.raises(Exception, match="invalid indice"):
+        with pytest.raises(InvalidArgument, match=r"invalid indice found"):
             sess.run(None, {"x": x, "i": np.array(i), "v": values(dtype, 3)})
 
 
@@ -127,7 +128,7 @@ g (float[N, M] x, int64[2] ij, float v, double[2, M, 3] z, int64[2] kl, double[3
         want_x[i, j], want_z[k, l] = v, w
         same(got[0], want_x)
         same(got[1], want_z)
-    with pytest.raises(Exception, match="invalid indice"):
+    with pytest.raises(InvalidArgument, match=r"invalid indice found"):
         sess.run(None, {"x": x, "ij": np.array([3, 0]), "v": np.array(np.float32(1)), "z": z,
                         "kl": np.array([0, 0]), "w": values("float64", 3)})
 
@@ -314,7 +315,7 @@ def test_loop_row_write_becomes_a_scan_output():
         for g, w in zip(got, want):
             same(g, w)
     for sess in (rewritten, in_place):  # row 5 of a 5-row x: both fail
-        with pytest.raises(Exception, match="invalid indice"):
+        with pytest.raises(InvalidArgument, match="invalid indice found"):
             sess.run(None, {"m": np.array(6), "go": np.array(True), "stop": np.array(9), "x": x})
 
 
@@ -386,7 +387,7 @@ def test_loop_conditional_row_write_becomes_scan_outputs(branch):
     feeds = {"m": np.array(7), "x": x, "w": np.ones(7), "t": np.array(0.0),
              "lo": np.array(-1.0)}
     for sess in (rewritten, in_place):  # row 5 of 5 written: both fail
-        with pytest.raises(Exception, match="invalid indice"):
+        with pytest.raises(InvalidArgument, match="invalid indice found"):
             sess.run(None, feeds)
     feeds["t"] = np.array(2.0)  # never written: x unchanged, 7 trips
     same(rewritten.run(None, feeds)[0], x)
@@ -565,7 +566,8 @@ def test_row_write_at_iteration_plus_constant_becomes_a_scan_output():
         for i in range(m_):
             want[i + 2] = i
         same(sess.run(None, {"m": np.array(m_), "x": x})[0], want)
-    with pytest.raises(Exception):  # row 6 of 6: out of range, as in the loop
+    with pytest.raises(InvalidArgument,
+                       match=r"invalid indice found"):  # row 6 of 6: out of range, as in the loop
         sess.run(None, {"m": np.array(5), "x": x})
 
 
