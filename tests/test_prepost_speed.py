@@ -176,3 +176,24 @@ def test_gradient_through_guarded_maximum(zeros):
     np.testing.assert_allclose(gx[off], wx[off], atol=1e-12)
     np.testing.assert_allclose(gy[off], wy[off], atol=1e-12)
     assert np.isfinite(gx).all() and np.isfinite(gy).all()
+
+
+def orders(x):
+    return (np.argsort(x, axis=-1, kind="stable"), np.sort(x, axis=0, kind="stable"),
+            np.argsort(-x[:, 0], kind="stable"), np.argpartition(x[0], -3)[-3:].shape)
+
+
+@pytest.mark.parametrize("case", ["plain", "nan", "inf", "both", "zeros"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_sorting_nan_order_behind_guard(dtype, case):
+    rng = np.random.default_rng(7)
+    x = rng.integers(-3, 4, (40, 60)).astype(dtype)  # many ties: the stable order shows
+    if case in ("nan", "both"):
+        x[5, ::7] = np.nan
+    if case in ("inf", "both"):
+        x[::3, 2] = np.inf
+        x[1, ::5] = -np.inf
+    if case == "zeros":
+        x[x == 0] = -0.0
+        x[::2, ::2] = 0.0
+    check(orders, x)
