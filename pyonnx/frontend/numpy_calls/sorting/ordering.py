@@ -105,12 +105,17 @@ def stable_argsort(ctx, x: Array, axis: int) -> Array:
     Returns:
         An int64 Array of ``x``'s shape.
     """
-    if x.dtype.kind == "f":
-        # Without a NaN, TopK orders floats as numpy does (-0.0 ties with 0.0, by index): the
-        # NaN-ordering key (two or six more full passes) runs only when the input's sum is NaN.
-        plain = ctx.cast(x, np.float32) if x.dtype == np.float16 else x
-        perm = Array(_topk_order(ctx, plain, axis)[1], _I64, x.shape)
-        return nan_rule(ctx, plain, perm, lambda ctx: _nan_last_argsort(ctx, x, axis))
+    # Without a NaN, TopK orders floats as numpy does (-0.0 ties with 0.0, by index): the NaN
+    # order (four more full passes for float16/32, five for float64) is paid only when the
+    # input's sum is NaN. float16/32 choose the key, so that the TopK stays outside the If
+    # (NarrowSelectsPass turns TopK-then-prefix into a TopK of k).
+    if x.dtype in (np.float16, np.float32):
+        wide = ctx.cast(x, np.float64)
+        key = nan_rule(ctx, wide, wide, lambda ctx: _direct_key(ctx, x))
+        return Array(_topk_order(ctx, key, axis)[1], _I64, x.shape)
+    if x.dtype == np.float64:
+        perm = Array(_topk_order(ctx, x, axis)[1], _I64, x.shape)
+        return nan_rule(ctx, x, perm, lambda ctx: _nan_last_argsort(ctx, x, axis))
     return _nan_last_argsort(ctx, x, axis)
 
 
