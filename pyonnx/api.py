@@ -16,12 +16,9 @@ symbolic, so one model serves every size.
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import functools
 import inspect
 import logging
-import os
 import operator
 import threading
 import time
@@ -29,25 +26,29 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from pyonnx import variadic
 from pyonnx.build import _SESSIONS, _build_model  # noqa: F401  (re-exported)
-from pyonnx.call_path import _SCALAR_TYPES, _Compiled, _hashable
+from pyonnx.call_args import check_lists_unchanged, feed_plan, params_for
+from pyonnx.call_path import _Compiled
+from pyonnx.conversion_outcomes import (  # noqa: F401  (_at_user_level: re-exported)
+    _at_user_level,
+    _need_static,
+    _shapes_needed,
+)
 from pyonnx.flight import _copy_error, _Flight
 from pyonnx.errors import ConversionError
+from pyonnx.inspection import Inspection
 from pyonnx.observe import Recorder
-from pyonnx.specs import Param, TensorSpec, spec
+from pyonnx.specs import Param, spec
 
 __all__ = ["compile", "CompiledFunction", "spec", "DEFAULT_OPSET"]
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_OPSET = 21
-_SCALAR_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
 
 
-class CompiledFunction:
+class CompiledFunction(Inspection):
     """A Python function compiled to ONNX per input signature; call it like the function.
 
     Attributes:
@@ -222,13 +223,7 @@ class CompiledFunction:
                 entry.store_needs_static(e.argnames)  # the next process skips this attempt
             raise
         elapsed = time.perf_counter() - start
-        for p, a in zip(params, args):
-            if p.kind == "static" and isinstance(a, list) and not _same_list(p.value, a):
-                raise ConversionError(
-                    f"{self.fn.__qualname__} changes its list argument '{p.name}' (append, "
-                    "item assignment): numpy code would change the caller's list on every "
-                    f"call, a compiled model cannot; copy it first ({p.name} = list("
-                    f"{p.name})) or pass a tuple")
+        check_lists_unchanged(self.fn.__qualname__, params, args)
         if entry is not None:
             entry.store(model_bytes, structure, scalars, elapsed)
         self._recorder.converted(self.fn.__qualname__, params, elapsed, "converted")
@@ -247,16 +242,10 @@ class CompiledFunction:
             logger.warning("pyonnx cache: onnxruntime cannot load the cached model of %s; "
                            "converting again", self.fn.__qualname__)
             return None
-        feed_plan = []
-        for i, p in enumerate(params):
-            if p.kind in ("static", "alias"):
-                continue
-            dtype = p.spec.dtype if (p.kind == "scalar" or not isinstance(args[i], np.ndarray)) \
-                else None
-            feed_plan.append((p.name, i, dtype))
-        if not trusted and [n for n, _, _ in feed_plan] != list(session.input_names):
+        plan = feed_plan(args, params)
+        if not trusted and [n for n, _, _ in plan] != list(session.input_names):
             return None
-        compiled = _Compiled(model_bytes, session, feed_plan, structure, scalars, elapsed)
+        compiled = _Compiled(model_bytes, session, plan, structure, scalars, elapsed)
         compiled.owner = self
         return compiled
 
@@ -267,150 +256,11 @@ class CompiledFunction:
 
     def _params_for(self, args: Sequence[Any], symbolic: bool,
                     static: frozenset[str] | None = None) -> list:
-        if static is None:
-            static = frozenset(self.static_argnames)
-        params = []
-        for i, (name, a) in enumerate(zip(self._params, args)):
-            if name in static:
-                params.append(Param(name, "static", value=a))
-            elif isinstance(a, TensorSpec):
-                params.append(Param(name, "tensor", spec=a))
-            elif isinstance(a, np.ndarray) and type(a) not in (np.ndarray, np.memmap):
-                # np.matrix multiplies with *, masked arrays carry masks: numpy's meaning for
-                # them is not the plain-array meaning pyonnx converts.
-                raise ConversionError(
-                    f"argument '{name}' is a {type(a).__name__}, an ndarray subclass pyonnx does "
-                    "not convert; pass np.asarray(...) of it")
-            elif isinstance(a, np.ndarray) or isinstance(a, np.generic):
-                arr = np.asarray(a)
-                if arr.dtype.kind not in "biufc":
-                    raise ConversionError(f"argument '{name}' has dtype {arr.dtype}, which pyonnx "
-                                          "does not support (bool, ints, floats, complex)")
-                dims = tuple(f"{name}_{d}" for d in range(arr.ndim)) if symbolic else arr.shape
-                # Byte order is the feed's concern (native in the model; see _Compiled.normalize).
-                params.append(Param(name, "tensor",
-                                    spec=spec(arr.dtype.newbyteorder("="), dims)))
-            elif type(a) in _SCALAR_TYPES:
-                params.append(Param(name, "scalar", spec=spec(_SCALAR_DTYPES[type(a)], ())))
-            elif isinstance(a, list):
-                # A list (ratios=[0.5, 1, 2]) is a static value like a tuple: its value joins
-                # the signature. The conversion sees a copy, so a function that changes its
-                # list is found out (_convert) instead of changing the caller's list once.
-                params.append(Param(name, "static", value=copy.deepcopy(a)))
-            else:
-                params.append(Param(name, "static", value=a))
-        return params
+        """The signature's Params for ``args`` (:func:`pyonnx.call_args.params_for`)."""
+        return params_for(self, args, symbolic, static)
 
     # ------------------------------------------------------------ inspection
-    @property
-    def conversions(self) -> int:
-        """Signatures converted so far (disk-cache hits not included)."""
-        return self._recorder.conversions
-
-    @property
-    def disk_hits(self) -> int:
-        """Signatures read from the disk cache instead of converted."""
-        return self._recorder.disk_hits
-
-    def stats(self) -> dict[str, Any]:
-        """Conversion counters: ``signatures`` (in memory now), ``conversions``,
-        ``disk_cache_hits``, ``misses`` (first calls of a signature: conversions + disk hits)
-        and ``seconds_converting``. ``PYONNX_LOG_COMPILES=1`` logs each conversion."""
-        return self._recorder.stats(len(self._cache))
-
-    @property
-    def providers(self) -> tuple[str, ...]:
-        """The providers running the last compiled signature (or those that would be tried)."""
-        if self._last is not None:
-            return self._last.session.providers
-        return self.providers_to_try
-
-    @property
-    def providers_to_try(self) -> tuple[str, ...]:
-        if self._providers is None:
-            from pyonnx.runtime.providers import resolve_providers
-
-            self._providers = resolve_providers(self._providers_arg)
-        return self._providers
-
-    def to_onnx(self, *args: Any, **kwargs: Any):
-        """The ``onnx.ModelProto`` for example arguments or :func:`pyonnx.spec` specs.
-
-        Arrays give symbolic dimensions (the model serves every size); specs keep their named
-        and fixed dimensions. ``checks=False`` (a keyword, unless the function has a parameter
-        of that name) drops the run-time check outputs (``check_<k>_failed``,
-        ``check_<k>_value_<j>``: see ``pyonnx.check_protocol``) and their metadata; by default
-        they are kept, for a deployment that wants to test them.
-        """
-        import onnx
-
-        checks = True
-        if "checks" in kwargs and "checks" not in self._params:
-            checks = bool(kwargs.pop("checks"))
-        if "_layouts" in self.__dict__:
-            layout, flat = self._layout_for(args, kwargs)
-            return layout.to_onnx(*flat, **({} if checks else {"checks": False}))
-        from pyonnx.passes.name_output_dims import name_output_dims
-
-        model = onnx.load_from_string(self._build_for(args, kwargs)[1])
-        if not checks:
-            model = _without_checks(model)
-        return name_output_dims(model)
-
-    def show(self, *args: Any, **kwargs: Any):
-        """The model as a listing grouped by source line (:class:`pyonnx.show.Listing`: text
-        when printed, HTML in Jupyter, ``.dot()`` for graphviz), for example arguments or
-        specs, or without arguments for the signature called last."""
-        import onnx
-
-        from pyonnx.passes.name_output_dims import name_output_dims
-        from pyonnx.show import Listing
-
-        if args or kwargs or self._last is None:
-            model = onnx.load_from_string(self._build_for(args, kwargs)[1])
-        else:
-            model = onnx.load_from_string(self._last.model)
-        return Listing(name_output_dims(model), self.fn.__qualname__)
-
-    def _repr_html_(self) -> str:
-        """Jupyter's view: the listing of the signature called last (or, before any call, the
-        function's name)."""
-        import html
-
-        if self._last is None:
-            return f"<pre>{html.escape(repr(self))} (not called yet: no model)</pre>"
-        return self.show().html()
-
-    def _build_for(self, args: tuple, kwargs: dict) -> tuple[list, bytes, str, tuple[bool, ...]]:
-        """(params, model bytes, structure, scalars) for example arguments or specs (not
-        cached; Python scalars needed at conversion time become static as in a call)."""
-        if kwargs or len(args) != len(self._params):
-            args = self._bind(args, kwargs)
-        rank_checks = False
-        while True:
-            try:
-                params = self._params_for(args, symbolic=not self.static_shapes)
-                with _rank_checks(rank_checks):
-                    return (params, *self._build(params))
-            except ConversionError as e:
-                raise _at_user_level(e) from None
-            except Exception as e:
-                if not rank_checks and _checkable(e) and (self.static_shapes or not any(
-                        isinstance(a, (np.ndarray, np.generic)) for a in args)):
-                    # Static shapes cannot help (a spec names the dimensions): keep them
-                    # symbolic and check at run time (np.squeeze without axis).
-                    rank_checks = True
-                    continue
-                try:
-                    if _shapes_needed(self, e):
-                        continue
-                except ConversionError as error:
-                    raise _at_user_level(error) from None
-                if not isinstance(e, _need_static()):
-                    raise
-                with self._lock:
-                    self._set_static(self.static_argnames | set(e.argnames))
-
+    # (counters, providers, to_onnx, show, Jupyter's view: pyonnx.inspection.Inspection)
     def __repr__(self) -> str:
         return f"<pyonnx.CompiledFunction {self.fn.__qualname__}>"
 
@@ -493,75 +343,6 @@ class _VariadicLayout(CompiledFunction):
                 for p in super()._params_for(args, symbolic, static)]
 
 
-def _at_user_level(error: ConversionError) -> ConversionError:
-    """The error without pyonnx's internal frames: its message already names the user's line.
-    ``PYONNX_FULL_TRACEBACK=1`` keeps them (for debugging pyonnx itself)."""
-    if os.environ.get("PYONNX_FULL_TRACEBACK"):
-        return error
-    return error.with_traceback(None)
-
-
-def _same_list(a: Any, b: Any) -> bool:
-    """True when the list ``a`` (the copy a conversion saw) still equals ``b`` (the caller's)."""
-    try:
-        return _hashable(a) == _hashable(b)
-    except ConversionError:
-        return False
-
-
-def _shapes_needed(fn: CompiledFunction, e: Exception) -> bool:
-    """Whether ``e`` is the frontend's NeedStaticShapes (``np.squeeze`` without axis on a
-    symbolic shape, whose result rank depends on the sizes): the first time, the input shapes
-    join ``fn``'s signature (``static_shapes``: one model per shape) and True says "convert
-    again"; when the shapes were static already, its ConversionError is raised. Only called
-    with exceptions the converter raised (so importing it costs nothing)."""
-    from pyonnx.frontend.graph.context import NeedStaticShapes
-
-    if not isinstance(e, NeedStaticShapes):
-        return False
-    with fn._lock:
-        if fn.static_shapes:
-            raise e.error
-        logger.info("%s: the conversion needs the input shapes; they become part of the "
-                    "signature", fn.fn.__qualname__)
-        fn.static_shapes = True
-        fn._cache.clear()
-        fn.__dict__.pop("_key", None)  # generated for rank-only keys
-    return True
-
-
-def _checkable(e: Exception) -> bool:
-    """Whether ``e`` is a NeedStaticShapes the lowering can also meet with run-time checks."""
-    return getattr(e, "checkable", False) is True and type(e).__name__ == "NeedStaticShapes"
-
-
-@contextlib.contextmanager
-def _rank_checks(on: bool):
-    """Converts with the frontend's RANK_CHECKS set when ``on`` (imported only then)."""
-    if not on:
-        yield
-        return
-    from pyonnx.frontend.graph.context import RANK_CHECKS
-
-    token = RANK_CHECKS.set(True)
-    try:
-        yield
-    finally:
-        RANK_CHECKS.reset(token)
-
-
-def _need_static() -> type:
-    """The frontend's NeedStatic, imported only once an exception is raised (so that a call
-    served by the disk cache never imports the converter)."""
-    from pyonnx.frontend.graph.context import NeedStatic
-
-    return NeedStatic
-
-
-def _is_numeric_list(a: list) -> bool:
-    return bool(a) and all(isinstance(v, (int, float, bool)) for v in a)
-
-
 def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | str | None = None,
             static_argnames: Sequence[str] | str = (), opset: int = DEFAULT_OPSET,
             cache_size: int = 64, static_shapes: bool = False, cache: bool = False) -> Any:
@@ -594,17 +375,3 @@ def compile(fn: Callable[..., Any] | None = None, *, providers: Sequence[str] | 
     if fn is None:
         return lambda f: CompiledFunction(f, **options)
     return CompiledFunction(fn, **options)
-
-
-def _without_checks(model):
-    """``model`` (an ``onnx.ModelProto``) without its run-time check outputs, their metadata
-    and the nodes only they used (``to_onnx(..., checks=False)``)."""
-    import onnx
-    import onnx_ir as ir
-
-    from pyonnx import check_protocol
-    from pyonnx.passes.pipeline import optimize, to_bytes
-
-    if check_protocol.KEY not in {p.key for p in model.metadata_props}:
-        return model
-    return onnx.load_from_string(to_bytes(optimize(check_protocol.strip(ir.from_proto(model)))))

@@ -1,10 +1,11 @@
-"""The per-call path of compiled functions: signature keys, inline caches, feeding the session.
+"""The per-call path of compiled functions: inline caches and the generated call per signature.
 
 Input: a :class:`~pyonnx.api.CompiledFunction` and the arguments of one call. Output: the
 results of running the signature's onnxruntime session. Everything here is on the hot path of
 every call (the target is at most 1.2× onnxruntime's raw ``_sess.run``), which is why the key
-and the call are generated Python functions specialized per signature. ``pyonnx.api`` owns
-conversion and caching policy; this module only runs what it converted.
+and the call are generated Python functions specialized per signature: the keys are
+:mod:`pyonnx.signature_keys`, the generated call's body :mod:`pyonnx.call_source`.
+``pyonnx.api`` owns conversion and caching policy; this module only runs what it converted.
 """
 
 from __future__ import annotations
@@ -15,18 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx import complex_io
-from pyonnx.errors import ConversionError
+from pyonnx import call_source, complex_io, signature_keys
+from pyonnx.signature_keys import SCALAR_TYPES, _SCALAR_TYPES, _hashable, _plain
 
 # ``fn`` below is a pyonnx.api.CompiledFunction; not imported, even for typing: api imports
 # this module, and pyonnx/ keeps no import cycle (tests/test_architecture.py).
 CompiledFunction = Any
 
 __all__ = ["_Compiled", "_hashable", "SCALAR_TYPES"]
-
-# Python scalars passed as weak 0-d inputs.
-SCALAR_TYPES = (bool, int, float)
-_SCALAR_TYPES = SCALAR_TYPES
 
 
 class _SourceName:
@@ -37,51 +34,6 @@ class _SourceName:
 
     def __repr__(self) -> str:
         return self.name
-
-
-def _readonly(name: str) -> None:
-    raise ValueError(f"assignment destination is read-only (the compiled function writes into "
-                     f"its argument '{name}', as numpy would)")
-
-
-def _not_contiguous(name: str) -> None:
-    from pyonnx.errors import ExecutionError
-
-    raise ExecutionError(
-        f"error: the argument '{name}' is not C-contiguous (Fortran-ordered, transposed or "
-        "strided), and the compiled function writes through a reshape of it (or into it while "
-        "a reshape of it is in use): numpy's reshape of such an array is a copy, of a "
-        "C-contiguous one a view, and the model was made for the view; pass "
-        f"np.ascontiguousarray({name}) (then it is a view of that copy), or reshape a copy "
-        "inside the function")
-
-
-def _overlap(a: Any, b: Any) -> bool:
-    """Whether two arguments share memory (exactly; too hard to decide counts as yes)."""
-    if not np.may_share_memory(a, b):
-        return False
-    try:
-        return np.shares_memory(a, b, max_work=10_000)
-    except np.exceptions.TooHardError:
-        return True
-
-
-def _overlapping(compiled: _Compiled, args: tuple, written: str, other: str) -> Any:
-    """The call whose argument ``written`` shares memory with ``other``: the same object
-    runs numpy's meaning in a model variant (CompiledFunction._alias_call); a partial overlap
-    is refused."""
-    from pyonnx.errors import ExecutionError
-
-    owner = compiled.owner
-    names = owner._params if owner is not None else []
-    if written in names and other in names and \
-            args[names.index(written)] is args[names.index(other)] and \
-            hasattr(owner, "_alias_call") and type(owner).__name__ == "CompiledFunction":
-        return owner._alias_call(args)
-    raise ExecutionError(
-        f"error: the arguments '{written}' and '{other}' share memory and the compiled function "
-        f"writes into '{written}': numpy would see its own writes through '{other}', the model "
-        "reads the values from before the call; pass a copy (e.g. f(a, a.copy()))")
 
 
 class _Compiled:
@@ -122,134 +74,8 @@ class _Compiled:
 
     def _run_src(self, env: dict[str, Any], arg: Callable[[int], str], all_args: str,
                  scalars: frozenset[int] = frozenset()) -> str:
-        """Source lines feeding the arguments (``arg(i)`` spells argument i), running the
-        session and returning the unpacked outputs; fills ``env`` with what they use. Every
-        name is ``_pyonnx_``-prefixed: the fast entry's locals are the user's parameter names.
-
-        Python scalars are fed as 0-d arrays of their weak dtype; arrays as they are
-        (onnxruntime copies non-contiguous and Fortran-ordered arrays itself, correctly; byte
-        order is normalized before a signature is looked up). A failing run goes to
-        ``session.recover``, which falls back to the next provider or raises ExecutionError.
-        Arguments in ``scalars`` are numpy scalars (the fast entry's guard fixed their type):
-        fed as ``np.asarray`` of them, which onnxruntime accepts (numpy scalars it refuses).
-        The session's ``_run`` is read per call (one attribute load) so a provider switch made
-        through another function sharing the session takes effect here too.
-        """
-        env.update(_pyonnx_sess=self.session, _pyonnx_out_names=self.session.output_names,
-                   _pyonnx_asarray=np.asarray)
-        items = []
-        complex_in, complex_out = self.complex_io
-        for k, (name, i, dtype) in enumerate(self.feed_plan):
-            if name in complex_in:  # a complex argument: its (..., 2) real view
-                env["_pyonnx_cin"] = complex_io.to_pairs
-                items.append(f"{name!r}: _pyonnx_cin({arg(i)})")
-            elif dtype is None and i in scalars:
-                items.append(f"{name!r}: _pyonnx_asarray({arg(i)})")
-            elif dtype is None:
-                items.append(f"{name!r}: {arg(i)}")
-            else:
-                env[f"_pyonnx_dt{k}"] = np.dtype(dtype)
-                items.append(f"{name!r}: _pyonnx_asarray({arg(i)}, _pyonnx_dt{k})")
-        o = "_pyonnx_outs"
-        tree = getattr(self.structure, "tree", None)
-        if tree is not None:
-            result = self._rebuild_src(tree, o, env)
-        elif self.structure == "single":
-            result = f"{o}[0][()]" if self.scalars[0] else f"{o}[0]"
-        elif self.structure == "tuple":
-            parts = [f"{o}[{k}][()]" if s else f"{o}[{k}]" for k, s in enumerate(self.scalars)]
-            result = "(" + "".join(p + ", " for p in parts) + ")"
-        elif self.structure == "none":
-            result = "None"
-        else:
-            raise AssertionError(f"unknown output structure {self.structure!r}")
-        # Arguments the function writes into: numpy's in-place meaning, by copying the final
-        # values back after the run (refused up front for read-only arrays, as numpy refuses).
-        check, copy, cplx = "", "", ""
-        if complex_out:
-            env["_pyonnx_cout"] = complex_io.outputs_converter(complex_out)
-            cplx = f"    {o} = _pyonnx_cout({o})\n"
-        arg_of = {name: i for name, i, _ in self.feed_plan}
-        for name in getattr(self.structure, "contiguous", ()):
-            if name in arg_of:
-                # The model follows a reshape of this argument as a view (and writes through
-                # it), which numpy's reshape is only for a C-contiguous array.
-                env["_pyonnx_layout"] = _not_contiguous
-                a = arg(arg_of[name])
-                check += (f"    if not {a}.flags.c_contiguous:\n"
-                          f"        _pyonnx_layout({name!r})\n")
-        arrays = [(name, i) for name, i, dtype in self.feed_plan if dtype is None]
-        first = len(self.scalars)
-        for j, name in enumerate(getattr(self.structure, "writeback", ())):
-            a = arg(arg_of[name])
-            env["_pyonnx_copyto"] = np.copyto
-            env["_pyonnx_readonly"] = _readonly
-            check += (f"    if not {a}.flags.writeable:\n"
-                      f"        _pyonnx_readonly({name!r})\n")
-            # An argument written into that shares memory with another one: the model, which
-            # reads all inputs before writing, cannot give numpy's answer (only functions that
-            # write an argument pay for this check).
-            env.update(_pyonnx_overlap=_overlap, _pyonnx_overlapping=_overlapping,
-                       _pyonnx_self=self)
-            for other, i in arrays:
-                if other != name:
-                    check += (f"    if _pyonnx_overlap({a}, {arg(i)}):\n"
-                              f"        return _pyonnx_overlapping(_pyonnx_self, {all_args}, "
-                              f"{name!r}, {other!r})\n")
-            copy += f"    _pyonnx_copyto({a}, {o}[{first + j}], casting='unsafe')\n"
-        return (check + f"    _pyonnx_feeds = {{{', '.join(items)}}}\n"
-                f"    _pyonnx_run = _pyonnx_sess._run\n"
-                f"    try:\n"
-                f"        {o} = _pyonnx_run(_pyonnx_out_names, _pyonnx_feeds, None)\n"
-                f"    except Exception as _pyonnx_e:\n"
-                f"        {o} = _pyonnx_sess.recover(_pyonnx_e, _pyonnx_run, _pyonnx_feeds)\n"
-                + self._checks_src(env, o) + cplx + copy + f"    return {result}\n")
-
-    def _checks_src(self, env: dict[str, Any], o: str) -> str:
-        """Source raising a failed run-time check's exception (pyonnx.check_protocol) right
-        after the run: before the written arguments are copied back and before any result is
-        returned."""
-        from pyonnx import check_protocol
-
-        sites = check_protocol.parse(getattr(self.session, "metadata", {}).get(
-            check_protocol.KEY))
-        if not sites:
-            return ""
-        checks = check_protocol.Checks(sites, list(self.session.output_names))
-        env["_pyonnx_checks"] = checks
-        test = " or ".join(f"{o}[{i}]" for i in checks.flags)
-        return f"    if {test}:\n        _pyonnx_checks.fail({o})\n"
-
-    def _rebuild_src(self, tree: tuple, o: str, env: dict[str, Any]) -> str:
-        """The expression rebuilding a returned Python value from the outputs ``o`` (see
-        ``frontend.convert.OutputStructure.tree``): lists are new objects per call."""
-        kind = tree[0]
-        if kind == "leaf":
-            k, python_scalar = tree[1], tree[2]
-            if python_scalar:
-                return f"{o}[{k}].item()"
-            return f"{o}[{k}][()]" if self.scalars[k] else f"{o}[{k}]"
-        if kind == "seq":  # a list built at run time: onnxruntime gives a list of arrays
-            k, items = tree[1], tree[2]
-            if items == "python":
-                return f"[_pyonnx_e.item() for _pyonnx_e in {o}[{k}]]"
-            return f"[_pyonnx_e[()] for _pyonnx_e in {o}[{k}]]" if items == "numpy" else f"{o}[{k}]"
-        if kind == "pyleaf":  # a Python number where its flag output is true
-            k, f = tree[1], tree[2]
-            return f"({o}[{k}].item() if {o}[{f}] else {o}[{k}][()])"
-        if kind == "maybe":  # a possibly-None number: None where its flag output is False
-            return f"({self._rebuild_src(tree[2], o, env)} if {o}[{tree[1]}] else None)"
-        if kind == "zip":  # a list of tuples built at run time: one sequence per field
-            return f"list(zip({', '.join(self._rebuild_src(c, o, env) for c in tree[1])}))"
-        if kind == "const":
-            name = f"_pyonnx_c{len(env)}"
-            env[name] = tree[1]
-            return name
-        if kind == "dict":  # static str/int keys, spelled by repr
-            return "{" + "".join(f"{k!r}: {self._rebuild_src(c, o, env)}, "
-                                 for k, c in zip(tree[1], tree[2])) + "}"
-        parts = "".join(self._rebuild_src(c, o, env) + ", " for c in tree[1])
-        return f"({parts})" if kind == "tuple" else f"[{parts}]"
+        """The generated call's body (:func:`pyonnx.call_source.run_src`)."""
+        return call_source.run_src(self, env, arg, all_args, scalars)
 
     @staticmethod
     def make_call(compiled: _Compiled):
@@ -348,125 +174,8 @@ class _Compiled:
             fn.__dict__["_call"] = fast
         return compiled.call(args)
 
-    @staticmethod
-    def make_key(fn: CompiledFunction, args: Sequence[Any]):
-        """Generates ``fn``'s signature-key function, specialized for the kinds of ``args``.
-
-        The template fixes, per parameter, the argument type seen now: an ndarray contributes
-        its dtype and rank, a Python scalar nothing (its type is checked, its value is fed),
-        a static argument or any other object its hashable value. Calls whose types differ from
-        the template take the generic :meth:`slow_key` (tagged so the two never collide). The
-        key notices a change of ``fn``'s static arguments and regenerates itself (the cache was
-        cleared by that change, so no key of the old form remains).
-        """
-        static_idx = fn._static_idx
-        env: dict[str, Any] = {"fn": fn, "static_idx": static_idx, "nd": np.ndarray,
-                               "h": _hashable, "slow": _Compiled.slow_key,
-                               "rekey": type(fn)._key}
-        guards, parts = [], []
-        for i, a in enumerate(_Compiled.normalize(args)):
-            t = type(a)
-            if i in static_idx:
-                parts.append(f"h(a{i})")
-                continue
-            env[f"t{i}"] = t
-            if t is np.ndarray:
-                guards.append(f"type(a{i}) is nd")
-                parts += [f"a{i}.dtype", f"a{i}.shape" if fn.static_shapes else f"a{i}.ndim"]
-            elif t in _SCALAR_TYPES:
-                guards.append(f"type(a{i}) is t{i}")
-            else:
-                guards.append(f"type(a{i}) is t{i}")
-                parts.append(f"h(a{i})")
-        # Unpacking into locals once is cheaper than indexing args per use; callers always
-        # pass the full positional tuple.
-        unpack = "".join(f"a{i}, " for i in range(len(args)))
-        guard = " and ".join(guards) or "True"
-        src = ("def key(args):\n"
-               "    if fn._static_idx is not static_idx:\n"
-               "        return rekey(fn, args)\n"
-               + (f"    ({unpack}) = args\n" if args else "")
-               + f"    if {guard}:\n"
-               f"        return ({''.join(p + ', ' for p in parts)})\n"
-               f"    return slow(args, static_idx, {bool(fn.static_shapes)})\n")
-        exec(src, env)
-        return env["key"]
-
-    _SLOW = object()  # first item of every generic key
-
-    @staticmethod
-    def slow_key(args: Sequence[Any], static_idx: frozenset[int], shapes: bool = False) -> tuple:
-        """The generic signature key, for argument types the specialized key does not cover."""
-        key: list[Any] = [_Compiled._SLOW]
-        for i, a in enumerate(args):
-            t = type(a)
-            if i in static_idx:
-                key.append(_hashable(a))
-            elif t is np.ndarray:
-                key.append((t, a.dtype, a.shape if shapes else a.ndim))
-            elif t is float or t is int or t is bool:
-                key.append(t)
-            elif isinstance(a, np.generic):
-                key.append((np.generic, a.dtype))
-            else:
-                key.append(_hashable(a))
-        return tuple(key)
-
-    @staticmethod
-    def normalize(args: Sequence[Any]) -> tuple:
-        """``args`` with the arrays onnxruntime would misread or refuse made plain.
-
-        onnxruntime reads non-native byte order as native (silently wrong values) and refuses
-        numpy scalars; ``np.memmap`` is an ndarray subclass numpy treats as a plain array. Other
-        arrays pass unchanged: onnxruntime copies non-contiguous and Fortran-ordered ones into
-        a contiguous buffer itself.
-        """
-        out = list(args)
-        for i, a in enumerate(out):
-            t = type(a)
-            if t is np.ndarray:
-                if not a.dtype.isnative:
-                    out[i] = a.astype(a.dtype.newbyteorder("="))
-            elif isinstance(a, np.generic):
-                a = np.asarray(a)
-                out[i] = a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
-            elif t is np.memmap:
-                out[i] = np.asarray(a)
-        return tuple(out)
-
-
-
-def _plain(given: Sequence[Any], normalized: Sequence[Any]) -> Sequence[Any]:
-    """The arguments a fast entry's guards are built from: as given, except arrays that
-    normalization replaced (byte-swapped, memmaps), which take their plain form (their calls
-    then keep the dispatch path, where they are normalized)."""
-    if given is normalized:
-        return given
-    return tuple(g if isinstance(g, np.generic) or n is g else n
-                 for g, n in zip(given, normalized))
-
-
-def _hashable(a: Any) -> Any:
-    """A hashable stand-in for a static argument's value, equal exactly when the values are.
-
-    Containers are converted item by item and arrays by their bytes: a fallback to ``id()``
-    could match a new object that reuses a freed one's id and run the wrong model.
-
-    Raises:
-        ConversionError: the value is unhashable and not a list, tuple, dict or ndarray.
-    """
-    if isinstance(a, np.ndarray):
-        return (np.ndarray, a.dtype.str, a.shape, a.tobytes())
-    if isinstance(a, (list, tuple)):
-        return (type(a), tuple(_hashable(v) for v in a))
-    if isinstance(a, dict):
-        return (dict, tuple(sorted((repr(k), _hashable(v)) for k, v in a.items())))
-    if isinstance(a, slice):  # unhashable before Python 3.12
-        return (slice, _hashable(a.start), _hashable(a.stop), _hashable(a.step))
-    try:
-        hash(a)
-    except TypeError:
-        raise ConversionError(
-            f"a static argument of type {type(a).__name__} must be hashable (it is part of the "
-            "signature that selects the compiled model)") from None
-    return (type(a), a)
+    # Signature keys (pyonnx.signature_keys), kept here as the names api and saved use.
+    make_key = staticmethod(signature_keys.make_key)
+    slow_key = staticmethod(signature_keys.slow_key)
+    normalize = staticmethod(signature_keys.normalize)
+    _SLOW = signature_keys._SLOW

@@ -349,7 +349,10 @@ def assert_fit(got, want, rel):
 def test_polyfit_accuracy(deg, offset):
     compiled = pyonnx.compile(polyfit_deg, static_argnames=("deg",))
     x = np.linspace(-1, 3, 40) + offset
-    y = np.sin(x) + RNG.standard_normal(40) * 0.1
+    # Its own generator: drawn from the module's RNG, y depended on which tests ran before in
+    # the worker, and some draws (3 in 30 at deg 5, offset 10) miss the 1e-9 bound on main too.
+    rng = np.random.default_rng(deg)
+    y = np.sin(x) + rng.standard_normal(40) * 0.1
     lhs = np.vander(x, deg + 1)
     lhs = lhs / np.sqrt((lhs * lhs).sum(0))
     cond = np.linalg.cond(lhs)

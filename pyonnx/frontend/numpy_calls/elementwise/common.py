@@ -21,6 +21,7 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.elementwise.gather_select import gather_select, worth_gathering
+from pyonnx.frontend.numpy_calls.rare_case import only_if
 
 __all__ = ["where_", "select_exact", "runtime_check"]
 
@@ -141,7 +142,8 @@ _UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint3
              8: np.dtype(np.uint64)}
 
 
-def _max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype) -> Array:
+def _max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype,
+             first_on_tie: bool | Array = False) -> Array:
     """onnxruntime's Max/Min in dtype ``dt``, except int64.
 
     onnxruntime 1.31's vectorized int64 Max/Min compare the low 32-bit halves as signed numbers
@@ -152,9 +154,43 @@ def _max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype) -> Array:
         take_a = _cmp(ctx, "Greater" if op == "Max" else "Less", a, b)
         return where_(ctx, take_a, a, b, dt)
     if dt.kind == "f" and _has_zero(a) is not False and _has_zero(b) is not False:
-        return _float_max_min(ctx, op, a, b, dt)
+        if first_on_tie is False and _zero_bound(op, b, dt):
+            # Of a ±0 tie numpy keeps b, a +0.0 here; onnxruntime may keep a's -0.0, and
+            # adding +0.0 turns exactly that -0.0 into +0.0 (every other value is unchanged).
+            return _emit(ctx, "Add", [_emit(ctx, op, [a, b], dt), _const(ctx, 0, dt)], dt)
+        return _float_max_min(ctx, op, a, b, dt, first_on_tie)
     run = {"b": np.dtype(np.uint8), "f": _F32 if dt == np.float16 else dt}.get(dt.kind, dt)
     return ctx.cast(_emit(ctx, op, [ctx.cast(a, run), ctx.cast(b, run)], run), dt)
+
+
+def _zero_bound(op: str, b: Array, dt: np.dtype) -> bool:
+    """Whether ``op(a, b)`` (float32/float64 Max/Min) is exact as onnxruntime's ``op`` then
+    ``+ 0.0``: ``b`` is a constant without -0.0, all ``>= 0`` for Max (``<= 0`` for Min), as
+    in ``np.maximum(x, 0)`` and ``np.clip(x, 0, hi)``. Then a zero result is either a ±0 tie,
+    where numpy keeps ``b``'s +0.0, or ``b``'s own +0.0; a non-zero result is not changed by
+    adding +0.0 and NaN stays NaN."""
+    const = b.value.const_value
+    if dt not in (_F32, _F64) or const is None:
+        return False
+    v = const.numpy()
+    if np.any(np.isnan(v)) or np.any(np.signbit(v) & (v == 0)):
+        return False
+    return bool(np.all(v >= 0)) if op == "Max" else bool(np.all(v <= 0))
+
+
+def no_negative_zero(a: Array) -> bool:
+    """Whether float ``a`` provably holds no -0.0: it is ``Add(x, c)`` with ``c`` a constant
+    +0.0 (``-0.0 + +0.0`` is +0.0; a non-zero sum is not a zero)."""
+    node = a.value.producer()
+    if node is None or node.op_type != "Add" or node.domain != "" or len(node.inputs) != 2:
+        return False
+    for v in node.inputs:
+        const = v.const_value if v is not None else None
+        if const is not None:
+            arr = const.numpy()
+            if arr.size and not np.any(arr) and not np.any(np.signbit(arr)):
+                return True
+    return False
 
 
 def _has_zero(a: Array) -> bool | None:
@@ -163,7 +199,8 @@ def _has_zero(a: Array) -> bool | None:
     return None if const is None else bool(np.any(const.numpy() == 0))
 
 
-def _float_max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype) -> Array:
+def _float_max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype,
+                   first_on_tie: bool | Array = False) -> Array:
     """numpy's float ``maximum``/``minimum`` exactly, the sign of a zero included.
 
     numpy selects ``a if (a > b or isnan(a)) else b`` in float32/float64 (of equal values, the
@@ -171,12 +208,47 @@ def _float_max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype) -> Array:
     comparison). onnxruntime's Max/Min keep either zero of a ``±0`` pair (it varies between the
     vectorized body and the tail of one array; measured), so the pick is made here and selected
     by :func:`select_exact`. (Without a zero in a constant operand no such tie exists: the
-    caller keeps Max/Min.)
+    caller keeps Max/Min.) The pick runs only when both operands hold a zero (an ``If``,
+    :mod:`~pyonnx.frontend.numpy_calls.rare_case`), onnxruntime's Max/Min otherwise: the pick
+    costs about 15 full passes (a 200x1000 IoU matrix: 8.6x numpy's time). ``first_on_tie``:
+    ``a`` of equal values in every dtype (numpy 2.4's ``clip`` loop for one-element bounds:
+    ``np.clip(-0.0, 0.0, 1.0)`` is -0.0); a 0-d bool Array decides at run time.
     """
-    cmp = {"Max": "Greater", "Min": "Less"}[op] + ("OrEqual" if dt == np.float16 else "")
+    if a.ndim or b.ndim:
+        # A ±0 tie needs a zero in both operands: the exact pick below runs only then.
+        flags = [f for f in (_any_zero(ctx, a), _any_zero(ctx, b)) if f is not None]
+        if not flags:
+            return _exact_max_min(ctx, op, a, b, dt, first_on_tie)
+        run = _F32 if dt == np.float16 else dt
+        plain = ctx.cast(_emit(ctx, op, [ctx.cast(a, run), ctx.cast(b, run)], run), dt)
+        flag = flags[0] if len(flags) == 1 else _logic(ctx, "And", *flags)
+        return only_if(ctx, flag, plain, lambda ctx: _exact_max_min(
+            ctx, op, a, b, dt, first_on_tie), "signed_zero")
+    return _exact_max_min(ctx, op, a, b, dt, first_on_tie)
+
+
+def _any_zero(ctx, a: Array) -> Array | None:
+    """0-d bool Array: whether float ``a`` holds a zero (None: a constant that does)."""
+    if a.value.const_value is not None:
+        return None  # (only called for operands that may hold a zero: _has_zero)
+    zero = _cmp(ctx, "Equal", a, _const(ctx, 0, a.dtype))
+    if not zero.ndim:
+        return zero
+    flat = ctx.cast(zero, np.dtype(np.uint8))  # (onnxruntime's bool ReduceMax is slow)
+    return ctx.cast(Array(ctx.op("ReduceMax", flat, keepdims=0), flat.dtype, ()), _BOOL)
+
+
+def _exact_max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype,
+                   first_on_tie: bool | Array) -> Array:
+    """The pick of :func:`_float_max_min`, emitted unconditionally."""
+    tie_a = first_on_tie is True or dt == np.float16
+    cmp = {"Max": "Greater", "Min": "Less"}[op] + ("OrEqual" if tie_a else "")
     run = _F32 if dt == np.float16 else dt
     a_run, b_run = ctx.cast(a, run), ctx.cast(b, run)
     keep_a = _logic(ctx, "Or", _cmp(ctx, cmp, a_run, b_run), _isnan(ctx, a_run))
+    if isinstance(first_on_tie, Array) and not tie_a:
+        tie = _logic(ctx, "And", _cmp(ctx, "Equal", a_run, b_run), first_on_tie)
+        keep_a = _logic(ctx, "Or", keep_a, tie)
     return select_exact(ctx, keep_a, a, b, dt)
 
 
@@ -184,6 +256,8 @@ def _negative_zero(ctx, a: Array) -> Array | None:
     """Bool Array: where float ``a`` is -0.0 (None: a constant without one)."""
     const = a.value.const_value
     if const is not None and not np.any(np.signbit(const.numpy()) & (const.numpy() == 0)):
+        return None
+    if no_negative_zero(a):
         return None
     run = _F32 if a.dtype == np.float16 else a.dtype
     x = ctx.cast(a, run)

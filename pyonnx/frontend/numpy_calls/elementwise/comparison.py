@@ -8,8 +8,9 @@ bool Arrays for comparisons and logic, numpy's result dtype otherwise:
   ``min(max(x, lo), hi)`` with NaN propagating from x and the bounds, ``a_min > a_max`` giving
   ``a_max``, and Python int bounds beyond an integer array's range dropped (NEP 50);
 * ``maximum``/``minimum``/``clip``/``fmax``/``fmin`` pick the operand numpy picks, the sign of
-  a zero included: of equal values ``maximum``/``minimum``/``clip`` keep the second in
-  float32/float64 and the first in float16, ``fmax``/``fmin`` the first (numpy 2.4's loops;
+  a zero included: of equal values ``maximum``/``minimum`` keep the second in float32/float64
+  and the first in float16, ``clip`` likewise except with two one-element bounds (then the
+  first, ``x``, in every dtype), ``fmax``/``fmin`` the first (numpy 2.4's loops;
   numpy's own float32/float64 ``fmax``/``fmin`` pick between ``±0`` varies with the array's
   length, vectorized body or not: there the sign of a zero is unspecified;
   onnxruntime's Max/Min keep either zero of a ``±0`` pair, so the pick is explicit, see
@@ -267,10 +268,27 @@ def _is_static_py_int(v) -> bool:
 def _clip_emit(ctx, arrays, ins, outs):
     x, lo, hi = arrays
     dt = ins[0]
-    # numpy's _NPY_CLIP is min(max(x, lo), hi) with NaN propagating from x and from the
-    # bounds, which is what onnxruntime's Max/Min do (bool through uint8, float16 exactly in
-    # float32, int16/uint16 widened by the kernel ladder).
-    return _max_min(ctx, "Min", _max_min(ctx, "Max", x, lo, dt), hi, dt)
+    # numpy's clip is min(max(x, lo), hi) with NaN propagating from x and from the bounds,
+    # which is what onnxruntime's Max/Min do (bool through uint8, float16 exactly in float32,
+    # int16/uint16 widened by the kernel ladder). Of a ±0 tie numpy 2.4 keeps the bound, as
+    # np.maximum does, except in its loop for two one-element bounds, which keeps x
+    # (np.clip(-0.0, 0.0, 1.0) is -0.0; measured). A bound whose dimensions are not known to
+    # be 1 decides at run time.
+    scalar_bounds = _one_element_bounds(ctx, lo, hi) if dt.kind == "f" else False
+    m = _max_min(ctx, "Max", x, lo, dt, first_on_tie=scalar_bounds)
+    return _max_min(ctx, "Min", m, hi, dt, first_on_tie=scalar_bounds)
+
+
+def _one_element_bounds(ctx, lo: Array, hi: Array):
+    """Whether both clip bounds hold one element: True/False when the shapes say, else a
+    0-d bool Array computed at run time (``Size`` of each)."""
+    if all(d == 1 for d in lo.shape + hi.shape):
+        return True
+    if any(isinstance(d, int) and d != 1 for d in lo.shape + hi.shape):
+        return False
+    one = _const(ctx, 1, _I64)
+    flags = [_cmp(ctx, "Equal", Array(ctx.op("Size", b), _I64, ()), one) for b in (lo, hi)]
+    return _logic(ctx, "And", *flags)
 
 
 _CLIP_UFUNC = getattr(np._core.umath, "clip")

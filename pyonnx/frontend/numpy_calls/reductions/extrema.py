@@ -54,6 +54,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     widen_f16,
 )
 from pyonnx.frontend.numpy_calls.reductions.exact import _along_merged
+from pyonnx.frontend.numpy_calls.reductions.nan_guard import nan_rule
 from pyonnx.frontend.numpy_calls.reductions.masked import has_where, masked
 from pyonnx.frontend.numpy_calls.reductions.sums import _initial
 
@@ -213,13 +214,16 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
         f"ValueError: attempt to get {name.split('.')[-1]} of an empty sequence")
     if x.dtype.kind == "f":
         # numpy returns the first NaN's index; ArgMax/ArgMin compare NaN inconsistently.
-        nan = ctx.cast(Array(ctx.op("IsNaN", mapped), _BOOL, flat.shape), _U8)
-        first = ctx.op("ArgMax", nan, axis=k, keepdims=keep)
-        first.producer().metadata_props["pyonnx.raises"] = \
-            r.value.producer().metadata_props["pyonnx.raises"]
-        any_nan = ctx.cast(Array(ctx.op("ReduceMax", nan, _i64(ctx, [k]), keepdims=keep),
-                                 _U8, shape), _BOOL)
-        r = Array(ctx.op("Where", any_nan, first, r), _I64, shape)
+        raises = r.value.producer().metadata_props["pyonnx.raises"]
+
+        def first_nan(ctx, r=r) -> Array:
+            nan = ctx.cast(Array(ctx.op("IsNaN", mapped), _BOOL, flat.shape), _U8)
+            first = ctx.op("ArgMax", nan, axis=k, keepdims=keep)
+            first.producer().metadata_props["pyonnx.raises"] = raises
+            any_nan = ctx.cast(Array(ctx.op("ReduceMax", nan, _i64(ctx, [k]), keepdims=keep),
+                                     _U8, shape), _BOOL)
+            return Array(ctx.op("Where", any_nan, first, r), _I64, shape)
+        r = nan_rule(ctx, mapped, r, first_nan)
     if kd and flat is not x:
         r = Array(ctx.op("Reshape", r, _i64(ctx, [1] * nd)), _I64, (1,) * nd)
     return r

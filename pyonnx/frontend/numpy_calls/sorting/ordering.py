@@ -8,8 +8,9 @@ Every ordering goes through one stable argsort (:func:`stable_argsort`) built on
 (ascending, ties broken by index, as the ONNX spec and onnxruntime guarantee) over a key that
 orders exactly as numpy does:
 
-* NaNs sort to the end (numpy's order), although ``TopK`` itself has no NaN order: float16 and
-  float32 are widened to float64 with ``+inf`` mapped to the largest finite float64 and NaN to
+* NaNs sort to the end (numpy's order), although ``TopK`` itself has no NaN order: only when
+  the input's sum is NaN (an ``If``: reductions/nan_guard.py; else TopK sorts it as it is),
+  float16 and float32 are widened to float64 with ``+inf`` mapped to the largest finite float64 and NaN to
   ``+inf``; float64 needs a second stable pass on the NaN flag.
 * ``-0.0`` and ``0.0`` compare equal (ties keep index order).
 * dtypes without a ``TopK`` kernel are mapped exactly: bool → uint8, uint16 → int32,
@@ -33,6 +34,7 @@ import numpy as np
 
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.numpy_calls.reductions.nan_guard import nan_rule
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import _BOOL, _I64, _axis, _flatten, _length
@@ -103,6 +105,22 @@ def stable_argsort(ctx, x: Array, axis: int) -> Array:
     Returns:
         An int64 Array of ``x``'s shape.
     """
+    # Without a NaN, TopK orders floats as numpy does (-0.0 ties with 0.0, by index): the NaN
+    # order (four more full passes for float16/32, five for float64) is paid only when the
+    # input's sum is NaN. float16/32 choose the key, so that the TopK stays outside the If
+    # (NarrowSelectsPass turns TopK-then-prefix into a TopK of k).
+    if x.dtype in (np.float16, np.float32):
+        wide = ctx.cast(x, np.float64)
+        key = nan_rule(ctx, wide, wide, lambda ctx: _direct_key(ctx, x))
+        return Array(_topk_order(ctx, key, axis)[1], _I64, x.shape)
+    if x.dtype == np.float64:
+        perm = Array(_topk_order(ctx, x, axis)[1], _I64, x.shape)
+        return nan_rule(ctx, x, perm, lambda ctx: _nan_last_argsort(ctx, x, axis))
+    return _nan_last_argsort(ctx, x, axis)
+
+
+def _nan_last_argsort(ctx, x: Array, axis: int) -> Array:
+    """:func:`stable_argsort` for every input, NaNs included."""
     key = _direct_key(ctx, x)
     if key is not None:
         _, perm = _topk_order(ctx, key, axis)
