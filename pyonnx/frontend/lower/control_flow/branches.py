@@ -23,7 +23,8 @@ import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import kernels, scalar_kinds
-from pyonnx.frontend.lower import aliases, choices, optional_reads
+from pyonnx.frontend.lower import (alias_writes, aliases, choices, memory_sharing,
+                                   optional_reads)
 from pyonnx.frontend.lower.control_flow import guards
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
@@ -190,13 +191,19 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 is_outer(ctx, ea[0], outer) and name is not _RESULT:
             derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
             continue
-        if any(aliases.shares_memory(ctx, v, name, env) for v, env in ((a, then_env), (b, else_env))):
+        if any(memory_sharing.shares_memory(ctx, v, name, env)
+               for v, env in ((a, then_env), (b, else_env))):
             # The name may share memory with other names on one path only: a later write
             # through it changes them depending on run-time data (choices.py follows it when
             # it can: the memory each path saw, under the condition).
-            alts = (choices.alternative(ctx, a, name, then_env, outer),
-                    choices.alternative(ctx, b, name, else_env, outer))
-            ambiguous[name] = alts if None not in alts else None
+            if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+                # per array item (d = {'u': a0} on one path, {'u': a0[::-1]} on the other)
+                ambiguous[name] = choices.container_alternatives(
+                    ctx, a, b, name, (then_env, else_env), outer)
+            else:
+                alts = (choices.alternative(ctx, a, name, then_env, outer, made_here=True),
+                        choices.alternative(ctx, b, name, else_env, outer, made_here=True))
+                ambiguous[name] = alts if None not in alts else None
         plan = join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
                               plan_of(b), f"the branches of the '{construct}' at line {line}"
                               if name is not _RESULT else "a conditional expression")
@@ -216,7 +223,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     exported: dict[int, ir.Value] = {}
     false = Array(ctx.const(np.array(False)), _BOOL, ())
     for name, alts in ambiguous.items():
-        for side, alt in enumerate(alts or ()):
+        for side, alt in _each_alternative(alts):
             if isinstance(alt, choices.Nested):
                 for c, _ in alt.alternatives:
                     key = _Exported(id(c))
@@ -253,16 +260,23 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 if key in ambiguous:
                     made.append((value, ambiguous[key], () if key in guarded else sides))
         for value, alts, sides in made:
-            if alts is None or not isinstance(value, Array):
+            if isinstance(alts, choices.Leaves):  # a container: per array item
+                for item, pair, item_sides in alts.resolve(value):
+                    if pair is None:
+                        unfollowed.append((item, item_sides if sides else ()))
+                    else:
+                        _choose(ctx, item, cond, pair, exported)
+            elif alts is None or not isinstance(value, Array):
                 unfollowed.append((value, sides))
             else:
                 _choose(ctx, value, cond, alts, exported, sides)
     if buffers:
-        aliases.rederive(lowering, set(buffers))
+        alias_writes.rederive(lowering, set(buffers))
     for value, sides in unfollowed:
         # Marked after the re-derivation: the merged value is made after the branches'
         # writes, which it already shows (only later writes make it stale).
-        _mark_ambiguous(ctx, value, aliases.candidates(ctx, *sides) if sides else frozenset())
+        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
+                        else frozenset())
     for name, buffer, steps in derived:
         value = state.memory.get(buffer, buffer.initial)
         for step in steps:
@@ -271,6 +285,15 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         state.register(value, buffer, steps)
         lowering.env.bind(name, value)
     return out_value
+
+
+def _each_alternative(alts: Any):
+    """(side, alternative) of a merged name's alternatives (a pair, choices.Leaves, None)."""
+    if isinstance(alts, choices.Leaves):
+        for _, pair, _ in alts.items:
+            yield from enumerate(pair or ())
+    else:
+        yield from enumerate(alts or ())
 
 
 class _Exported:
@@ -288,7 +311,8 @@ def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
     ``sides``, the paths' values, may view; no ``sides``: a value only one path made, which
     later writes, run on the other path only, never reach)."""
     if alts is None or not isinstance(value, Array):
-        _mark_ambiguous(ctx, value, aliases.candidates(ctx, *sides) if sides else frozenset())
+        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
+                        else frozenset())
         return
     pairs = []
     for side, alt in enumerate(alts):
@@ -303,7 +327,7 @@ def _mark_ambiguous(ctx, value: Any, maybe: frozenset | None) -> None:
     """Writes through ``value`` are refused; a write to a buffer in ``maybe`` (the memory the
     paths' values may view; None: unknown) makes it stale."""
     if isinstance(value, Array):
-        aliases.mark_ambiguous(ctx, value, maybe)
+        memory_sharing.mark_ambiguous(ctx, value, maybe)
     elif isinstance(value, (tuple, list, dict)):
         for v in (value.values() if type(value) is dict else value):
             _mark_ambiguous(ctx, v, maybe)
@@ -335,7 +359,8 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
             picked = [kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value
                       for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
             value = rebuild(plan, iter(picked))
-            if aliases.shares_memory(ctx, a, None) or aliases.shares_memory(ctx, b, None):
+            if memory_sharing.shares_memory(ctx, a, None) or \
+                    memory_sharing.shares_memory(ctx, b, None):
                 # a view of a or of b, decided at run time
                 outer = outer_ids(ctx)
                 alts = (choices.alternative(ctx, a, None, a_branch.env, outer),
