@@ -252,3 +252,125 @@ def test_container_of_private_arrays_carried_through_a_loop():
     for n in (0, 1, 4):
         check_calls(list_of_private_arrays_in_a_loop, (np.arange(4.0), np.int64(n)),
                     (np.arange(2.0), np.int64(n)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 14100841 (wrong on main too, for a plain name): the reshape of memory chosen by a
+# run-time if, ``a0`` on one path and ``a0[::-1]`` on the other, was taken for a view on both
+# paths; numpy copies on the reversed path (not contiguous), so the write through the reshape
+# must not reach ``a0`` there. Refused at the write (which path copies is only known at run
+# time); a reshape that is a view on every path (a 1-D choice, squeeze) still follows writes.
+def reshape_of_chosen_view_written(a0, c):
+    if c > 0:
+        t6 = a0
+    else:
+        t6 = a0[::-1]
+    v11 = t6.reshape(-1)
+    v11[v11 > 0.5] = 9
+    return a0
+
+
+def ravel_of_chosen_dict_item_written(a0, a1):
+    if not a1.any():
+        d5 = {'u': a0, 'n': 2}
+    else:
+        d5 = {'u': a0[:, ::-1], 'n': 3}
+    v11 = d5['u'].ravel()
+    v11[0] = -d5['n']
+    return a0
+
+
+def reshape_1d_of_chosen_view_written(a0, c):
+    t6 = a0 if c > 0 else a0[::-1]
+    v = t6.reshape(-1)
+    v[0] = 9
+    return a0
+
+
+def test_reshape_of_memory_chosen_at_run_time_is_refused_at_the_write():
+    a = np.arange(6.0).reshape(3, 2)
+    for fn, args, line in ((reshape_of_chosen_view_written, (a, np.int64(1)), 6),
+                           (ravel_of_chosen_dict_item_written, (a, np.float16(1)), 6)):
+        with pytest.raises(pyonnx.ConversionError, match="memory layout pyonnx does not") as e:
+            pyonnx.compile(fn)(*args)
+        assert e.value.lineno == fn.__code__.co_firstlineno + line
+    for c in (-1, 1):
+        check_calls(reshape_1d_of_chosen_view_written, (np.arange(4.0), np.int64(c)),
+                    (np.arange(1.0), np.int64(c)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeds 14100536, 14100077, 14100087 (32 of 1000 refusals): a name first assigned in a loop
+# that may run 0 times, read after it (the generator's ``for _j, _w in pairs: ...`` then
+# ``return _j``). Python raises UnboundLocalError where the loop ran 0 times; the model
+# carries the name and checks each read at run time (control_flow/maybe_bound.py):
+# ExecutionError at the read's line where the loop ran 0 times, numpy's value otherwise.
+def last_pair_after_loop(a1):
+    P4 = []
+    for i5 in range(a1.shape[0]):
+        P4.append((i5, a1[i5]))
+    for _j, _w in P4:
+        t5 = _w
+    return _j, _w
+
+
+def last_value_after_range(a, n):
+    for i in range(n):
+        last = a[i] * 2
+    a[0] = 7  # a write elsewhere keeps the name maybe-bound
+    return last
+
+
+def read_in_a_branch_then_after(a, n):
+    for i in range(n):
+        last = a[i] + 1
+    if a[0] > 0:
+        t = last * 2    # checked here on this path only
+    else:
+        t = a[1]
+    return t, last
+
+
+def augmented_after_loop(a, n):
+    for i in range(n):
+        k = i
+        w = a[i]
+    k *= w - 1
+    return k
+
+
+def bool_and_tuple_after_loop(a, n):
+    for i in range(n):
+        pair = (a[i] > 1, i)
+    return pair
+
+
+def test_name_first_assigned_in_a_loop_is_checked_at_its_read():
+    a = np.array([3.0, -1.0, 2.5, 0.5])
+    check_calls(last_pair_after_loop, (a,), (a[:1].copy(),), (np.arange(3, dtype=np.int16),))
+    for n in (1, 3):
+        for fn in (last_value_after_range, read_in_a_branch_then_after, augmented_after_loop,
+                   bool_and_tuple_after_loop):
+            check_calls(fn, (a, np.int64(n)), (-a, np.int64(n)))
+    for fn, line in ((last_value_after_range, 4), (augmented_after_loop, 4),
+                     (bool_and_tuple_after_loop, 3)):
+        with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times") as e:
+            pyonnx.compile(fn)(a.copy(), np.int64(0))
+        assert f":{fn.__code__.co_firstlineno + line}:" in str(e.value)
+    # the read sits on the path that did not run: numpy's value, no error
+    check_calls(read_in_a_branch_then_after, (-a, np.int64(1)))
+    with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times"):
+        pyonnx.compile(read_in_a_branch_then_after)(a.copy(), np.int64(0))
+
+
+def row_after_loop_written(M, n):
+    for i in range(n):
+        row = M[i]
+    row[0] = -1       # a view of M: a checked copy would lose the write
+    return M
+
+
+def test_view_first_bound_in_a_loop_is_refused_at_the_read():
+    with pytest.raises(pyonnx.ConversionError, match="may be unbound after it") as e:
+        pyonnx.compile(row_after_loop_written)(np.ones((3, 2)), np.int64(2))
+    assert e.value.lineno == row_after_loop_written.__code__.co_firstlineno + 3

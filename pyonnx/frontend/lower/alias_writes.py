@@ -225,7 +225,7 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
         env = frame.env.locals
         for name, value in list(env.items()):
             new = fresh(value)
-            if isinstance(new, Undefined):
+            if isinstance(new, Undefined) and new is not value:  # (stale just now)
                 new = Undefined(new.message.replace("this name", f"'{name}'", 1))
             if new is not value:
                 env[name] = new

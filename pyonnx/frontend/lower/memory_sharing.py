@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.aliases import AMBIGUOUS, AliasState, Buffer
 
@@ -108,8 +109,10 @@ def item_shares_memory(ctx, item: Any, container: Any, name: Any,
                        env: dict | None = None) -> bool:
     """:func:`shares_memory` of ``item``, an array held in ``container`` (which ``name``
     binds): its place in the container is not another holder; another item of the container
-    holding it or its memory is."""
-    if not isinstance(item, Array):
+    holding it or its memory is. A Python number or a numpy scalar shares nothing (a write
+    rebinds it)."""
+    if not isinstance(item, Array) or item.weak or \
+            scalar_kinds.scalar_kind(ctx, item) == "scalar":
         return False
     state: AliasState = ctx.aliases
     if id(item) in state.params:

@@ -25,7 +25,7 @@ from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import kernels, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, choices, memory_sharing,
                                    optional_reads)
-from pyonnx.frontend.lower.control_flow import guards
+from pyonnx.frontend.lower.control_flow import guards, maybe_bound
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -146,6 +146,7 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
     guarded: set[Any] = set()  # flag-guarded names: bound on one path, read on it only
     mixed: dict[Any, Exception] = {}  # names joined from a Python number and a numpy value
+    rewrap: dict[Any, list] = {}  # maybe-bound names: their paths' flags and message
     for b in buffers:
         a_val = then.memory.get(b, state.memory.get(b, b.initial))
         b_val = other.memory.get(b, state.memory.get(b, b.initial))
@@ -160,6 +161,10 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         else:
             a, b = then_env.get(name, MISSING), else_env.get(name, MISSING)
         a_undef, b_undef = isinstance(a, Undefined), isinstance(b, Undefined)
+        maybe = maybe_bound.join_sides(a, b) if a_undef or b_undef else None
+        if maybe is not None:  # first bound in a loop that may run 0 times (maybe_bound.py)
+            a, b, *rewrap[name] = maybe
+            a_undef = b_undef = False
         if a_undef and b_undef:
             lowering.env.bind(name, a)
             continue
@@ -214,7 +219,8 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         if isinstance(plan, Static):
             if name is _RESULT:
                 return plan.value
-            lowering.env.bind(name, plan.value)
+            lowering.env.bind(name, plan.value if name not in rewrap else
+                              maybe_bound.rewrap(ctx, cond, plan.value, rewrap[name]))
             continue
         merged.append((name, plan))
         values.append((a, b))
@@ -255,7 +261,8 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 if key is _RESULT:
                     out_value = value
                 else:
-                    lowering.env.bind(key, value)
+                    lowering.env.bind(key, value if key not in rewrap else
+                                      maybe_bound.rewrap(ctx, cond, value, rewrap[key]))
                 scalar_kinds.merge_kind(ctx, value, list(sides))
                 if key in ambiguous:
                     made.append((value, ambiguous[key], () if key in guarded else sides))

@@ -181,8 +181,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # statically true) defines after it every name its body always assigns.
     may_skip = not (is_static(first) and first is True and (count is None
                                                            or _at_least_once(count)))
+    # (a user's name first bound in the body is carried too when the loop may run 0 times:
+    # bound after it where the loop ran, a read is checked at run time: maybe_bound.py)
     keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
-            and not (k in pending and not internal(k) and may_skip) and k not in derived]
+            and k not in derived]
     leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
     # Entry values (cast to the state types; internal names get a stand-in).
     initial: list[Array] = []
@@ -225,9 +227,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
     ran = None
     unfollowed: list[tuple[Array, frozenset | None]] = []
+    after: dict[str, Any] = {}  # pending names' final values (maybe_bound)
     for k in keys:
         value = rebuild(plans[k], finals)
-        if may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
+        if k in pending and not internal(k) and may_skip:
+            after[k] = value
+            scalar_kinds.merge_kind(ctx, value, [exits.get(k)])
+        elif may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
                 isinstance(value, Array) and (kind_changed(entry_plans.get(k), plans[k])
                                               or _widened(entry_plans.get(k), plans[k])):
             # numpy gives the entry type after 0 iterations, the widened one after more: the
@@ -245,7 +251,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(k, value)
             if k in scalars and isinstance(value, Array):
                 state_aliases.scalars0d.add(value.value)
-            elif may_skip:  # a 0-d argument before, numpy scalars after an iteration?
+            elif may_skip and k not in after:  # a 0-d argument before, numpy scalars after?
                 scalar_kinds.merge_loop_kind(ctx, value, entry.get(k), exits.get(k))
             if k in held and isinstance(value, (tuple, list, dict)):
                 # (marked after the re-derivation, as unfollowed names are; a run-time list,
@@ -260,9 +266,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if n in pending and not internal(n) and (may_skip or n not in keys):
             why = ("the loop can run 0 times" if may_skip
                    else "the first iteration may stop before assigning it")
+            if n in after:
+                ran = ran or _ran(ctx, count, first_value)
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
-                f"after it ({why}); assign it before the loop"))
+                f"after it ({why}); assign it before the loop",
+                (after[n], ran) if n in after else None))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
     if buffers:
