@@ -374,3 +374,91 @@ def test_view_first_bound_in_a_loop_is_refused_at_the_read():
     with pytest.raises(pyonnx.ConversionError, match="may be unbound after it") as e:
         pyonnx.compile(row_after_loop_written)(np.ones((3, 2)), np.int64(2))
     assert e.value.lineno == row_after_loop_written.__code__.co_firstlineno + 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeds 14100038, 14100505 (18 of 1000 refusals): item assignment into a complex argument in a
+# run-time if was refused ("an argument written inside a run-time 'if' or loop"): the If
+# carried only the names read after it. The join now carries a complex argument written in a
+# branch (its final value is the caller's); in a loop it stays refused.
+def complex_argument_written_in_branches(z, c):
+    z[::2] = -1
+    if c > 0:
+        z[-1] += 1
+        if c > 5:
+            z[0] *= 2j
+    else:
+        z[:] *= 0.5
+    return c + 1
+
+
+def complex_argument_part_written_in_a_branch(z, c):
+    if c > 0:
+        z.real[1:] = 2.0
+    t = np.abs(z).sum()
+    return t
+
+
+def complex_argument_in_place_in_a_branch(z, c):
+    if c < 0:
+        z *= 2
+    return z.imag.copy()
+
+
+def complex_argument_written_in_a_loop(z, n):
+    for i in range(n):
+        z[i] = 1j
+    return n
+
+
+def test_complex_argument_written_in_a_run_time_if():
+    z = np.array([1 + 2j, -1j, 3.5, 2 - 1j], np.complex64)
+    for c in (-1, 1, 7):
+        check_calls(complex_argument_written_in_branches, (z, np.int64(c)),
+                    (z[:1].astype(np.complex128), np.int64(c)))
+        check_calls(complex_argument_part_written_in_a_branch, (z, np.int64(c)))
+        check_calls(complex_argument_in_place_in_a_branch, (z, np.int64(c)))
+    with pytest.raises(pyonnx.ConversionError, match="inside a run-time 'if' or loop") as e:
+        pyonnx.compile(complex_argument_written_in_a_loop)(z.copy(), np.int64(2))
+    assert e.value.lineno == complex_argument_written_in_a_loop.__code__.co_firstlineno + 2
+
+
+# Seeds 14100464, 14100708 (crashes while the above was written: a maybe-bound name's flag
+# made inside a branch was used after the If; now the flag is an If output). The name is
+# first bound by a loop inside an if (unbound on the other path), or read under early returns.
+def loop_in_a_branch_then_read(a0, a1):
+    if a0.any():
+        P2 = []
+        for i3 in range(a1.shape[0]):
+            if a1[i3] != a1[0]:
+                P2.append((i3, a1[i3]))
+        for _j, _w in P2:
+            pass
+    a0[0] += _w ** 2
+    return a0
+
+
+def read_under_early_returns(a0):
+    P23 = []
+    for i24 in range(a0.shape[0]):
+        P23.append((i24, a0[i24]))
+    for _j, _w in P23:
+        t26 = _w
+    if a0.sum() > 1.5:
+        t29 = a0[0]
+    else:
+        if not t26:
+            return a0, 0
+        if a0.any():
+            return a0, _j
+    return ~a0, _j
+
+
+def test_maybe_bound_name_through_branches_and_early_returns():
+    check_calls(loop_in_a_branch_then_read, (np.array([1.0, 2.0]), np.array([3, 1, 4], np.int8)))
+    with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times"):
+        pyonnx.compile(loop_in_a_branch_then_read)(np.zeros(2), np.array([3, 1], np.int8))
+    for a in ([True, True], [False, True, True], [False, False], [True, False]):
+        check_calls(read_under_early_returns, (np.array(a),))
+    with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times"):
+        pyonnx.compile(read_under_early_returns)(np.zeros(0, bool))

@@ -21,8 +21,9 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes, kernels, scalar_kinds
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array, Undefined
+from pyonnx.frontend.lower.structure import placeholder, plan_of
 
-__all__ = ["read", "join_sides", "rewrap"]
+__all__ = ["read", "join_sides", "flag"]
 
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
@@ -88,23 +89,32 @@ def _through(ctx, value: Any, ok) -> Any:
     return value
 
 
-def join_sides(a: Any, b: Any) -> tuple | None:
+def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
     """At a run-time if's join, a name whose value on a path is a maybe-bound Undefined (the
-    other path read it, which rebinds it, or assigned it): (then value, else value, then
-    flag, else flag), an Undefined replaced by its value and flagged with its ``ran``, a
-    bound value flagged None; None where a path has a plain Undefined or neither is one."""
+    other path read it, which rebinds it, assigned it, or never bound it: ``missing``):
+    (then value, else value, then flag, else flag, message), an Undefined replaced by its
+    value and flagged with its ``ran``, a bound value flagged None, a never-bound name by a
+    stand-in flagged false; None where neither is maybe-bound or a path has another
+    Undefined (a stale view: refused at its read, as before)."""
     ua, ub = type(a) is Undefined, type(b) is Undefined
-    if not (ua or ub) or ua and a.bound is None or ub and b.bound is None:
+    if not (ua and a.bound is not None or ub and b.bound is not None):
         return None
-    return (a.bound[0] if ua else a, b.bound[0] if ub else b,
-            a.bound[1] if ua else None, b.bound[1] if ub else None, (a if ua else b).message)
+    sides, flags = [], []
+    for v, other in ((a, b), (b, a)):
+        if v is missing:
+            sides.append(placeholder(ctx, plan_of(other.bound[0])))
+            flags.append(Array(ctx.const(np.array(False)), _BOOL, ()).value)
+        elif type(v) is Undefined:
+            if v.bound is None:
+                return None
+            sides.append(v.bound[0])
+            flags.append(v.bound[1])
+        else:
+            sides.append(v)
+            flags.append(None)
+    return (*sides, *flags, (a if ua and a.bound is not None else b).message)
 
 
-def rewrap(ctx, cond, value: Any, flags: tuple) -> Undefined:
-    """The joined name: bound to ``value`` where the path that ran had it bound."""
-    then_flag, else_flag, message = flags
-    # (cond and then_flag) or (not cond and else_flag); onnxruntime has no bool Where
-    then_ran = cond if then_flag is None else ctx.op("And", cond, then_flag)
-    other = ctx.op("Not", cond)
-    else_ran = other if else_flag is None else ctx.op("And", other, else_flag)
-    return Undefined(message, (value, ctx.op("Or", then_ran, else_ran)))
+def flag(ctx, ran: Any) -> Array:
+    """A path's flag as an If output's value: its ``ran`` (None: bound, true)."""
+    return Array(ctx.const(np.array(True)) if ran is None else ran, _BOOL, ())
