@@ -462,3 +462,29 @@ def test_maybe_bound_name_through_branches_and_early_returns():
         check_calls(read_under_early_returns, (np.array(a),))
     with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times"):
         pyonnx.compile(read_under_early_returns)(np.zeros(0, bool))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 14101083 (17 of 1000 refusals in 14101000..): a 'return' inside a run-time loop whose
+# value holds a view (of memory chosen by a run-time if), and a write to that memory after the
+# loop: the return value was re-derived as if the write could reach it and refused as stale.
+# No write runs after a 'return' on the path that returns (the rest is under its flag).
+def return_in_loop_then_write(a0, a2):
+    if a2.sum() > -1.375:
+        d1 = {'u': a0, 'n': 2}
+    else:
+        d1 = {'u': a0[::-1], 'n': 3}
+    t2 = d1['u']
+    k10 = 0
+    while k10 < 3:
+        k10 += 1
+        if not t2.any():
+            return a2, t2.copy(), t2
+    a0[1] = 1
+    return a2, t2.copy(), a0
+
+
+def test_return_value_is_not_stale_after_a_later_write():
+    for a0, a2 in (([0.0, 0.0, 0.0], [1.0]), ([0.0, 0.0, 0.0], [-2.0]),
+                   ([1.5, 0.0, 2.0], [1.0]), ([1.5, 0.0, 2.0], [-2.0])):
+        check_calls(return_in_loop_then_write, (np.array(a0), np.array(a2)))

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
 from pyonnx.frontend.graph.values import Array, Undefined
 from pyonnx.frontend.lower.aliases import (
     AMBIGUOUS, UNKNOWN, AliasState, Buffer, MaybeCopy, Reshape)
@@ -224,6 +225,10 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
     for frame in ctx.frames:
         env = frame.env.locals
         for name, value in list(env.items()):
+            if isinstance(name, str) and name.startswith(RETURN_VALUE):
+                # the value of a 'return' already taken: no write runs after it on the path
+                # that returns it (the rest is under the return flag), so it is never stale
+                continue
             new = fresh(value)
             if isinstance(new, Undefined) and new is not value:  # (stale just now)
                 new = Undefined(new.message.replace("this name", f"'{name}'", 1))
