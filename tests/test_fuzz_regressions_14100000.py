@@ -488,3 +488,18 @@ def test_return_value_is_not_stale_after_a_later_write():
     for a0, a2 in (([0.0, 0.0, 0.0], [1.0]), ([0.0, 0.0, 0.0], [-2.0]),
                    ([1.5, 0.0, 2.0], [1.0]), ([1.5, 0.0, 2.0], [-2.0])):
         check_calls(return_in_loop_then_write, (np.array(a0), np.array(a2)))
+
+
+def new_array_from_each_row(x):
+    for row in x:
+        last = row * 2
+    return last
+
+
+def test_last_row_result_is_checked_at_run_time():
+    # (tests/refused_kernels.py possibly_undefined was this; with last = row it stays refused)
+    check_calls(new_array_from_each_row, (np.arange(6).reshape(2, 3),),
+                (np.arange(3).reshape(1, 3),))
+    with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times") as e:
+        pyonnx.compile(new_array_from_each_row)(np.zeros((0, 3), np.int64))
+    assert f":{new_array_from_each_row.__code__.co_firstlineno + 3}:" in str(e.value)
