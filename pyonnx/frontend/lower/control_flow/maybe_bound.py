@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph import dtypes, kernels, scalar_kinds
-from pyonnx.frontend.graph.checks import runtime_check
+from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.values import Array, Undefined
 from pyonnx.frontend.lower.structure import placeholder, plan_of
 
@@ -42,11 +41,10 @@ def read(lowering, name: str, undefined: Undefined) -> Any:
         raise ctx.error(undefined.message)
     line = ctx.loc.lineno if ctx.loc is not None else 0
     what = f"refused_{name.lstrip('_')}_read_at_line_{line}_is_unbound_the_loop_ran_0_times"
-    # (the checked value must not be a constant, or range folding would drop the check)
-    flag = Array(ctx.op("Cast", ran, to=dtypes.to_ir(_I64)), _I64, ())
-    guard = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), flag, what)
-    ok = ctx.op("Cast", guard.value, to=dtypes.to_ir(_BOOL))  # true wherever we get here
-    checked = _through(ctx, value, ok)
+    # 0 where the loop ran, else 1: an index out of range for a length-1 axis
+    index = ctx.op("Min", ctx.op("Cast", ctx.op("Not", ran), to=dtypes.to_ir(_I64)),
+                   ctx.const(np.array(1, np.int64)))
+    checked = _through(ctx, value, index, what)
     lowering.env.bind(name, checked)
     return checked
 
@@ -65,15 +63,15 @@ def _checkable(ctx, value: Any, depth: int = 0) -> bool:
     return isinstance(value, (bool, int, float, str)) or value is None
 
 
-def _through(ctx, value: Any, ok) -> Any:
-    """``value`` with every array made to depend on ``ok`` (true once the check passed), so
-    the check runs before any use and is not pruned: ``Where(ok, a, a)``, ``a & ok`` for bools
-    (onnxruntime has no bool Where); 0-d kinds carried over."""
+def _through(ctx, value: Any, index, what: str) -> Any:
+    """``value`` with every array read through the check: ``Gather(a[None], index)`` is ``a``
+    itself (exact for every dtype, the sign of a zero too) where ``index`` is 0 and fails at
+    run time where it is 1 (the node's name says why, as graph/checks.runtime_check does);
+    0-d kinds carried over."""
     if isinstance(value, Array):
-        if value.dtype == _BOOL:
-            new = ctx.op("And", value.value, ok)
-        else:  # (kernels.where: the dtypes onnxruntime's Where lacks go through another)
-            new = kernels.where(ctx, Array(ok, _BOOL, ()), value, value).value
+        lifted = ctx.op("Unsqueeze", value.value, ctx.const(np.array([0], np.int64)))
+        new = ctx.op("Gather", lifted, index, axis=0)
+        new.producer().name += f"_{what}"
         out = Array(new, value.dtype, value.shape, value.weak)
         state = ctx.aliases
         for kinds in (state.arrays0d, state.scalars0d, state.mixed0d):
@@ -81,11 +79,11 @@ def _through(ctx, value: Any, ok) -> Any:
                 kinds.add(out.value)
         return out
     if isinstance(value, tuple):
-        return tuple(_through(ctx, v, ok) for v in value)
+        return tuple(_through(ctx, v, index, what) for v in value)
     if isinstance(value, list):
-        return [_through(ctx, v, ok) for v in value]
+        return [_through(ctx, v, index, what) for v in value]
     if type(value) is dict:
-        return {k: _through(ctx, v, ok) for k, v in value.items()}
+        return {k: _through(ctx, v, index, what) for k, v in value.items()}
     return value
 
 
