@@ -149,12 +149,22 @@ def test_long_static_loop_defines_names():
 
 @pytest.mark.parametrize("fn, args, offset", [
     (k.conditionally_bound_in_static_loop, (X,), 4),
-    (k.bound_in_run_time_loop, (X, 3), 3),
 ])
 def test_possibly_unbound_after_loop_still_refused(fn, args, offset):
     with pytest.raises(pyonnx.ConversionError, match="unbound") as info:
         pyonnx.compile(fn)(*args)
     assert info.value.lineno == fn.__code__.co_firstlineno + offset, str(info.value)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_bound_in_run_time_loop_is_checked_at_the_read(n):
+    # a name first bound in a loop that may run 0 times: numpy's value when it ran, an
+    # ExecutionError at the read when it did not (Python raises UnboundLocalError there)
+    fn = k.bound_in_run_time_loop
+    check(fn, X, n)
+    with pytest.raises(pyonnx.ExecutionError, match="the_loop_ran_0_times") as info:
+        pyonnx.compile(fn)(X, 0)
+    assert f":{fn.__code__.co_firstlineno + 3}:" in str(info.value)
 
 
 @pytest.mark.parametrize("limit", [0.0, 5.0, 20.0, 1e9])

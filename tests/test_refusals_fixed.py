@@ -314,8 +314,12 @@ def test_memory_chosen_in_nested_branches(c):
 def test_memory_chosen_at_run_time_refused_where_not_followed():
     refused_at(view_parity_in_loop, np.arange(4), np.int64(2),
                match="may refer to different memory", line=4)
-    refused_at(choice_in_list, np.arange(4), np.arange(4), np.int64(1),
-               match="may refer to different memory", line=2)
+
+
+@pytest.mark.parametrize("c", [-1, 1])
+def test_memory_chosen_at_run_time_in_a_list_is_followed(c):
+    # each item of the list is its own choice (fuzz campaign 14100000: dict/list items)
+    check_args(choice_in_list, np.arange(4), np.arange(4) + 5, np.int64(c))
 
 
 def choice_one_buffer_two_ways(a0):

@@ -22,7 +22,8 @@ def runtime_check(ctx, bad: Array, result: Array, what: str, raises: str | None 
     ONNX cannot raise, so a Gather with an out-of-range index stands in for numpy's exception:
     onnxruntime then reports the failing node, whose name carries the source line and ``what``
     (the runtime maps it back to the user's line). The result goes through an added zero so the
-    check cannot be pruned.
+    check cannot be pruned (``-0.0`` for floats, which keeps the sign of every zero; bool
+    results are or'ed with False).
 
     ``raises``: numpy's exception as ``"ValueError: message"``, kept in the failing node's
     ``metadata_props`` (``pyonnx.raises``): the runtime then raises that exception (chained to
@@ -30,7 +31,9 @@ def runtime_check(ctx, bad: Array, result: Array, what: str, raises: str | None 
     """
     count = Array(ctx.op("ReduceSum", ctx.cast(bad, _I64), keepdims=0), _I64, ())
     index = ctx.op("Min", count, ctx.const(np.array(1, np.int64)))
-    zero = ctx.op("Gather", ctx.const(np.zeros(1, result.dtype)), index)
+    # (-0.0 for floats: x + -0.0 is x for every x, -0.0 included; x + 0.0 is not)
+    fill = np.full(1, -0.0 if result.dtype.kind == "f" else 0, result.dtype)
+    zero = ctx.op("Gather", ctx.const(fill), index)
     zero.producer().name += f"_{what}"
     if raises is not None:
         zero.producer().metadata_props["pyonnx.raises"] = raises

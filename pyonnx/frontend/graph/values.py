@@ -105,12 +105,17 @@ class Seq:
 class Undefined:
     """A name that is not bound on every path reaching this point (assigned in one branch of a
     run-time ``if`` only, or first assigned in a loop that may run 0 times). Reading it is a
-    ConversionError with ``message``, which says where it is missing."""
+    ConversionError with ``message``, which says where it is missing.
 
-    __slots__ = ("message",)
+    ``bound``: ``(value, ran)`` for a name first assigned in a loop that may run 0 times, whose
+    value is ``value`` when the 0-d bool ``ran`` holds (control_flow/maybe_bound.py: a read is
+    checked at run time, as Python raises UnboundLocalError there), else None."""
 
-    def __init__(self, message: str):
+    __slots__ = ("message", "bound")
+
+    def __init__(self, message: str, bound: tuple | None = None):
         self.message = message
+        self.bound = bound
 
     def __repr__(self) -> str:
         return "Undefined()"

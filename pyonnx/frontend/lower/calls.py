@@ -228,7 +228,7 @@ def _constant_method(lowering, receiver: Any, func: Any, args: list[Any],
         return call(lowering, ArrayMethod(ctx.asarray(receiver), name), args, kwargs)
     if entry is not None and isinstance(receiver, np.ndarray):
         # A view or an in-place method: keep one memory with the names bound to the array.
-        from pyonnx.frontend.lower.aliases import materialize
+        from pyonnx.frontend.lower.alias_writes import materialize
         array = materialize(lowering, receiver, f"the array whose .{name}() is called")
         return call(lowering, ArrayMethod(array, name), args, kwargs)
     raise ctx.error(_unsupported_call_message(func))

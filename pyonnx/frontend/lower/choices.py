@@ -29,22 +29,27 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.lower import aliases, view_calls
+from pyonnx.frontend.lower import aliases, memory_sharing, view_calls
 
-__all__ = ["alternative", "make_choice", "propagate", "PRIVATE", "Nested"]
+__all__ = ["alternative", "container_alternatives", "make_choice", "propagate", "PRIVATE",
+           "Nested", "Leaves"]
 
 # An alternative in which the name held an array of its own (a copy): nothing to update.
 PRIVATE = object()
 
 
 def alternative(ctx, value: Any, name: Any, env: dict | None, outer: set[int],
-                shared: bool = False) -> Any:
+                shared: bool = False, made_here: bool = False, holder: Any = None) -> Any:
     """What ``value`` (bound to ``name`` at the end of one path) saw: :data:`PRIVATE`, a
     ``(buffer, steps)`` pair of memory visible before the branches, or None when that cannot
-    be followed. ``shared``: the value is known to share memory (skips that test)."""
+    be followed. ``shared``: the value is known to share memory (skips that test).
+    ``made_here``: memory not visible before was made on the path (a branch of an ``if``;
+    not a loop body, whose state inputs stand for memory seen outside). ``holder``: the list,
+    tuple or dict bound to ``name`` that holds ``value`` (its place there is not another
+    name)."""
     if not isinstance(value, Array):
         return None
-    if not shared and not aliases.shares_memory(ctx, value, name, env):
+    if not shared and not memory_sharing.shares_memory(ctx, value, name, env):
         return PRIVATE
     state: aliases.AliasState = ctx.aliases
     hit = state.lookup(value)
@@ -63,6 +68,10 @@ def alternative(ctx, value: Any, name: Any, env: dict | None, outer: set[int],
 
     if visible(buffer, steps):
         return buffer, steps
+    if made_here and not buffer.choice and not any(isinstance(s, aliases.MaybeCopy)
+                                                   for s in steps):
+        # memory made in the branch: private when no other name sees it (y = a.copy()[:2])
+        return None if _held_elsewhere(ctx, value, buffer, name, env, holder) else PRIVATE
     if not buffer.choice or not all(id(s) in outer_steps or _portable(s) for s in steps):
         return None  # memory made in the branch
     # A choice made in the branch (an inner if): its alternatives, under conditions of the
@@ -75,12 +84,106 @@ def alternative(ctx, value: Any, name: Any, env: dict | None, outer: set[int],
     return Nested(inner)
 
 
+def _held_elsewhere(ctx, value: Array, buffer: aliases.Buffer, name: Any,
+                    env: dict | None, holder: Any = None) -> bool:
+    """Whether a name other than ``name`` (in ``env`` or any active frame, also as an item of
+    a list, tuple or dict) holds ``value`` or an array of ``buffer``'s memory (a view, the
+    base, a choice or AMBIGUOUS value that may see it). ``holder``: the container ``name``
+    binds that holds ``value`` (its other items count)."""
+    state: aliases.AliasState = ctx.aliases
+    envs = ([env] if env is not None else []) + [f.env.locals for f in ctx.frames]
+    for e in envs:
+        for n, v in e.items():
+            if n == name and v is value and e is env:
+                continue
+            items = [v] if isinstance(v, Array) else list(memory_sharing.arrays_in(v)) \
+                if isinstance(v, (tuple, list, dict)) else []
+            if n == name and holder is not None and v is holder:
+                # its own place (twice in the container: counts once)
+                items = memory_sharing.without_one(items, value)
+            if any(w is value or memory_sharing.same_memory(state, w, buffer) for w in items):
+                return True
+    return False
+
+
 class Nested:
     """The alternatives of a choice made inside a branch: (condition in the branch, (buffer,
     steps)) pairs; see :func:`alternative`."""
 
     def __init__(self, alternatives: list):
         self.alternatives = alternatives
+
+
+class Leaves:
+    """The alternatives of a container (tuple, list, dict) bound on the two paths to
+    containers of one structure whose array items saw different memory (``d = {'u': a}`` on
+    one path, ``{'u': a[::-1]}`` on the other): per item that shares memory on some path,
+    ``(path of keys, (alternative on path 0, on path 1) or None when one cannot be followed,
+    (the item on path 0, on path 1))``."""
+
+    def __init__(self, items: list):
+        self.items = items
+
+    def resolve(self, merged: Any):
+        """(the merged container's item, its alternatives or None, the paths' items) per
+        item; items the merged container does not hold as an Array are skipped."""
+        for path, alts, sides in self.items:
+            leaf = merged
+            for key in path:
+                leaf = leaf[key]
+            if isinstance(leaf, Array):
+                yield leaf, alts, sides
+
+
+def container_alternatives(ctx, a: Any, b: Any, name: Any, envs: tuple, outer: set[int]
+                           ) -> Leaves | None:
+    """:class:`Leaves` of the containers ``a`` and ``b`` (bound to ``name`` at the end of the
+    two paths, whose environments are ``envs``), or None when their structures differ."""
+    pairs: list = []
+    if not _parallel(a, b, (), pairs):
+        return None
+    items = []
+    for path, x, y in pairs:
+        if not isinstance(x, Array) and not isinstance(y, Array):
+            continue
+        alts = tuple(_item_alternative(ctx, v, c, name, env, outer)
+                     for v, c, env in ((x, a, envs[0]), (y, b, envs[1])))
+        if all(alt is PRIVATE for alt in alts):
+            continue  # a new array on both paths: memory of its own
+        items.append((path, alts if None not in alts else None, (x, y)))
+    return Leaves(items)
+
+
+def _parallel(a: Any, b: Any, path: tuple, out: list, depth: int = 0) -> bool:
+    """Appends (path, item of a, item of b) for the leaves of two containers; False when
+    their structures differ."""
+    if depth > 8:
+        return False
+    if type(a) is dict and type(b) is dict:
+        if list(a) != list(b):
+            return False
+        return all(_parallel(a[k], b[k], path + (k,), out, depth + 1) for k in a)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        if type(a) is not type(b) or len(a) != len(b):
+            return False
+        return all(_parallel(x, y, path + (i,), out, depth + 1)
+                   for i, (x, y) in enumerate(zip(a, b)))
+    if isinstance(a, (tuple, list, dict)) or isinstance(b, (tuple, list, dict)):
+        return False
+    out.append((path, a, b))
+    return True
+
+
+def _item_alternative(ctx, value: Any, container: Any, name: Any, env: dict,
+                      outer: set[int]) -> Any:
+    """:func:`alternative` of an item of ``container`` (bound to ``name``): the container
+    itself does not count as another holder of the item, another item of it does."""
+    if not isinstance(value, Array):
+        return PRIVATE  # a number: no memory to share
+    if not memory_sharing.item_shares_memory(ctx, value, container, name, env):
+        return PRIVATE
+    return alternative(ctx, value, name, env, outer, shared=True, made_here=True,
+                       holder=container)
 
 
 def _steps_of(state, array_id: int) -> tuple:
@@ -111,7 +214,7 @@ def make_choice(ctx, value: Array, alternatives: list[tuple[ir.Value, Any]]) -> 
     state.memory[buffer] = value
     state.register(value, buffer, ())
     state.choices.append(buffer)
-    state.propagate = propagate  # aliases.write_with calls it after every write from now on
+    state.propagate = propagate  # alias_writes.write_with calls it after each write from now on
 
 
 def propagate(lowering, written: aliases.Buffer) -> set[aliases.Buffer]:

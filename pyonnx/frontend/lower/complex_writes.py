@@ -22,7 +22,7 @@ from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memo
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
-           "shared"]
+           "shared", "written_argument"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -115,15 +115,32 @@ def _meets(v: Any, target: Any) -> bool:
     return isinstance(v, Complex) and isinstance(target, Complex) and bool(v.mem & target.mem)
 
 
+def written_argument(name: str, *values: Any) -> bool:
+    """Whether ``name`` is a complex argument bound (on some path, ``values``) to its own
+    memory: a run-time if's join carries it though it is not read after the if."""
+    return any(isinstance(v, Complex) and v.param == name for v in values)
+
+
 def _argument_in_control_flow(lowering, target: Any) -> str:
-    """A write into a complex argument inside a run-time if/loop: the If/Loop carries only the
-    names live after it, and an argument written there need not be (its final value is the
-    caller's, see complex_boundary.written_arguments): refused (fuzz seed 1000162)."""
-    if isinstance(target, Complex) and target.param is not None and any(
-            getattr(f, "dynamic_depth", 0) for f in lowering.ctx.frames):
+    """A write into a complex argument inside a run-time loop, or in a helper's run-time if:
+    the Loop carries only the names live after it, and an argument written there need not be
+    (its final value is the caller's, see complex_boundary.written_arguments): refused (fuzz
+    seed 1000162). In the function's own run-time ifs the join carries it
+    (:func:`written_argument`; fuzz seeds 14100038, 14100505)."""
+    ctx = lowering.ctx
+    if not isinstance(target, Complex) or target.param is None:
+        return ""
+    in_if_only = not ctx.loop_buffers and len(ctx.frames) == 1 and \
+        lowering is ctx.frames[0] and target.param == _name_of(lowering, target)
+    if not in_if_only and any(getattr(f, "dynamic_depth", 0) for f in ctx.frames):
         return ("it is an argument written inside a run-time 'if' or loop (also after an "
                 "early 'return' in one), which pyonnx does not follow yet")
     return ""
+
+
+def _name_of(lowering, target: Any) -> str | None:
+    """The name of the current frame bound to ``target`` (the first), or None."""
+    return next((n for n, v in lowering.env.locals.items() if v is target), None)
 
 
 def shared(lowering, target: Any) -> str:

@@ -3,7 +3,7 @@ a copy depending on the strides (:class:`~pyonnx.frontend.lower.aliases.MaybeCop
 :mod:`pyonnx.frontend.lower.layout`), and boolean-mask assignments whose value is a view of the
 array written.
 
-Input: the target of a write, its buffer and view steps (``aliases.write_with``). Output: the
+Input: the target of a write, its buffer and view steps (``alias_writes.write_with``). Output: the
 target moved to memory of its own where numpy's copy meaning is the only one anyone can see,
 or a ConversionError at the write.
 """

@@ -19,7 +19,7 @@ from pyonnx.frontend.lower import control_flow
 from pyonnx.frontend.graph import scalar_kinds, sequences
 from pyonnx.frontend.lower import aliases, comprehensions, view_calls, writers
 from pyonnx.frontend.graph.iterables import DynamicRange
-from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
+from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, Undefined, is_static
 from pyonnx.frontend.lower import list_forms, optional_reads
 from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph import records
@@ -129,6 +129,11 @@ class ExprLowering:
     def expr_Name(self, node: ast.Name) -> Any:
         found, value, why = self.env.lookup(node.id)
         if not found:
+            pending = self.env.locals.get(node.id)
+            if type(pending) is Undefined and pending.bound is not None:
+                # first assigned in a loop that may run 0 times: checked at run time
+                from pyonnx.frontend.lower.control_flow import maybe_bound
+                return maybe_bound.read(self, node.id, pending)
             raise self.ctx.error(why)
         if isinstance(value, Maybe):  # a number that may be None: checked at run time
             return optional_reads.read(self, node, value)

@@ -17,7 +17,7 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import (aliases, appends, complex_writes, comprehensions,
+from pyonnx.frontend.lower import (alias_writes, appends, complex_writes, comprehensions,
                                    copy_or_view, imports_contexts, list_setitem,
                                    local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
@@ -137,7 +137,7 @@ class FunctionLowering(ExprLowering, StmtLowering):
                 complex_writes.write(self, target_node, target, index, value)
             else:
                 copy_or_view.refuse_masked_overlap(self.ctx, target, index, value, text)
-                aliases.write(self, target, index, value, text)
+                alias_writes.write(self, target, index, value, text)
             return self.expr(node.pyonnx_root)
         if node.__dict__.get("pyonnx_def"):  # a nested def or lambda (canonicalize/local_functions)
             return local_functions.define(self, node)

@@ -148,6 +148,7 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
     ``x``). A run-time loop reads row ``k`` from ``x``'s memory as it is on iteration ``k``;
     an unrolled loop re-derives each row when it binds it (see ``StmtLowering.stmt_For``)."""
     from pyonnx.frontend.lower import aliases
+    from pyonnx.frontend.lower import alias_writes
     from pyonnx.frontend.graph.indexing import getitem
 
     if x.ndim == 0:
@@ -167,7 +168,7 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
     ctx.aliases.buffer_of(x)[0].shared = True
 
     def item(ctx, k: Array) -> Array:
-        base = aliases.current(ctx, x)
+        base = alias_writes.current(ctx, x)
         row = Array(ctx.op("Gather", base, k, axis=0), x.dtype, x.shape[1:])
         return view(row, k)
     return DynamicIter(Array(count.value, _I64, ()), item)

@@ -2,7 +2,7 @@
 
 Input: ``np.exp(a, out=b)``, ``np.add(a, b, out=a)``, ``np.add(a, 1, out=b, where=m)``,
 ``np.sum(x, axis=0, out=r)``, ``out=(r,)``. Output: the result computed as without ``out``,
-written into ``out``'s memory (views and aliases included, :func:`aliases.write_with`), and
+written into ``out``'s memory (views and aliases included, :func:`alias_writes.write_with`), and
 ``out`` after the write returned (numpy returns the same object, so the returned name aliases
 it).
 
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array, is_static
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower import alias_writes
 
 __all__ = ["REDUCTIONS", "handles", "call_with_out"]
 
@@ -71,7 +71,7 @@ def call_with_out(lowering, func: Any, args: list[Any], kwargs: dict[str, Any],
                         "the mask is false uninitialized; pass out= (e.g. out=np.zeros_like(x)) "
                         f"or write np.where(mask, {name}(...), other)")
     if isinstance(out, np.ndarray):
-        out = aliases.materialize(lowering, out, f"the out= array of {name}")
+        out = alias_writes.materialize(lowering, out, f"the out= array of {name}")
     if not isinstance(out, Array) or out.weak:
         raise ctx.error(f"{name}: out= must be an array (numpy raises TypeError: return "
                         "arrays must be of ArrayType)")
@@ -101,4 +101,4 @@ def call_with_out(lowering, func: Any, args: list[Any], kwargs: dict[str, Any],
     from pyonnx.frontend.lower.writers import copyto
 
     copyto(lowering, out, result, casting="unsafe", where=where)
-    return aliases.current(ctx, out)
+    return alias_writes.current(ctx, out)

@@ -18,7 +18,7 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import scalar_kinds
-from pyonnx.frontend.lower import aliases, checks, control_flow, optional_reads
+from pyonnx.frontend.lower import alias_writes, checks, control_flow, memory_sharing, optional_reads
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
@@ -44,7 +44,7 @@ def _current(ctx, item: Any) -> Any:
     """An unrolled loop's item as it is now: a view of memory written by earlier iterations
     (a row of the array being iterated) is re-derived from the memory's contents."""
     if isinstance(item, Array):
-        return aliases.current(ctx, item)
+        return alias_writes.current(ctx, item)
     if isinstance(item, tuple):
         return tuple(_current(ctx, v) for v in item)
     return item
@@ -96,11 +96,11 @@ class StmtLowering:
                     v is old and (f is not self or n != target.id)
                     for f in self.ctx.frames for n, v in f.env.locals.items()):
                 # A conversion-time array another name also holds: both see the write.
-                old = aliases.materialize(self, old, f"'{target.id}'")
+                old = alias_writes.materialize(self, old, f"'{target.id}'")
             # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
                     and scalar_kinds.scalar_kind(self.ctx, old) != "scalar" \
-                    and aliases.shares_memory(self.ctx, old, target.id):
+                    and memory_sharing.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
                 return
         for target in node.targets:
@@ -115,9 +115,9 @@ class StmtLowering:
                 f"non-broadcastable output operand with shape {old.shape} doesn't match the "
                 f"broadcast shape {value.shape} (numpy raises ValueError for '{name} op= ...')")
         if value.shape == old.shape and None not in old.shape:
-            aliases.write_with(self, old, lambda ctx, t: value, f"'{name}'")
+            alias_writes.write_with(self, old, lambda ctx, t: value, f"'{name}'")
         else:  # a run-time check that the result has x's shape (the write fails otherwise)
-            aliases.write_with(self, old, lambda ctx, t: setitem(ctx, t, Ellipsis, value),
+            alias_writes.write_with(self, old, lambda ctx, t: setitem(ctx, t, Ellipsis, value),
                                f"'{name}'")
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -226,7 +226,7 @@ class StmtLowering:
         # Vectorization first: a range loop the dependence analysis proves equivalent to
         # whole-array numpy code is lowered as that code (pyonnx/frontend/vectorize); any other
         # loop continues below, unchanged (unrolled when static, else a Loop).
-        if vectorize_loop(self, node, lambda v, n: aliases.shares_memory(self.ctx, v, n)):
+        if vectorize_loop(self, node, lambda v, n: memory_sharing.shares_memory(self.ctx, v, n)):
             return
         ctx = self.ctx
         prev = ctx.loc

@@ -141,6 +141,10 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
     # reshapes are views of it)
     whole = hit is None or not hit[1] or isinstance(hit[1][-1], MaybeCopy) and \
         base.value in state.c_order
+    if hit is not None and any(steps for _, (_, steps) in hit[0].choice):
+        # memory chosen at run time that is a view on some path (a0 or a0[::-1], choices.py):
+        # its reshape is a view or a copy depending on the path (fuzz seed 14100841)
+        whole = False
     if result is base:
         # x.ravel() of a view is a copy when the view is strided (x[::2]), which pyonnx does
         # not know; of a whole array it is the array.

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pyonnx.frontend.lower import aliases
+from pyonnx.frontend.lower import alias_writes
 from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["function_writer", "METHODS"]
@@ -40,14 +40,14 @@ def copyto(lowering, dst: Any, src: Any, casting: str = "same_kind", where: Any 
         new = lookup(np.broadcast_to).fn(ctx, ctx.cast(ctx.asarray(src), t.dtype), t.shape) \
             if None not in t.shape else setitem(ctx, t, Ellipsis, src)
         return lookup(np.where).fn(ctx, where, new, t)
-    aliases.write_with(lowering, dst, compute, "the destination of np.copyto")
+    alias_writes.write_with(lowering, dst, compute, "the destination of np.copyto")
 
 
 def fill(lowering, arr: Any, value: Any) -> None:
     """``x.fill(value)``."""
     from pyonnx.frontend.lower.setitem import setitem
 
-    aliases.write_with(lowering, arr, lambda ctx, t: setitem(ctx, t, Ellipsis, value),
+    alias_writes.write_with(lowering, arr, lambda ctx, t: setitem(ctx, t, Ellipsis, value),
                        "the array filled")
 
 
@@ -58,7 +58,7 @@ def add_at(lowering, a: Any, indices: Any, b: Any = None, negate: bool = False) 
 
     if b is None:
         raise lowering.ctx.error("np.add.at needs the values to add (b)")
-    aliases.write_with(lowering, a, lambda ctx, t: add_at_value(ctx, t, indices, b, negate),
+    alias_writes.write_with(lowering, a, lambda ctx, t: add_at_value(ctx, t, indices, b, negate),
                        "the array of np.add.at")
 
 
@@ -75,7 +75,7 @@ def putmask(lowering, a: Any, mask: Any, values: Any) -> None:
 
     def compute(ctx, t: Array) -> Array:
         return ctx.cast(lookup(np.where).fn(ctx, mask, ctx.cast(v, t.dtype), t), t.dtype)
-    aliases.write_with(lowering, a, compute, "the array of np.putmask")
+    alias_writes.write_with(lowering, a, compute, "the array of np.putmask")
 
 
 def place(lowering, arr: Any, mask: Any, vals: Any) -> None:
@@ -85,7 +85,7 @@ def place(lowering, arr: Any, mask: Any, vals: Any) -> None:
     ctx = lowering.ctx
     if isinstance(mask, Array) and mask.dtype != np.bool_:
         mask = ctx.cast(mask, np.bool_)
-    aliases.write_with(lowering, arr, lambda ctx, t: setitem(ctx, t, mask, vals),
+    alias_writes.write_with(lowering, arr, lambda ctx, t: setitem(ctx, t, mask, vals),
                        "the array of np.place")
 
 
@@ -95,7 +95,7 @@ def fill_diagonal(lowering, a: Any, val: Any, wrap: Any = False) -> None:
     from pyonnx.frontend.numpy_calls import lookup
 
     value = lookup(np.fill_diagonal).fn
-    aliases.write_with(lowering, a, lambda ctx, t: value(ctx, t, val, wrap),
+    alias_writes.write_with(lowering, a, lambda ctx, t: value(ctx, t, val, wrap),
                        "the array of np.fill_diagonal")
 
 
@@ -134,7 +134,7 @@ def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
             w = Array(ctx.op("Gather", w, picks, axis=0), w.dtype, (None,))
         new = setitem(ctx, flat, i, w)
         return lookup(np.reshape).fn(ctx, new, tuple(ctx.dim(t, k) for k in range(t.ndim)))
-    aliases.write_with(lowering, a, compute, "the array of np.put")
+    alias_writes.write_with(lowering, a, compute, "the array of np.put")
 
 
 def put_along_axis(lowering, arr: Any, indices: Any, values: Any, axis: Any) -> None:
@@ -171,7 +171,7 @@ def put_along_axis(lowering, arr: Any, indices: Any, values: Any, axis: Any) -> 
             parts.append(lookup(np.reshape).fn(ctx, lookup(np.arange).fn(ctx, ctx.dim(t, d)),
                                                tuple(shape)))
         return setitem(ctx, t, tuple(parts), values)
-    aliases.write_with(lowering, arr, compute, "the array of np.put_along_axis")
+    alias_writes.write_with(lowering, arr, compute, "the array of np.put_along_axis")
 
 
 

@@ -15,11 +15,14 @@ the wider types until they agree. Names bound on only some paths become
 where it is missing.
 
 Modules: :mod:`.common` (conditions, typed subgraph outputs, isolation), :mod:`.branches`
-(``If``, conditional expressions), :mod:`.loops` (``Loop``).
+(``If``), :mod:`.select` (conditional expressions), :mod:`.loops` (``Loop``), :mod:`.maybe_bound`
+(names first bound in a loop that may run 0 times), :mod:`.held_items` (containers of views
+carried through a loop).
 """
 
-from pyonnx.frontend.lower.control_flow.branches import lower_if, select, unrolled_iteration
+from pyonnx.frontend.lower.control_flow.branches import lower_if, unrolled_iteration
 from pyonnx.frontend.lower.control_flow.common import MISSING, condition
 from pyonnx.frontend.lower.control_flow.loops import lower_loop
+from pyonnx.frontend.lower.control_flow.select import select
 
 __all__ = ["condition", "lower_if", "unrolled_iteration", "select", "lower_loop", "MISSING"]

@@ -8,9 +8,7 @@ that are live after the ``if`` are its outputs (onnxscript's rule), with their t
 that are the same view of one on both paths are re-derived from it. A name bound on one path
 only becomes :class:`~pyonnx.frontend.graph.values.Undefined`.
 
-Short conditional expressions whose branches cannot fail at run time (comparisons and
-arithmetic, no indexing) are computed on both sides and selected with ``Where``: an ``If``
-costs 1.3–2.6 µs in onnxruntime, more than the few nodes it would skip.
+Conditional expressions, ``and``/``or``: :mod:`.select`.
 """
 
 from __future__ import annotations
@@ -22,10 +20,10 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
-from pyonnx.frontend.graph import kernels, scalar_kinds
-from pyonnx.frontend.graph import path_weak
-from pyonnx.frontend.lower import aliases, choices, optional_reads
-from pyonnx.frontend.lower.control_flow import guards
+from pyonnx.frontend.graph import path_weak, scalar_kinds
+from pyonnx.frontend.lower import (alias_writes, aliases, choices, complex_writes,
+                                   memory_sharing, optional_reads)
+from pyonnx.frontend.lower.control_flow import guards, maybe_bound
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -34,18 +32,8 @@ from pyonnx.frontend.lower.structure import (
     rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["lower_if", "unrolled_iteration", "select"]
+__all__ = ["lower_if", "unrolled_iteration", "join_branches", "choose"]
 
-# Ops that cannot fail at run time and have no effect but their output: a conditional
-# expression made only of these is computed on both sides (see the module docstring).
-_SPECULATABLE = frozenset({
-    "Add", "Sub", "Mul", "Neg", "Abs", "Equal", "Less", "LessOrEqual", "Greater",
-    "GreaterOrEqual", "Not", "And", "Or", "Xor", "Cast", "Identity", "Shape", "Size", "Where",
-    "Max", "Min", "Sign", "Floor", "Ceil", "IsNaN", "IsInf", "Squeeze", "Unsqueeze", "Exp",
-    "Sqrt", "Tanh", "Sigmoid", "Relu", "Reciprocal", "Round", "BitwiseAnd", "BitwiseOr",
-    "BitwiseXor", "BitwiseNot",
-})
-_SPECULATE_MAX_NODES = 8
 
 
 def _emit_if(lowering, cond: ir.Value, branches: list[tuple[list[ir.Node], list[Array]]],
@@ -81,7 +69,7 @@ def lower_if(lowering, node: ast.If, cond_value: Any) -> None:
     if guards.inline_guard(lowering, node, then):  # code only a failed check skips
         return
     other = lower_branch(lowering, lambda: block(node.orelse, False))
-    _join_branches(lowering, cond, then, other, getattr(node, "pyonnx_live_out", None),
+    join_branches(lowering, cond, then, other, getattr(node, "pyonnx_live_out", None),
                    lowering.loc_of(node).lineno, "if", return_guard=_is_return_guard(node))
 
 
@@ -115,14 +103,14 @@ def unrolled_iteration(lowering, node: ast.For, cond_value: Any, run: Callable[[
     cond = condition(lowering.ctx, cond_value)
     then = lower_branch(lowering, run)
     other = lower_branch(lowering, lambda: None)
-    _join_branches(lowering, cond, then, other, node.pyonnx_live_iter,
+    join_branches(lowering, cond, then, other, node.pyonnx_live_iter,
                    lowering.loc_of(node).lineno, "for")
 
 
 _RESULT = object()  # the key of a conditional expression's value among the merged names
 
 
-def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
+def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                    live: frozenset[str] | None, line: int, construct: str,
                    result: bool = False, return_guard: bool = False) -> Any:
     """Binds, after an ``If`` on ``cond``, every live name either branch changed and the
@@ -136,16 +124,20 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     before = lowering.env.locals
     outer = outer_ids(ctx)
     buffers = changed_buffers(ctx, [then.memory, other.memory], outer)
+    # (a complex argument written in a branch is carried though not read after: its final
+    # value is the caller's, complex_writes.written_arguments)
     names = sorted(n for n in set(then_env) | set(else_env)
                    if (then_env.get(n, MISSING) is not before.get(n, MISSING)
                        or else_env.get(n, MISSING) is not before.get(n, MISSING))
-                   and (live is None or n in live))
+                   and (live is None or n in live
+                        or complex_writes.written_argument(n, then_env.get(n), else_env.get(n))))
     merged: list[tuple[Any, Plan]] = []
     values: list[tuple[Any, Any]] = []
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
     guarded: set[Any] = set()  # flag-guarded names: bound on one path, read on it only
     mixed: dict[Any, Exception] = {}  # names joined from a Python number and a numpy value
+    rewrap: dict[Any, list] = {}  # maybe-bound names: [then flag, else flag, message]
     for b in buffers:
         a_val = then.memory.get(b, state.memory.get(b, b.initial))
         b_val = other.memory.get(b, state.memory.get(b, b.initial))
@@ -160,8 +152,13 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         else:
             a, b = then_env.get(name, MISSING), else_env.get(name, MISSING)
         a_undef, b_undef = isinstance(a, Undefined), isinstance(b, Undefined)
+        maybe = maybe_bound.join_sides(ctx, a, b, MISSING) if a_undef or b_undef else None
+        if maybe is not None:  # first bound in a loop that may run 0 times (maybe_bound.py)
+            a, b, *rewrap[name] = maybe
+            a_undef = b_undef = False
         if a_undef and b_undef:
-            lowering.env.bind(name, a)
+            # (unbound on a path: a maybe-bound one's values are the branch's own)
+            lowering.env.bind(name, a if a.bound is None else Undefined(a.message))
             continue
         if a_undef or b_undef:
             if not internal(name) and not return_guard:
@@ -188,16 +185,22 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         # (steps with a marker, AMBIGUOUS or UNKNOWN, cannot be re-derived: fuzz seed 13002843)
         if ea and eb and ea[0] is eb[0] and aliases.steps_equal(ea[1], eb[1]) and \
                 all(hasattr(s, "forward") for s in ea[1]) and \
-                is_outer(ctx, ea[0], outer) and name is not _RESULT:
+                is_outer(ctx, ea[0], outer) and name is not _RESULT and name not in rewrap:
             derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
             continue
-        if any(aliases.shares_memory(ctx, v, name, env) for v, env in ((a, then_env), (b, else_env))):
+        if any(memory_sharing.shares_memory(ctx, v, name, env)
+               for v, env in ((a, then_env), (b, else_env))):
             # The name may share memory with other names on one path only: a later write
             # through it changes them depending on run-time data (choices.py follows it when
             # it can: the memory each path saw, under the condition).
-            alts = (choices.alternative(ctx, a, name, then_env, outer),
-                    choices.alternative(ctx, b, name, else_env, outer))
-            ambiguous[name] = alts if None not in alts else None
+            if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+                # per array item (d = {'u': a0} on one path, {'u': a0[::-1]} on the other)
+                ambiguous[name] = choices.container_alternatives(
+                    ctx, a, b, name, (then_env, else_env), outer)
+            else:
+                alts = (choices.alternative(ctx, a, name, then_env, outer, made_here=True),
+                        choices.alternative(ctx, b, name, else_env, outer, made_here=True))
+                ambiguous[name] = alts if None not in alts else None
         plan = join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
                               plan_of(b), f"the branches of the '{construct}' at line {line}"
                               if name is not _RESULT else "a conditional expression")
@@ -208,7 +211,10 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         if isinstance(plan, Static):
             if name is _RESULT:
                 return plan.value
-            lowering.env.bind(name, plan.value)
+            if name in rewrap:
+                rewrap[name].append(plan.value)  # (bound once its flag is merged)
+            else:
+                lowering.env.bind(name, plan.value)
             continue
         merged.append((name, plan))
         values.append((a, b))
@@ -217,13 +223,17 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     exported: dict[int, ir.Value] = {}
     false = Array(ctx.const(np.array(False)), _BOOL, ())
     for name, alts in ambiguous.items():
-        for side, alt in enumerate(alts or ()):
+        for side, alt in _each_alternative(alts):
             if isinstance(alt, choices.Nested):
                 for c, _ in alt.alternatives:
                     key = _Exported(id(c))
                     inner = Array(c, _BOOL, ())
                     merged.append((key, Leaf(_BOOL, ())))
                     values.append((inner, false) if side == 0 else (false, inner))
+    # Whether a maybe-bound name is bound (maybe_bound.py): an If output, each path's flag.
+    for name, (then_flag, else_flag, *_) in rewrap.items():
+        merged.append((_Flag(name), Leaf(_BOOL, ())))
+        values.append((maybe_bound.flag(ctx, then_flag), maybe_bound.flag(ctx, else_flag)))
     out_value: Any = None
     made: list[tuple[Any, Any, tuple]] = []
     unfollowed: list[tuple[Any, tuple]] = []
@@ -247,6 +257,9 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                                cond if then_python else ctx.op("Not", cond))
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
+            elif isinstance(key, _Flag):
+                then_flag, else_flag, message, merged_value = rewrap[key.name]
+                lowering.env.bind(key.name, Undefined(message, (merged_value, value.value)))
             elif isinstance(key, aliases.Buffer):
                 state.memory[key] = value
                 state.register(value, key, ())
@@ -254,21 +267,31 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 if key is _RESULT:
                     out_value = value
                 else:
-                    lowering.env.bind(key, value)
+                    if key in rewrap:
+                        rewrap[key].append(value)  # (bound once its flag is merged)
+                    else:
+                        lowering.env.bind(key, value)
                 scalar_kinds.merge_kind(ctx, value, list(sides))
                 if key in ambiguous:
                     made.append((value, ambiguous[key], () if key in guarded else sides))
         for value, alts, sides in made:
-            if alts is None or not isinstance(value, Array):
+            if isinstance(alts, choices.Leaves):  # a container: per array item
+                for item, pair, item_sides in alts.resolve(value):
+                    if pair is None:
+                        unfollowed.append((item, item_sides if sides else ()))
+                    else:
+                        choose(ctx, item, cond, pair, exported)
+            elif alts is None or not isinstance(value, Array):
                 unfollowed.append((value, sides))
             else:
-                _choose(ctx, value, cond, alts, exported, sides)
+                choose(ctx, value, cond, alts, exported, sides)
     if buffers:
-        aliases.rederive(lowering, set(buffers))
+        alias_writes.rederive(lowering, set(buffers))
     for value, sides in unfollowed:
         # Marked after the re-derivation: the merged value is made after the branches'
         # writes, which it already shows (only later writes make it stale).
-        _mark_ambiguous(ctx, value, aliases.candidates(ctx, *sides) if sides else frozenset())
+        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
+                        else frozenset())
     for name, buffer, steps in derived:
         value = state.memory.get(buffer, buffer.initial)
         for step in steps:
@@ -279,6 +302,22 @@ def _join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     return out_value
 
 
+def _each_alternative(alts: Any):
+    """(side, alternative) of a merged name's alternatives (a pair, choices.Leaves, None)."""
+    if isinstance(alts, choices.Leaves):
+        for _, pair, _ in alts.items:
+            yield from enumerate(pair or ())
+    else:
+        yield from enumerate(alts or ())
+
+
+class _Flag:
+    """The key of a maybe-bound name's flag among the If's outputs."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
 class _Exported:
     """The key of an inner choice's condition among the If's outputs."""
 
@@ -286,7 +325,7 @@ class _Exported:
         self.cond = cond
 
 
-def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
+def choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
             exported: dict[int, ir.Value] | None = None, sides: tuple = ()) -> None:
     """Registers a merged name that saw different memory on the two paths: a choice buffer
     when both paths are followed (``alts``; a Nested one's conditions are ``exported`` If
@@ -294,7 +333,8 @@ def _choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
     ``sides``, the paths' values, may view; no ``sides``: a value only one path made, which
     later writes, run on the other path only, never reach)."""
     if alts is None or not isinstance(value, Array):
-        _mark_ambiguous(ctx, value, aliases.candidates(ctx, *sides) if sides else frozenset())
+        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
+                        else frozenset())
         return
     pairs = []
     for side, alt in enumerate(alts):
@@ -309,61 +349,7 @@ def _mark_ambiguous(ctx, value: Any, maybe: frozenset | None) -> None:
     """Writes through ``value`` are refused; a write to a buffer in ``maybe`` (the memory the
     paths' values may view; None: unknown) makes it stale."""
     if isinstance(value, Array):
-        aliases.mark_ambiguous(ctx, value, maybe)
+        memory_sharing.mark_ambiguous(ctx, value, maybe)
     elif isinstance(value, (tuple, list, dict)):
         for v in (value.values() if type(value) is dict else value):
             _mark_ambiguous(ctx, v, maybe)
-
-
-def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callable[[], Any],
-           what: str) -> Any:
-    """A conditional expression on a run-time condition: ``then()`` if it holds, else
-    ``otherwise()``, each evaluated only on its path (``a if c else b``, ``and``, ``or``)."""
-    ctx = lowering.ctx
-    cond = condition(ctx, cond_value)
-    a_branch = lower_branch(lowering, then)
-    b_branch = lower_branch(lowering, otherwise)
-    a, b = a_branch.result, b_branch.result
-    writes = changed_buffers(ctx, [a_branch.memory, b_branch.memory], outer_ids(ctx))
-    nodes = a_branch.nodes + b_branch.nodes
-    if not writes and _speculatable(nodes):
-        # Both sides are cheap and cannot fail: compute both, pick with Where (when the
-        # shapes agree: Where would broadcast a scalar side to the other's shape).
-        plan = join_or_error(lowering, what, plan_of(a), plan_of(b), "a conditional expression")
-        leaves = leaf_plans(plan)
-        if isinstance(plan, Static) or all(
-                isinstance(p, Leaf) and None not in p.shape and
-                _shape_of(x) == p.shape and _shape_of(y) == p.shape
-                for p, x, y in zip(leaves, _flat(a), _flat(b))):
-            ctx.nodes.extend(nodes)
-            if isinstance(plan, Static):
-                return plan.value
-            picked = [kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value
-                      for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
-            value = rebuild(plan, iter(picked))
-            if aliases.shares_memory(ctx, a, None) or aliases.shares_memory(ctx, b, None):
-                # a view of a or of b, decided at run time
-                outer = outer_ids(ctx)
-                alts = (choices.alternative(ctx, a, None, a_branch.env, outer),
-                        choices.alternative(ctx, b, None, b_branch.env, outer))
-                # (both sides ran: an inner choice's conditions do not say which path did)
-                _choose(ctx, value, cond, alts if None not in alts and not any(
-                    isinstance(a, choices.Nested) for a in alts) else None, sides=(a, b))
-            return value
-    return _join_branches(lowering, cond, a_branch, b_branch, frozenset(),
-                          ctx.loc.lineno if ctx.loc else 0, "expression", result=True)
-
-
-def _flat(v: Any) -> list[Any]:
-    if isinstance(v, (tuple, list, dict)):
-        return [x for item in (v.values() if type(v) is dict else v) for x in _flat(item)]
-    return [v]
-
-
-def _shape_of(v: Any) -> tuple:
-    return v.shape if isinstance(v, Array) else ()
-
-
-def _speculatable(nodes: list[ir.Node]) -> bool:
-    return len(nodes) <= _SPECULATE_MAX_NODES and all(
-        n.op_type in _SPECULATABLE and not n.domain for n in nodes)

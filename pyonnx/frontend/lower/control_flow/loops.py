@@ -16,7 +16,8 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
-from pyonnx.frontend.lower import aliases, choices
+from pyonnx.frontend.lower import alias_writes, aliases, choices, memory_sharing
+from pyonnx.frontend.lower.control_flow import held_items
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
     join_or_error, outer_ids, outputs_of, subgraph_output, typed)
@@ -61,7 +62,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 for f in ctx.frames for m, w in f.env.locals.items()):
             # A conversion-time array with several names that the loop may change in place:
             # make it a graph value first so that the names share it (and its memory).
-            aliases.materialize(lowering, v, f"'{n}'")
+            alias_writes.materialize(lowering, v, f"'{n}'")
     entry: dict[Any, Any] = {n: env.locals.get(n, MISSING) for n in names}
     # Names first bound in the loop are undefined after it if it runs 0 times: a user's name is
     # not carried (reading it after the loop is an error), an internal one (the return value)
@@ -79,7 +80,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # (Found by lowering: a name becomes derived when the body writes into its memory.)
     derived: set[str] = set()
     sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
-               and aliases.shares_memory(ctx, entry[n], n)}
+               and memory_sharing.shares_memory(ctx, entry[n], n)}
     # 0-d names that are numpy scalars before the loop and after every iteration (x -= 1
     # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
     # (A conversion-time numpy scalar entry, s = np.float64(0), is one too.)
@@ -87,10 +88,16 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                and (scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"
                     or isinstance(entry[n], np.generic))}
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
+    # Carried lists/tuples/dicts whose array items share memory: not followed (held_items)
+    held = held_items.sharing_containers(ctx, env.locals, [n for n in names if n not in pending])
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived, scalars,
+            lowering, node, plans, start, next_test, line, sharing - derived, scalars, held,
             _weak_entry(entry_plans, plans))
+        more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
+        if more:
+            held.update(more)
+            continue
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
@@ -102,7 +109,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
                     and _outer_memory(ctx, exits[n], nodes, inputs,
                                       inputs[2][list(plans).index(n)] if n in plans else ())
-                    and aliases.shares_memory(ctx, exits[n], n, exits)}
+                    and memory_sharing.shares_memory(ctx, exits[n], n, exits)}
         if escaping:
             sharing |= escaping
             rebound |= escaping
@@ -177,8 +184,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     may_skip = not (is_static(first) and first is True and (count is None
                                                            or _at_least_once(count)))
     weak_entry = _weak_entry(entry_plans, plans)
+    # (a user's name first bound in the body is carried too when the loop may run 0 times:
+    # bound after it where the loop ran, a read is checked at run time: maybe_bound.py)
     keys = [k for k in plans if plans[k] is not None and not isinstance(plans[k], Static)
-            and not (k in pending and not internal(k) and may_skip) and k not in derived]
+            and k not in derived]
     leaves = [leaf for k in keys for leaf in leaf_plans(plans[k])]
     # Entry values (cast to the state types; internal names get a stand-in).
     initial: list[Array] = []
@@ -221,9 +230,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     finals = iter(typed(v, p) for v, p in zip(results, leaves))
     ran = None
     unfollowed: list[tuple[Array, frozenset | None]] = []
+    after: dict[str, Any] = {}  # pending names' final values (maybe_bound)
     for k in keys:
         value = rebuild(plans[k], finals)
-        if may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
+        if k in pending and not internal(k) and may_skip:
+            after[k] = value
+            scalar_kinds.merge_kind(ctx, value, [exits.get(k)])
+        elif may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
                 isinstance(value, Array) and (kind_changed(entry_plans.get(k), plans[k])
                                               or _widened(entry_plans.get(k), plans[k])):
             # numpy gives the entry type after 0 iterations, the widened one after more: the
@@ -247,9 +260,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(k, value)
             if k in scalars and isinstance(value, Array):
                 state_aliases.scalars0d.add(value.value)
-            elif may_skip:  # a 0-d argument before, numpy scalars after an iteration?
+            elif may_skip and k not in after:  # a 0-d argument before, numpy scalars after?
                 scalar_kinds.merge_loop_kind(ctx, value, entry.get(k), exits.get(k))
-            if isinstance(value, Array):
+            if k in held and isinstance(value, (tuple, list, dict)):
+                # (marked after the re-derivation, as unfollowed names are; a run-time list,
+                # Seq, holds copies: appends.py)
+                unfollowed += [(w, held[k]) for w in memory_sharing.arrays_in(value)]
+            elif isinstance(value, Array):
                 unfollowed += _follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
                     exits.get(k), exits, outer, count, first_value, bound.get(k))
@@ -258,17 +275,20 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if n in pending and not internal(n) and (may_skip or n not in keys):
             why = ("the loop can run 0 times" if may_skip
                    else "the first iteration may stop before assigning it")
+            if n in after:
+                ran = ran or _ran(ctx, count, first_value)
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
-                f"after it ({why}); assign it before the loop"))
+                f"after it ({why}); assign it before the loop",
+                (after[n], ran) if n in after else None))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
     if buffers:
-        aliases.rederive(lowering, buffers)
+        alias_writes.rederive(lowering, buffers)
     for value, maybe in unfollowed:
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
-        aliases.mark_ambiguous(ctx, value, maybe)
+        memory_sharing.mark_ambiguous(ctx, value, maybe)
 
 
 def _refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
@@ -371,7 +391,7 @@ def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits:
         return []
     if any(a is None or isinstance(a, choices.Nested) for a in (was, now)):
         # Writes through it are refused; a write to memory it may view makes it stale.
-        return [(value, aliases.candidates(ctx, before, after))]
+        return [(value, memory_sharing.candidates(ctx, before, after))]
     ran = _ran(ctx, count, first)
     pairs = [] if was is choices.PRIVATE else [(ctx.op("Not", ran), was)]
     pairs += [] if now is choices.PRIVATE else [(ran, now)]
@@ -404,11 +424,12 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
 
 
 def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                scalars=frozenset(), weak_entry=frozenset()):
+                scalars=frozenset(), held=None, weak_entry=frozenset()):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
-    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar;
+    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar.
+    ``held``: containers whose items' memory is not followed (held_items), name → buffers;
     ``weak_entry``: names that are a Python number on the first iteration only."""
     ctx = lowering.ctx
     env = lowering.env
@@ -447,6 +468,8 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 if key in weak_entry:
                     path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
                                    "its first iteration only")
+                if held and key in held:
+                    held_items.mark_items(ctx, value, held[key])
                 if key in sharing and isinstance(value, Array):
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).
@@ -455,7 +478,7 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
         with ctx.subgraph() as nodes, dynamic(lowering):
             if buffers:
                 # Views of a carried buffer (names bound before the loop) see its state.
-                aliases.rederive(lowering, buffers)
+                alias_writes.rederive(lowering, buffers)
             if start is not None:
                 start(Array(iter_in, _I64, (), weak=True))
             lowering.block(node.body)

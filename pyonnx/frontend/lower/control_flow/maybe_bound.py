@@ -1,0 +1,118 @@
+"""Names first assigned in a run-time loop that may run 0 times, read after it.
+
+Input: such a name after the loop (``for _j, _w in pairs: ...`` then ``return _j``): an
+:class:`~pyonnx.frontend.graph.values.Undefined` whose ``bound`` is the loop's final value and
+whether the loop ran. Output, at each read: the value, made to fail at run time where the loop
+ran 0 times (Python raises UnboundLocalError there; the model raises ExecutionError at the
+read's line), and the name rebound to it (after a passing read it is bound on this path).
+
+Refused at the read (the Undefined's message) where the value is not a plain bool, integer or
+float array or number or a tuple/list/dict of them, or is an array that shares memory (a view
+of a row, ``for row in M: last = row``): the checked value is a copy, which a later write
+through the name would not reach (a numpy scalar shares nothing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph import dtypes, scalar_kinds
+from pyonnx.frontend.graph.values import Array, Undefined
+from pyonnx.frontend.lower.structure import placeholder, plan_of
+
+__all__ = ["read", "join_sides", "flag"]
+
+_BOOL = np.dtype(np.bool_)
+_I64 = np.dtype(np.int64)
+
+
+def read(lowering, name: str, undefined: Undefined) -> Any:
+    """The value of ``name`` (bound to ``undefined``, whose ``bound`` is set) at a read.
+
+    Raises:
+        ConversionError: the value cannot be checked without losing what it shares (see the
+            module docstring).
+    """
+    ctx = lowering.ctx
+    value, ran = undefined.bound
+    if not _checkable(ctx, value):
+        raise ctx.error(undefined.message)
+    line = ctx.loc.lineno if ctx.loc is not None else 0
+    what = f"refused_{name.lstrip('_')}_read_at_line_{line}_is_unbound_the_loop_ran_0_times"
+    # 0 where the loop ran, else 1: an index out of range for a length-1 axis
+    index = ctx.op("Min", ctx.op("Cast", ctx.op("Not", ran), to=dtypes.to_ir(_I64)),
+                   ctx.const(np.array(1, np.int64)))
+    checked = _through(ctx, value, index, what)
+    lowering.env.bind(name, checked)
+    return checked
+
+
+def _checkable(ctx, value: Any, depth: int = 0) -> bool:
+    if isinstance(value, Array):
+        state = ctx.aliases
+        # (a Python number or a numpy scalar shares nothing a write could reach: x op= v
+        # rebinds it)
+        private = id(value) not in state.params and state.lookup(value) is None or \
+            value.weak or scalar_kinds.scalar_kind(ctx, value) == "scalar"
+        return private and value.dtype.kind in "biuf"
+    if isinstance(value, (tuple, list, dict)) and depth < 8:
+        return all(_checkable(ctx, v, depth + 1)
+                   for v in (value.values() if type(value) is dict else value))
+    return isinstance(value, (bool, int, float, str)) or value is None
+
+
+def _through(ctx, value: Any, index, what: str) -> Any:
+    """``value`` with every array read through the check: ``Gather(a[None], index)`` is ``a``
+    itself (exact for every dtype, the sign of a zero too) where ``index`` is 0 and fails at
+    run time where it is 1 (the node's name says why, as graph/checks.runtime_check does);
+    0-d kinds carried over."""
+    if isinstance(value, Array):
+        lifted = ctx.op("Unsqueeze", value.value, ctx.const(np.array([0], np.int64)))
+        new = ctx.op("Gather", lifted, index, axis=0)
+        new.producer().name += f"_{what}"
+        out = Array(new, value.dtype, value.shape, value.weak)
+        state = ctx.aliases
+        for kinds in (state.arrays0d, state.scalars0d, state.mixed0d):
+            if value.value in kinds:
+                kinds.add(out.value)
+        return out
+    if isinstance(value, tuple):
+        return tuple(_through(ctx, v, index, what) for v in value)
+    if isinstance(value, list):
+        return [_through(ctx, v, index, what) for v in value]
+    if type(value) is dict:
+        return {k: _through(ctx, v, index, what) for k, v in value.items()}
+    return value
+
+
+def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
+    """At a run-time if's join, a name whose value on a path is a maybe-bound Undefined (the
+    other path read it, which rebinds it, assigned it, or never bound it: ``missing``):
+    (then value, else value, then flag, else flag, message), an Undefined replaced by its
+    value and flagged with its ``ran``, a bound value flagged None, a never-bound name by a
+    stand-in flagged false; None where neither is maybe-bound or a path has another
+    Undefined (a stale view: refused at its read, as before)."""
+    ua, ub = type(a) is Undefined, type(b) is Undefined
+    if not (ua and a.bound is not None or ub and b.bound is not None):
+        return None
+    sides, flags = [], []
+    for v, other in ((a, b), (b, a)):
+        if v is missing:
+            sides.append(placeholder(ctx, plan_of(other.bound[0])))
+            flags.append(Array(ctx.const(np.array(False)), _BOOL, ()).value)
+        elif type(v) is Undefined:
+            if v.bound is None:
+                return None
+            sides.append(v.bound[0])
+            flags.append(v.bound[1])
+        else:
+            sides.append(v)
+            flags.append(None)
+    return (*sides, *flags, (a if ua and a.bound is not None else b).message)
+
+
+def flag(ctx, ran: Any) -> Array:
+    """A path's flag as an If output's value: its ``ran`` (None: bound, true)."""
+    return Array(ctx.const(np.array(True)) if ran is None else ran, _BOOL, ())
