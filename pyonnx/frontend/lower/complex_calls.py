@@ -20,6 +20,7 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import (
     Complex, complex_dtype, is_complex, parts)
 from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.lower import complex_creation as C
 from pyonnx.frontend.lower import complex_functions as F
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.numpy_calls import lookup, lookup_method
@@ -74,8 +75,8 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
         return _is_complex_dtype(dt)
     if _hashable(func) and func in _FFT_FUNCS():
         return True
-    if _hashable(func) and func in F.CREATION:
-        dt = F.creation_dtype(func, args, kwargs)
+    if _hashable(func) and func in C.CREATION:
+        dt = C.creation_dtype(func, args, kwargs)
         return (_is_complex_dtype(dt) or (dt is None and _any_complex(args, kwargs))) \
             and not (is_static(values))
     if func in (np.iscomplex, np.isreal, np.real_if_close, np.sort_complex) \
@@ -188,9 +189,9 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
         return F.make_value(ctx, func, args, kwargs)
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
-    if func in F.CREATION and (_is_complex_dtype(F.creation_dtype(func, args, kwargs))
-                                or F.creation_dtype(func, args, kwargs) is None):
-        return F.create(ctx, func, args, kwargs)
+    if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))
+                                or C.creation_dtype(func, args, kwargs) is None):
+        return C.create(ctx, func, args, kwargs)
     if isinstance(func, type) and issubclass(func, np.generic) and len(args) == 1 and \
             not kwargs and isinstance(args[0], Complex):
         return F.astype(ctx, args[0], np.dtype(func))  # np.float64(z): the real part
@@ -242,7 +243,8 @@ def _method(ctx, z: Complex, name: str, args: list, kwargs: dict) -> Any:
         from pyonnx.frontend.lower.complex_linalg import product
         return product(ctx, "dot", z, *args)
     if name in ("prod", "cumprod"):
-        return F.prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
+        from pyonnx.frontend.lower.complex_reductions import prod
+        return prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
     if name in _ORDER_METHODS():
         return _ORDER_METHODS()[name](ctx, z, *args, **kwargs)
     if name in ("any", "all"):

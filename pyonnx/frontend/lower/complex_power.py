@@ -2,8 +2,8 @@
 numpy's ``nc_pow`` computes it.
 
 Input: the parts of the base and of the exponent (real Arrays of one float dtype, broadcast
-by the real lowerings), and ``ops``, the module :mod:`complex_ops` (its ``R``, ``mul``, ``div``,
-``log`` and ``exp``; passed in, as complex_ops calls this module). Output: the parts of the
+by the real lowerings), and ``ops``, the module :mod:`complex_ops` (its ``R``, ``mul`` and
+``div``; passed in, as complex_ops calls this module). Output: the parts of the
 power.
 
 numpy's order of cases, each an elementwise ``Where`` here:
@@ -77,11 +77,12 @@ def _integer_power(ctx, ops, ar, ai, n_abs):
 
 def runtime_power(ctx, ops, ar, ai, br, bi):
     """numpy's ``nc_pow(a, b)`` elementwise (see the module docstring)."""
+    from pyonnx.frontend.lower.complex_elementary import exp, log  # (it imports complex_ops)
     r = ops.R(ctx)
     # the general case: cexp(b * clog(a))
-    lr, li = ops.log(ctx, ar, ai)
+    lr, li = log(ctx, ar, ai)
     er, ei = c99_multiply(ctx, r, br, bi, lr, li)
-    re, im = ops.exp(ctx, er, ei)
+    re, im = exp(ctx, er, ei)
     # a real integer exponent below 100 in magnitude
     integer = r.logical_and(r.logical_and(r.equal(bi, 0.0), r.isfinite(br)),
                             r.logical_and(r.equal(r.floor(br), br),

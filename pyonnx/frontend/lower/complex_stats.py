@@ -55,7 +55,7 @@ def _nan_partwise(name: str, fill: Any):
 
 def _nan_product(cumulative: bool):
     def lower(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
-        from pyonnx.frontend.lower.complex_functions import prod
+        from pyonnx.frontend.lower.complex_reductions import prod
 
         _no_extras(ctx, "np.nancumprod" if cumulative else "np.nanprod", dtype=dtype, out=out,
                    **rest)
