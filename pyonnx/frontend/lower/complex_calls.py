@@ -56,7 +56,7 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort", "var", "std"}
+                              "argsort", "var", "std", "clip"}
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -110,8 +110,8 @@ def _STATS_FUNCS():
 
 
 def _ORDER_METHODS():
-    from pyonnx.frontend.lower import complex_order, complex_stats
-    return {**complex_order.METHODS, **complex_stats.METHODS}
+    from pyonnx.frontend.lower import complex_order, complex_reductions, complex_stats
+    return {**complex_order.METHODS, **complex_stats.METHODS, **complex_reductions.METHODS}
 
 
 def _user_function(func: Any) -> bool:

@@ -295,10 +295,14 @@ from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
 from pyonnx.frontend.lower.complex_linalg import einsum as _einsum  # noqa: E402
 from pyonnx.frontend.lower.complex_creation import FUNCS as _CREATION  # noqa: E402
 from pyonnx.frontend.lower.complex_reductions import FUNCS as _REDUCTIONS  # noqa: E402
+from pyonnx.frontend.lower.complex_sorted import FUNCS as _SORTED  # noqa: E402
+from pyonnx.frontend.lower.complex_signal import FUNCS as _SIGNAL  # noqa: E402
 
 FUNCS.update(_QUERIES)
 FUNCS.update(_MATH)
 FUNCS.update(_ORDER)
 FUNCS.update(_CREATION)
 FUNCS.update(_REDUCTIONS)
+FUNCS.update(_SORTED)
+FUNCS.update(_SIGNAL)
 FUNCS[np.einsum] = _einsum
