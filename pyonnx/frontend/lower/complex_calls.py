@@ -197,6 +197,10 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
         return F.astype(ctx, args[0], np.dtype(func))  # np.float64(z): the real part
     if func is builtins.len and len(args) == 1 and not kwargs:
         return _len(ctx, args[0])
+    if func in (builtins.enumerate, builtins.zip, builtins.reversed):
+        # iterated by the for loop that asks for them (complex_iteration)
+        from pyonnx.frontend.lower.iteration import LazyIterable
+        return LazyIterable(func.__name__, tuple(args), kwargs)
     name = getattr(func, "__name__", None)
     fn = F.FUNCS.get(func) or _STATS_FUNCS().get(func)
     if fn is not None:

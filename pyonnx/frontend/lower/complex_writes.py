@@ -128,24 +128,31 @@ def _argument_in_control_flow(lowering, target: Any) -> str:
 
 def shared(lowering, target: Any) -> str:
     """Why numpy's write into ``target`` could be seen elsewhere ("" when it cannot): an
-    argument, a view, or a view of some complex value held by a name (conservative: which
-    memory a view shares is not tracked across run-time loops and branches)."""
+    argument, a view, a complex view held by a name whose memory (``Complex.mem``) meets the
+    target's, any ``.real``/``.imag`` part view held by a name (not traced), or a run-time loop
+    iterating over it."""
     if not isinstance(target, Complex):
         return ""
     note = memory_note(target)
     if note:
         return note
     from pyonnx.frontend.lower.complex_functions import part_views
+    from pyonnx.frontend.lower.complex_iteration import iterated
 
     ctx = lowering.ctx
+    if target.mem & iterated(ctx):
+        return ("a run-time loop iterates over it ('for v in z'), and reads its items from "
+                "the array as it was before the loop")
     parts_ = part_views(ctx)
     stack = [v for f in ctx.frames for v in f.env.locals.values()]
     while stack:
         v = stack.pop()
         if isinstance(v, (list, tuple)):
             stack.extend(v)
-        elif isinstance(v, Complex) and v.base is not None or \
+        elif isinstance(v, Complex) and v.base is not None and bool(v.mem & target.mem) or \
                 isinstance(v, Array) and id(v) in parts_:
+            # (a complex view shares the memory it came from, ``mem``, joined over run-time
+            # if/loop paths; a part view, a real Array, is not traced: any one refuses)
             return ("a view of a complex array (z[1:], z.real, z.T...) is held by a name, "
                     "whose memory numpy may share")
     return ""
