@@ -7,8 +7,10 @@ name rebound to the written Complex (each part written by the real item assignme
 Complex values are not tracked by :mod:`aliases` (numpy's shared memory between names and
 views), so a write is converted only when no other name or view can see the memory: the target
 is a local name, no view of it was taken (``z[1:]``, ``z.real``, ``z.reshape``), no other name
-holds it, and it is not an argument (whose memory is the caller's). Everything else is refused
-with what to write instead, never converted into a model that misses numpy's shared write.
+holds it. A written argument (the caller's memory) is followed by its name, also out of a
+run-time ``if`` (branches keep the name although nothing reads it later) and loop, and written
+back at the end (complex_boundary). Everything else is refused with what to write instead,
+never converted into a model that misses numpy's shared write.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
                         "is not supported yet; write into the array's own name (z[i] = v)")
     name = target_node.id
-    why = shared(lowering, target) or _argument_in_control_flow(lowering, target)
+    why = shared(lowering, target)
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
                         f"{why}; write into a copy (z = z.copy()) before the views are taken")
@@ -113,17 +115,6 @@ def written_arguments(ctx) -> set:
 def _meets(v: Any, target: Any) -> bool:
     """Whether ``v`` may be (part of) the memory of ``target``: a Complex whose buffers meet."""
     return isinstance(v, Complex) and isinstance(target, Complex) and bool(v.mem & target.mem)
-
-
-def _argument_in_control_flow(lowering, target: Any) -> str:
-    """A write into a complex argument inside a run-time if/loop: the If/Loop carries only the
-    names live after it, and an argument written there need not be (its final value is the
-    caller's, see complex_boundary.written_arguments): refused (fuzz seed 1000162)."""
-    if isinstance(target, Complex) and target.param is not None and any(
-            getattr(f, "dynamic_depth", 0) for f in lowering.ctx.frames):
-        return ("it is an argument written inside a run-time 'if' or loop (also after an "
-                "early 'return' in one), which pyonnx does not follow yet")
-    return ""
 
 
 def shared(lowering, target: Any) -> str:
@@ -180,8 +171,7 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
         if inplace is True:
             holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
                           if v is left or _meets(v, left))
-            if shared(lowering, left) or _argument_in_control_flow(lowering, left) or \
-                    holders > 1:
+            if shared(lowering, left) or holders > 1:
                 raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
                                 "view or the caller shares is not supported (numpy would change "
                                 "them all); write x = x op ... (a new array)")
