@@ -250,3 +250,14 @@ def test_refusals_name_the_construct():
             (k.c_bad_inplace_real, (np.arange(2.0),), "same_kind")]:
         with pytest.raises(pyonnx.ConversionError, match=match):
             pyonnx.compile(fn)(*args)
+
+
+def test_sklearn_complex_input_is_refused_with_advice():
+    # skl2onnx types a complex X as an ONNX complex tensor, which onnxruntime cannot compute on
+    import pyonnx.sklearn
+    from tests.sklearn_kernels import SelectPower
+
+    x = np.arange(6.0).reshape(3, 2)
+    step = SelectPower().fit(x)
+    with pytest.raises(pyonnx.ConversionError, match=r"np.hstack\(\[X.real, X.imag\]\)"):
+        pyonnx.sklearn.to_onnx(step, (x + 1j).astype(np.complex64))
