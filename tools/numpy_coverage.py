@@ -132,7 +132,7 @@ def _complex_lowerings() -> set:
     complex dispatch runs before the registry's look-up)."""
     from pyonnx.frontend.lower import complex_fft, complex_functions, complex_stats
     return {f for f in (*complex_functions.FUNCS, *complex_fft.FUNCS, *complex_stats.FUNCS)
-            if _hashable(f) and getattr(f, "__module__", "").startswith("numpy")}
+            if _hashable(f) and (getattr(f, "__module__", None) or "").startswith("numpy")}
 
 
 def _hashable(x: Any) -> bool:
