@@ -149,7 +149,9 @@ def imag(ctx, z: Any) -> Any:
 
 
 def absolute(ctx, z: Any) -> Array:
-    return ops.hypot(ctx, z.re, z.im)
+    from pyonnx.frontend.lower.complex_abs_compare import record
+    # (recorded: ``abs(z) <= 2.0`` then compares re*re + im*im, complex_abs_compare)
+    return record(ctx, ops.hypot(ctx, z.re, z.im), z.re, z.im)
 
 
 def angle(ctx, z: Any, deg: Any = False) -> Array:
