@@ -160,3 +160,17 @@ def test_refusals():
         pyonnx.compile(median_axes)(z)
     with pytest.raises(pyonnx.ConversionError, match="axis=None"):
         pyonnx.compile(unique_axis)(z)
+
+
+def nan_extremes(z):
+    return np.nanmax(z), np.nanmin(z), np.nanmax(z, axis=0), np.nanmin(z, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_nanmax_nanmin_skip_nan_elements(dtype):
+    # numpy's fmax.reduce: the first extreme without a NaN part; an all-NaN slice gives its
+    # first element (numpy warns)
+    z = special(dtype)
+    z[:, 1] = complex(NAN, 1)
+    check(nan_extremes, z, **TOL[dtype])
+    check(nan_extremes, rc(np.random.default_rng(9), (2, 5), dtype), **TOL[dtype])

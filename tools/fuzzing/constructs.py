@@ -320,7 +320,7 @@ C_UNARY = ("np.abs", "np.conj", "np.real", "np.imag", "np.angle", "np.exp", "np.
            "np.expm1", "np.sort", "np.argsort", "np.max", "np.argmin", "np.var", "np.nansum",
            "np.median", "np.unique", "np.mean", "np.nanmean", "np.prod", "np.add.reduce",
            "np.multiply.reduce", "np.add.accumulate", "np.multiply.accumulate",
-           "np.maximum.reduce", "np.linalg.norm")
+           "np.maximum.reduce", "np.linalg.norm", "np.nanmax", "np.nanmin")
 # order, products and n-d transforms of complex names
 C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argmax({z}, axis=0)",
           "np.min({z}, axis=-1)", "np.std({z}, axis=0)", "np.einsum('...,...->...', {z}, {w})",

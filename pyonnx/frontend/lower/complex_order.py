@@ -1,5 +1,5 @@
 """Ordering complex values as numpy does: max/min/argmax/argmin (and the ``ndarray`` methods),
-maximum/minimum/fmax/fmin, clip, sort/argsort/sort_complex.
+nanmax/nanmin, maximum/minimum/fmax/fmin, clip, sort/argsort/sort_complex.
 
 Input: a :class:`Complex` (or, for the binary functions, one complex operand and one real or
 complex one). Output: numpy's value: a Complex, or int64 indices.
@@ -51,9 +51,11 @@ def _flat_axis(ctx, z: Complex, axis: Any, fname: str) -> tuple[Complex, int]:
     return z, int(axis) % max(z.ndim, 1)
 
 
-def _arg_extreme(ctx, z: Complex, axis: int, largest: bool):
+def _arg_extreme(ctx, z: Complex, axis: int, largest: bool, skip_nan: bool = False):
     """int64 index (keepdims) of the first NaN-part element along ``axis``, else of the first
-    lexicographic maximum (``largest``) or minimum."""
+    lexicographic maximum (``largest``) or minimum. ``skip_nan`` (nanmax/nanmin, numpy's
+    ``fmax.reduce``): the first extreme among the elements without a NaN part, the first
+    element when they all have one."""
     r = R(ctx)
     nan = _has_nan(r, z.re, z.im)
     fill = -np.inf if largest else np.inf
@@ -63,6 +65,8 @@ def _arg_extreme(ctx, z: Complex, axis: int, largest: bool):
     mi = reduce(r.where(cand, z.im, fill), axis=axis, keepdims=True)
     best = r.logical_and(cand, r.equal(z.im, mi))
     first_best = r.argmax(best, axis=axis, keepdims=True)
+    if skip_nan:
+        return first_best
     first_nan = r.argmax(nan, axis=axis, keepdims=True)
     return r.where(r.any(nan, axis=axis, keepdims=True), first_nan, first_best)
 
@@ -79,7 +83,7 @@ def _argfunc(largest: bool, fname: str):
         axis_given = ctx.static(axis, "axis")
         flat, ax = _flat_axis(ctx, z, axis, fname)
         _check_nonempty(ctx, flat, ax, f"attempt to get {fname[3:]} of an empty sequence")
-        idx = _arg_extreme(ctx, flat, ax, largest)
+        idx = _arg_extreme(ctx, flat, ax, largest, skip_nan)
         r = R(ctx)
         if axis_given is None:
             idx = r.reshape(idx, (1,) * z.ndim if keep else ())
@@ -96,7 +100,7 @@ def _check_nonempty(ctx, z: Complex, axis: int, message: str) -> None:
         raise ctx.error(f"{message} (numpy raises ValueError)")
 
 
-def _reduce(largest: bool, fname: str):
+def _reduce(largest: bool, fname: str, skip_nan: bool = False):
     def lower(ctx, a, axis=None, out=None, keepdims=False, initial=None, where=None):
         if out is not None or initial is not None or where is not None:
             raise ctx.error(f"{fname}(..., out=/initial=/where=) of a complex array is not "
@@ -109,7 +113,7 @@ def _reduce(largest: bool, fname: str):
         flat, ax = _flat_axis(ctx, z, axis, fname)
         _check_nonempty(ctx, flat, ax, "zero-size array to reduction operation "
                         f"{'maximum' if largest else 'minimum'} which has no identity")
-        idx = _arg_extreme(ctx, flat, ax, largest)
+        idx = _arg_extreme(ctx, flat, ax, largest, skip_nan)
         r = R(ctx)
         re = r.take_along_axis(flat.re, idx, axis=ax)
         im = r.take_along_axis(flat.im, idx, axis=ax)
@@ -237,6 +241,8 @@ FUNCS = {np.max: _reduce(True, "np.max"), np.amax: _reduce(True, "np.max"),
          np.argmax: _argfunc(True, "np.argmax"), np.argmin: _argfunc(False, "np.argmin"),
          np.maximum: _binary("maximum"), np.minimum: _binary("minimum"),
          np.fmax: _binary("fmax"), np.fmin: _binary("fmin"),
-         np.sort: sort, np.argsort: argsort, np.clip: clip}
+         np.sort: sort, np.argsort: argsort, np.clip: clip,
+         np.nanmax: _reduce(True, "np.nanmax", skip_nan=True),
+         np.nanmin: _reduce(False, "np.nanmin", skip_nan=True)}
 METHODS = {"max": FUNCS[np.max], "min": FUNCS[np.min], "argmax": FUNCS[np.argmax],
            "argmin": FUNCS[np.argmin], "argsort": argsort, "clip": _clip_method}
