@@ -261,3 +261,18 @@ def test_sklearn_complex_input_is_refused_with_advice():
     step = SelectPower().fit(x)
     with pytest.raises(pyonnx.ConversionError, match=r"np.hstack\(\[X.real, X.imag\]\)"):
         pyonnx.sklearn.to_onnx(step, (x + 1j).astype(np.complex64))
+
+
+def likes(a, x):
+    return np.zeros_like(a), np.ones_like(a), np.full_like(a, 2), np.full_like(x, 1 + 2j), \
+        np.full_like(a, 1j, dtype=np.complex128), np.full(2, 1j), np.full_like(x, a[0])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_like_creation_keeps_the_template_dtype(dtype):
+    # (fuzz seed 14400003: np.zeros_like of complex64 was complex128; a complex fill of a
+    # real template keeps the real part, as numpy with its ComplexWarning)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        check(likes, np.ones(3, dtype) * (1 + 1j), np.arange(3.0))

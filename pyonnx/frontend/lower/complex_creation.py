@@ -45,10 +45,12 @@ def create(ctx, func, args: list, kwargs: dict) -> Complex:
                         "values yet")
     src = args[0] if args else kwargs.get("a", kwargs.get("shape"))
     if dtype is None:
-        dtype = np.result_type(_dtype_of(src), np.asarray(fill).dtype) if like else \
-            np.asarray(fill).dtype
+        # numpy: a _like array has its template's dtype (np.zeros_like of complex64 is
+        # complex64; a complex fill of a real template keeps the real part, ComplexWarning)
+        dtype = _dtype_of(src) if like else np.asarray(fill).dtype
     dt = np.dtype(complex if dtype is complex else ctx.static(dtype, "dtype"))
-    if dt.kind != "c":
+    real_result = dt.kind != "c"
+    if real_result:
         dt = complex_dtype(dt)
     rd = real_dtype(dt)
     if isinstance(src, Complex):
@@ -59,6 +61,8 @@ def create(ctx, func, args: list, kwargs: dict) -> Complex:
     else:
         c = complex(ctx.static(fill, "the fill value"))
         fr, fi_ = c.real, c.imag
+    if real_result and like and dtype is not None:
+        return full(ctx, src, fr, dtype=np.dtype(dtype))
     return make(ctx, full(ctx, src, fr, dtype=rd), full(ctx, src, fi_, dtype=rd), dt)
 
 

@@ -83,7 +83,7 @@ def _argfunc(largest: bool, fname: str):
         axis_given = ctx.static(axis, "axis")
         flat, ax = _flat_axis(ctx, z, axis, fname)
         _check_nonempty(ctx, flat, ax, f"attempt to get {fname[3:]} of an empty sequence")
-        idx = _arg_extreme(ctx, flat, ax, largest, skip_nan)
+        idx = _arg_extreme(ctx, flat, ax, largest)
         r = R(ctx)
         if axis_given is None:
             idx = r.reshape(idx, (1,) * z.ndim if keep else ())
