@@ -13,6 +13,7 @@ run the registry's real lowering on each part ("partwise"); the rest are in
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 import numpy as np
@@ -103,10 +104,12 @@ def _FFT_FUNCS():
     return FUNCS
 
 
+@functools.cache
 def _STATS_FUNCS():
-    # (complex_stats uses complex_functions: it is merged here, not into F.FUNCS)
-    from pyonnx.frontend.lower.complex_stats import FUNCS
-    return FUNCS
+    # (complex_stats, complex_reductions and complex_sorted use complex_functions: they are
+    # merged here, not into F.FUNCS)
+    from pyonnx.frontend.lower import complex_reductions, complex_sorted, complex_stats
+    return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS}
 
 
 def _ORDER_METHODS():

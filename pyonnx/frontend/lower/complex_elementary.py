@@ -2,7 +2,7 @@
 computes them.
 
 Input: the real and imaginary parts (real Arrays of one float dtype, one shape). Output: the
-parts of the result, built from the real lowerings of the registry (:class:`complex_ops.R`).
+parts of the result, built from the real lowerings of the registry (:class:`complex_arith.R`).
 Formulas are numpy's (``npy_math_complex``) with C99 Annex G's special values for the infinite,
 NaN and signed-zero arguments the plain formulas get wrong (each an elementwise ``Where``).
 The rest of the elementary functions (tan, the inverse functions, log1p, expm1) are in
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.lower.complex_ops import R, hypot
+from pyonnx.frontend.lower.complex_arith import R, hypot
 
 __all__ = ["exp", "log", "log2", "log10", "sqrt", "sin", "cos", "sinh", "cosh", "sign"]
 

@@ -23,6 +23,8 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import (
     Complex, make, pack, real_dtype, static_dim, unpack)
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower.complex_fft_shift import FUNCS as _SHIFT
+from pyonnx.frontend.lower.complex_fft_shift import fft_input as _input
 from pyonnx.frontend.lower.complex_fft_steps import four_step, split
 from pyonnx.frontend.lower.complex_ops import R
 from pyonnx.frontend.numpy_calls import lookup
@@ -30,15 +32,6 @@ from pyonnx.frontend.numpy_calls import lookup
 __all__ = ["FUNCS"]
 
 _OPSET = 20
-
-
-def _input(ctx, a: Any) -> Any:
-    if isinstance(a, (Complex, Array)):
-        return a
-    arr = np.asarray(a)
-    if arr.dtype.kind == "c":
-        return make(ctx, arr.real, arr.imag, arr.dtype)
-    return ctx.asarray(arr)
 
 
 def _out_dtype(a: Any) -> np.dtype:
@@ -356,7 +349,4 @@ FUNCS = {
     np.fft.rfftn: rfftn, np.fft.rfft2: rfft2, np.fft.irfftn: irfftn, np.fft.irfft2: irfft2,
     np.fft.hfft: hfft, np.fft.ihfft: ihfft,
 }
-# the index helpers (their module imports this one's _input)
-from pyonnx.frontend.lower.complex_fft_shift import FUNCS as _SHIFT  # noqa: E402
-
-FUNCS.update(_SHIFT)
+FUNCS.update(_SHIFT)  # the index helpers

@@ -9,17 +9,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyonnx.frontend.graph.complex_values import Complex, static_dim
-from pyonnx.frontend.lower.complex_fft import _input
+from typing import Any
+
+from pyonnx.frontend.graph.complex_values import Complex, make, static_dim
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.complex_ops import R
 from pyonnx.frontend.numpy_calls import lookup
 
-__all__ = ["FUNCS", "fftshift", "ifftshift"]
+__all__ = ["FUNCS", "fftshift", "ifftshift", "fft_input"]
+
+
+def fft_input(ctx, a: Any) -> Any:
+    """An ``np.fft`` argument as a frontend value (a constant complex array as a Complex);
+    :mod:`complex_fft` uses it too."""
+    if isinstance(a, (Complex, Array)):
+        return a
+    arr = np.asarray(a)
+    if arr.dtype.kind == "c":
+        return make(ctx, arr.real, arr.imag, arr.dtype)
+    return ctx.asarray(arr)
 
 
 def _shift(ctx, x, axes, inverse: bool):
-    x = _input(ctx, x)
+    x = fft_input(ctx, x)
     axes = ctx.static(axes, "axes")
     axes = tuple(range(x.ndim)) if axes is None else \
         (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)

@@ -1,7 +1,9 @@
 """numpy functions of complex values: parts, conj/astype/abs/angle, elementwise math, where,
 products; and the partwise helper (a linear function run on each part). The table ``FUNCS`` is
 what :mod:`complex_calls` dispatches to (creation with a complex dtype is
-:mod:`complex_creation`, prod/cumprod/norm and ufunc reductions :mod:`complex_reductions`).
+:mod:`complex_creation`; prod/mean/norm and the ufunc reductions, :mod:`complex_reductions`,
+and median/unique, :mod:`complex_sorted`, use :func:`partwise` and are merged by
+:mod:`complex_calls`).
 
 Input: frontend values (Complex, Arrays, static values). Output: numpy's value (a Complex or a
 real Array); a ConversionError for arguments these lowerings do not take.
@@ -296,15 +298,11 @@ from pyonnx.frontend.lower.complex_math import FUNCS as _MATH  # noqa: E402
 from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
 from pyonnx.frontend.lower.complex_linalg import einsum as _einsum  # noqa: E402
 from pyonnx.frontend.lower.complex_creation import FUNCS as _CREATION  # noqa: E402
-from pyonnx.frontend.lower.complex_reductions import FUNCS as _REDUCTIONS  # noqa: E402
-from pyonnx.frontend.lower.complex_sorted import FUNCS as _SORTED  # noqa: E402
 from pyonnx.frontend.lower.complex_signal import FUNCS as _SIGNAL  # noqa: E402
 
 FUNCS.update(_QUERIES)
 FUNCS.update(_MATH)
 FUNCS.update(_ORDER)
 FUNCS.update(_CREATION)
-FUNCS.update(_REDUCTIONS)
-FUNCS.update(_SORTED)
 FUNCS.update(_SIGNAL)
 FUNCS[np.einsum] = _einsum

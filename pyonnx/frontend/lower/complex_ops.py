@@ -15,7 +15,6 @@ exp/log/sqrt/sin/cos/sinh/cosh/sign are in :mod:`complex_elementary`.
 from __future__ import annotations
 
 import ast
-import sys
 from typing import Any
 
 import numpy as np
@@ -23,10 +22,12 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, make, parts
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower.complex_arith import R, div, hypot, mul  # noqa: F401 (re-exported)
+from pyonnx.frontend.lower.complex_elementary import sqrt
 from pyonnx.frontend.lower.complex_power import runtime_power as _runtime_power
-from pyonnx.frontend.numpy_calls import lookup
 
-__all__ = ["involved", "result_dtype", "binary", "unary", "unary_parts", "new_copy", "compare", "R"]
+__all__ = ["involved", "result_dtype", "binary", "unary", "unary_parts", "new_copy", "compare",
+           "R", "mul", "div", "hypot", "power", "reciprocal", "truth"]
 
 _BIN_UFUNCS = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
                ast.Div: np.true_divide, ast.Pow: np.power}
@@ -65,65 +66,6 @@ def result_dtype(ctx, ufunc: np.ufunc, *values: Any) -> tuple[np.dtype, bool]:
     return outs[0], weak
 
 
-class R:
-    """The real lowerings, bound to one context (``R(ctx).add(a, b)``)."""
-
-    def __init__(self, ctx):
-        self.ctx = ctx
-
-    def where(self, cond, a, b):
-        """``np.where(cond, a, b)`` keeping the sign of a selected zero: onnxruntime's Where
-        gives +0.0 for a selected -0.0 (common.where_), so the sign is put back from a Where
-        of the operands' signs (±1, exact)."""
-        w, cs = self.__getattr__("where"), self.__getattr__("copysign")
-        out = w(cond, a, b)
-        if out.dtype.kind != "f":
-            return out
-        return cs(out, w(cond, cs(1.0, a), cs(1.0, b)))
-
-    def __getattr__(self, name: str):
-        entry = lookup(getattr(np, name))
-        if entry is None:
-            raise AttributeError(f"pyonnx bug: no real lowering of np.{name}")
-        fn = entry.fn
-        ctx = self.ctx
-
-        def run(*args, **kwargs):
-            out = fn(ctx, *args, **kwargs)
-            if isinstance(out, Array) and out.weak:
-                out = Array(out.value, out.dtype, out.shape)
-            return out
-        return run
-
-
-# ------------------------------------------------------------------ arithmetic
-def mul(r: R, ar, ai, br, bi):
-    return r.subtract(r.multiply(ar, br), r.multiply(ai, bi)), \
-        r.add(r.multiply(ar, bi), r.multiply(ai, br))
-
-
-def div(r: R, ar, ai, br, bi):
-    """numpy's complex division (Smith's algorithm; a zero divisor gives inf/nan parts)."""
-    abr, abi = r.absolute(br), r.absolute(bi)
-    big_r = r.greater_equal(abr, abi)
-    zero = r.logical_and(r.equal(abr, 0.0), r.equal(abi, 0.0))
-    # |br| >= |bi|
-    rat = r.divide(bi, r.where(zero, 1.0, br))
-    scl = r.divide(1.0, r.add(br, r.multiply(bi, rat)))
-    r1 = r.multiply(r.add(ar, r.multiply(ai, rat)), scl)
-    i1 = r.multiply(r.subtract(ai, r.multiply(ar, rat)), scl)
-    # zero divisor
-    r0, i0 = r.divide(ar, abr), r.divide(ai, abr)
-    # |br| < |bi| (or NaN)
-    rat2 = r.divide(br, bi)
-    scl2 = r.divide(1.0, r.add(bi, r.multiply(br, rat2)))
-    r2 = r.multiply(r.add(r.multiply(ar, rat2), ai), scl2)
-    i2 = r.multiply(r.subtract(r.multiply(ai, rat2), ar), scl2)
-    re = r.where(big_r, r.where(zero, r0, r1), r2)
-    im = r.where(big_r, r.where(zero, i0, i1), i2)
-    return re, im
-
-
 def _static_int_exponent(b: Any) -> int | None:
     if isinstance(b, Array) or isinstance(b, Complex):
         return None
@@ -147,7 +89,6 @@ def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
         return reciprocal(ctx, ar, ai)  # ndarray.__pow__'s fast path (np.reciprocal)
     if isinstance(a, Complex) and not isinstance(b, (Array, Complex)) and not \
             isinstance(b, bool) and b == 0.5:
-        from pyonnx.frontend.lower.complex_elementary import sqrt
         return sqrt(ctx, ar, ai)  # ndarray.__pow__'s fast path (np.sqrt)
     if n is not None:
         if n == 0:
@@ -177,7 +118,7 @@ def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
             accr, acci = div(r, 1.0, 0.0, accr, acci)
         return _zero_base(ctx, ar, ai, n, accr, acci)
     br, bi = parts(ctx, b, dtype)
-    return _runtime_power(ctx, sys.modules[__name__], ar, ai, br, bi)
+    return _runtime_power(ctx, ar, ai, br, bi)
 
 
 def reciprocal(ctx, ar, ai):
@@ -199,13 +140,6 @@ def _zero_base(ctx, ar, ai, n: int, pr, pi):
     return r.where(zero_a, z, pr), r.where(zero_a, z, pi)
 
 
-def hypot(ctx, ar, ai):
-    """|a| without overflow or underflow: numpy's npy_hypot (inf wins over nan)."""
-    r = R(ctx)
-    return r.hypot(ar, ai)
-
-
-# ------------------------------------------------------------------ operators
 def binary(ctx, op: type, a: Any, b: Any) -> Any:
     """``a <op> b`` where one side is complex: numpy's value and dtype."""
     ufunc = _BIN_UFUNCS.get(op)
