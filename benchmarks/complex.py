@@ -36,6 +36,18 @@ def mandel_step(z, c):
     return z, np.abs(z) > 2.0
 
 
+def mandel_escape(c):
+    """The Mandelbrot escape count: 20 iterations of z*z + c where |z| <= 2 (the comparison is
+    a squared modulus against a threshold, complex_abs_compare: no square root)."""
+    z = np.zeros_like(c)
+    n = np.zeros(c.shape, np.int64)
+    for _ in range(20):
+        m = np.abs(z) <= 2.0
+        z = np.where(m, z * z + c, z)
+        n = n + m
+    return n
+
+
 def cmatmul(a, b):
     return a @ b
 
@@ -64,6 +76,8 @@ def cases(rng):
                         rng.normal(size=n).astype(np.finfo(dt).dtype))),
         ("mandelbrot step", mandel_step,
          lambda n, dt: (_rc(rng, n, dt) * 0.5, _rc(rng, n, dt) * 0.5)),
+        ("mandelbrot escape count", mandel_escape,
+         lambda n, dt: (_rc(rng, n, dt) * 0.8,)),
         ("matmul", cmatmul,
          lambda n, dt: (_rc(rng, (n, n), dt), _rc(rng, (n, n), dt))),
         ("fft convolve (rfft)", fft_convolve,
@@ -74,7 +88,7 @@ def cases(rng):
     ]
 
 
-SIZES = {"matmul": (16, 256)}
+SIZES = {"matmul": (16, 256), "mandelbrot escape count": (64, 10_000)}
 DEFAULT_SIZES = (64, 100_000)
 FFT_SIZES = (64, 4096)
 

@@ -197,8 +197,8 @@ def test_more_math(dtype):
     check(k.c_more_math, rc((2, 3), dtype), **tol)
 
 
-@pytest.mark.parametrize("fn, match", [(k.c_refused_max, "np.median"),
-                                       (k.c_refused_convolve, "np.convolve")])
+@pytest.mark.parametrize("fn, match", [(k.c_refused_trapezoid, "np.trapezoid"),
+                                       (k.c_refused_gradient, "np.gradient")])
 def test_not_yet_converted_is_refused_at_the_line(fn, match):
     # numpy computes these; pyonnx refuses at the user's line (never a real-only result)
     fn(rc((3,)))
@@ -250,3 +250,29 @@ def test_refusals_name_the_construct():
             (k.c_bad_inplace_real, (np.arange(2.0),), "same_kind")]:
         with pytest.raises(pyonnx.ConversionError, match=match):
             pyonnx.compile(fn)(*args)
+
+
+def test_sklearn_complex_input_is_refused_with_advice():
+    # skl2onnx types a complex X as an ONNX complex tensor, which onnxruntime cannot compute on
+    import pyonnx.sklearn
+    from tests.sklearn_kernels import SelectPower
+
+    x = np.arange(6.0).reshape(3, 2)
+    step = SelectPower().fit(x)
+    with pytest.raises(pyonnx.ConversionError, match=r"np.hstack\(\[X.real, X.imag\]\)"):
+        pyonnx.sklearn.to_onnx(step, (x + 1j).astype(np.complex64))
+
+
+def likes(a, x):
+    return np.zeros_like(a), np.ones_like(a), np.full_like(a, 2), np.full_like(x, 1 + 2j), \
+        np.full_like(a, 1j, dtype=np.complex128), np.full(2, 1j), np.full_like(x, a[0])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_like_creation_keeps_the_template_dtype(dtype):
+    # (fuzz seed 14400003: np.zeros_like of complex64 was complex128; a complex fill of a
+    # real template keeps the real part, as numpy with its ComplexWarning)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        check(likes, np.ones(3, dtype) * (1 + 1j), np.arange(3.0))

@@ -130,9 +130,11 @@ def function_row(name: str, obj: Any) -> Row:
 def _complex_lowerings() -> set:
     """The numpy functions the complex lowering converts (for real and complex arguments: the
     complex dispatch runs before the registry's look-up)."""
-    from pyonnx.frontend.lower import complex_fft, complex_functions, complex_stats
-    return {f for f in (*complex_functions.FUNCS, *complex_fft.FUNCS, *complex_stats.FUNCS)
-            if _hashable(f) and getattr(f, "__module__", "").startswith("numpy")}
+    from pyonnx.frontend.lower import (
+        complex_fft, complex_functions, complex_reductions, complex_sorted, complex_stats)
+    return {f for f in (*complex_functions.FUNCS, *complex_fft.FUNCS, *complex_stats.FUNCS,
+                        *complex_reductions.FUNCS, *complex_sorted.FUNCS)
+            if _hashable(f) and (getattr(f, "__module__", None) or "").startswith("numpy")}
 
 
 def _hashable(x: Any) -> bool:

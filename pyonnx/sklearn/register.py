@@ -175,6 +175,14 @@ def numpy_dtype(var_type: Any) -> np.dtype:
     for dtype, cls in _type_table().items():
         if type(var_type) is cls:
             return dtype
+    if type(var_type).__name__ in ("Complex64TensorType", "Complex128TensorType"):
+        # skl2onnx types a complex X as an ONNX complex tensor, on which onnxruntime has
+        # almost no kernels (pyonnx's own models carry complex values as real pairs)
+        raise ConversionError(
+            "pyonnx.sklearn does not convert complex inputs: skl2onnx makes X an ONNX complex "
+            "tensor, which onnxruntime cannot compute on; give the pipeline real columns "
+            "(np.hstack([X.real, X.imag])), or compile the complex function with "
+            "pyonnx.compile / pyonnx.to_onnx, whose models carry complex values as real pairs")
     raise ConversionError(f"pyonnx converts numeric tensors, not {type(var_type).__name__} "
                           "inputs")
 

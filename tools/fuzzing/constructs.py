@@ -317,12 +317,20 @@ def e_scalar(g):
 C_UNARY = ("np.abs", "np.conj", "np.real", "np.imag", "np.angle", "np.exp", "np.sqrt",
            "np.square", "np.negative", "np.isfinite", "np.tan", "np.tanh", "np.arcsin",
            "np.arccos", "np.arctan", "np.arcsinh", "np.arccosh", "np.arctanh", "np.log1p",
-           "np.expm1", "np.sort", "np.argsort", "np.max", "np.argmin", "np.var", "np.nansum")
+           "np.expm1", "np.sort", "np.argsort", "np.max", "np.argmin", "np.var", "np.nansum",
+           "np.median", "np.unique", "np.mean", "np.nanmean", "np.prod", "np.add.reduce",
+           "np.multiply.reduce", "np.add.accumulate", "np.multiply.accumulate",
+           "np.maximum.reduce", "np.linalg.norm", "np.nanmax", "np.nanmin")
 # order, products and n-d transforms of complex names
 C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argmax({z}, axis=0)",
           "np.min({z}, axis=-1)", "np.std({z}, axis=0)", "np.einsum('...,...->...', {z}, {w})",
           "np.tensordot({z}, {w}, axes=0)", "np.array([{z}, {w}])", "np.fft.rfftn(np.real({z}))",
-          "np.fft.hfft({z})", "np.sort_complex({z})")
+          "np.fft.hfft({z})", "np.sort_complex({z})", "np.clip({z}, {w}, None)",
+          "np.clip({z}, -0.5 - 0.5j, 1 + 0.25j)", "{z}.clip(-1, {w})",
+          "np.convolve(np.ravel({z}), np.ravel({w}))",
+          "np.correlate(np.ravel({z}), np.ravel({w}), 'full')", "np.median({z}, axis=-1)",
+          "np.linalg.norm({z}, 1, axis=-1)", "np.linalg.norm({z}, np.inf)",
+          "np.unique({z}, return_counts=True)[1]", "np.mean({z}, axis=0)")
 
 
 def _complex_name(g):

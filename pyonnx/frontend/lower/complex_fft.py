@@ -1,5 +1,5 @@
 """``np.fft``: fft/ifft/rfft/irfft, fft2/ifft2, fftn/ifftn, rfft2/irfft2, rfftn/irfftn,
-hfft/ihfft, fftshift/ifftshift, fftfreq/rfftfreq.
+hfft/ihfft (fftshift/ifftshift and fftfreq/rfftfreq: :mod:`complex_fft_shift`).
 
 Input: a real Array or a Complex, numpy's arguments (``n``/``s`` and ``axis``/``axes`` known at
 conversion time, ``norm``). Output: numpy's value: complex64 for float32 input, complex128 for
@@ -23,6 +23,8 @@ import numpy as np
 from pyonnx.frontend.graph.complex_values import (
     Complex, make, pack, real_dtype, static_dim, unpack)
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower.complex_fft_shift import FUNCS as _SHIFT
+from pyonnx.frontend.lower.complex_fft_shift import fft_input as _input
 from pyonnx.frontend.lower.complex_fft_steps import four_step, split
 from pyonnx.frontend.lower.complex_ops import R
 from pyonnx.frontend.numpy_calls import lookup
@@ -30,15 +32,6 @@ from pyonnx.frontend.numpy_calls import lookup
 __all__ = ["FUNCS"]
 
 _OPSET = 20
-
-
-def _input(ctx, a: Any) -> Any:
-    if isinstance(a, (Complex, Array)):
-        return a
-    arr = np.asarray(a)
-    if arr.dtype.kind == "c":
-        return make(ctx, arr.real, arr.imag, arr.dtype)
-    return ctx.asarray(arr)
 
 
 def _out_dtype(a: Any) -> np.dtype:
@@ -345,49 +338,6 @@ def ihfft(ctx, a, n=None, axis=-1, norm=None, out=None):
     return make(ctx, z.re, R(ctx).negative(z.im), z.dtype)
 
 
-def _shift(ctx, x, axes, inverse: bool):
-    x = _input(ctx, x)
-    axes = ctx.static(axes, "axes")
-    axes = tuple(range(x.ndim)) if axes is None else \
-        (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
-    shifts = []
-    for ax in axes:
-        d = static_dim(ctx, x.shape[ax], "np.fft.fftshift needs the axis lengths known at "
-                       "conversion time")
-        shifts.append(-(d // 2) if inverse else d // 2)
-    roll = lookup(np.roll).fn
-    if isinstance(x, Complex):
-        return Complex(roll(ctx, x.re, tuple(shifts), axis=axes),
-                       roll(ctx, x.im, tuple(shifts), axis=axes), x.dtype)
-    return roll(ctx, x, tuple(shifts), axis=axes)
-
-
-def fftshift(ctx, x, axes=None):
-    return _shift(ctx, x, axes, False)
-
-
-def ifftshift(ctx, x, axes=None):
-    return _shift(ctx, x, axes, True)
-
-
-def _freq(fn):
-    """np.fft.fftfreq/rfftfreq: numpy's at conversion time when ``n`` and ``d`` are static,
-    else numpy's formula (``k * (1.0 / (n * d))``, k = 0..N-1 then -(n//2)..-1)."""
-    def lower(ctx, n, d=1.0, device=None):
-        if not isinstance(n, Array) and not isinstance(d, Array):
-            return fn(ctx.static(n, "n"), ctx.static(d, "d"))
-        r = R(ctx)
-        val = r.divide(1.0, r.multiply(n, d))
-        if fn is np.fft.rfftfreq:
-            k = lookup(np.arange).fn(ctx, r.add(r.floor_divide(n, 2), 1))
-        else:
-            k = lookup(np.arange).fn(ctx, n)
-            half = r.add(r.floor_divide(r.subtract(n, 1), 2), 1)
-            k = r.where(r.less(k, half), k, r.subtract(k, n))
-        return r.multiply(k, val)
-    return lower
-
-
 def _no_out(ctx, out: Any) -> None:
     if out is not None:
         raise ctx.error("np.fft(..., out=) is not supported; assign the result")
@@ -396,8 +346,7 @@ def _no_out(ctx, out: Any) -> None:
 FUNCS = {
     np.fft.fft: fft, np.fft.ifft: ifft, np.fft.rfft: rfft, np.fft.irfft: irfft,
     np.fft.fft2: fft2, np.fft.ifft2: ifft2, np.fft.fftn: fftn, np.fft.ifftn: ifftn,
-    np.fft.fftshift: fftshift, np.fft.ifftshift: ifftshift,
-    np.fft.fftfreq: _freq(np.fft.fftfreq), np.fft.rfftfreq: _freq(np.fft.rfftfreq),
     np.fft.rfftn: rfftn, np.fft.rfft2: rfft2, np.fft.irfftn: irfftn, np.fft.irfft2: irfft2,
     np.fft.hfft: hfft, np.fft.ihfft: ihfft,
 }
+FUNCS.update(_SHIFT)  # the index helpers

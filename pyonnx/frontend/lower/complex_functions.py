@@ -1,6 +1,9 @@
 """numpy functions of complex values: parts, conj/astype/abs/angle, elementwise math, where,
-products, prod/cumprod, creation with a complex dtype; and the partwise helper (a linear
-function run on each part). The table ``FUNCS`` is what :mod:`complex_calls` dispatches to.
+products; and the partwise helper (a linear function run on each part). The table ``FUNCS`` is
+what :mod:`complex_calls` dispatches to (creation with a complex dtype is
+:mod:`complex_creation`; prod/mean/norm and the ufunc reductions, :mod:`complex_reductions`,
+and median/unique, :mod:`complex_sorted`, use :func:`partwise` and are merged by
+:mod:`complex_calls`).
 
 Input: frontend values (Complex, Arrays, static values). Output: numpy's value (a Complex or a
 real Array); a ConversionError for arguments these lowerings do not take.
@@ -13,14 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph.complex_values import (
-    Complex, complex_dtype, make, parts, real_dtype, static_dim, zeros_like)
+from pyonnx.frontend.graph.complex_values import Complex, make, parts, zeros_like
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.numpy_calls import lookup, lookup_attribute
 
-__all__ = ["FUNCS", "CREATION", "creation_dtype", "create", "partwise", "part_view",
-           "part_views", "dtype_of", "astype", "conj", "prod", "make_value"]
+__all__ = ["FUNCS", "partwise", "part_view", "part_views", "dtype_of", "astype", "conj",
+           "make_value"]
 
 
 def _static_size(ctx, z: Complex) -> Any:
@@ -74,51 +76,6 @@ def dtype_of(v: Any) -> Any:
     if isinstance(v, (Complex, Array)):
         return v.dtype
     return np.asarray(v).dtype
-
-
-# ------------------------------------------------------------------ creation
-# function -> (index of dtype among the positional arguments, index of the fill value or None,
-# whether the first argument is an array to take the shape of)
-CREATION = {np.zeros: (1, None, False), np.ones: (1, None, False), np.empty: (1, None, False),
-             np.full: (2, 1, False), np.zeros_like: (1, None, True),
-             np.ones_like: (1, None, True), np.empty_like: (1, None, True),
-             np.full_like: (2, 1, True)}
-
-
-def creation_dtype(func: Any, args: list, kwargs: dict) -> Any:
-    i = CREATION[func][0]
-    return args[i] if len(args) > i else kwargs.get("dtype")
-
-
-def create(ctx, func: Any, args: list, kwargs: dict) -> Complex:
-    """np.zeros/ones/empty/full(_like) of a complex dtype: each part made by the real lowering
-    (empty is zeros: numpy leaves its values unspecified)."""
-    di, fi, like = CREATION[func]
-    dtype = creation_dtype(func, args, kwargs)
-    fill = 0 if func in (np.zeros, np.empty, np.zeros_like, np.empty_like) else 1 \
-        if func in (np.ones, np.ones_like) else (args[fi] if len(args) > fi
-                                                 else kwargs.get("fill_value"))
-    rest = {k: v for k, v in kwargs.items() if k not in ("dtype", "fill_value")}
-    if rest.get("order", "C") not in ("C", "K", "A") or set(rest) - {"order", "shape"}:
-        raise ctx.error(f"np.{func.__name__}: these arguments are not supported with complex "
-                        "values yet")
-    src = args[0] if args else kwargs.get("a", kwargs.get("shape"))
-    if dtype is None:
-        dtype = np.result_type(dtype_of(src), np.asarray(fill).dtype) if like else \
-            np.asarray(fill).dtype
-    dt = np.dtype(complex if dtype is complex else ctx.static(dtype, "dtype"))
-    if dt.kind != "c":
-        dt = complex_dtype(dt)
-    rd = real_dtype(dt)
-    if isinstance(src, Complex):
-        src = src.re
-    full = lookup(np.full_like if like else np.full).fn
-    if isinstance(fill, (Complex, Array)):
-        fr, fi_ = parts(ctx, fill, dt)
-    else:
-        c = complex(ctx.static(fill, "the fill value"))
-        fr, fi_ = c.real, c.imag
-    return make(ctx, full(ctx, src, fr, dtype=rd), full(ctx, src, fi_, dtype=rd), dt)
 
 
 # ------------------------------------------------------------------ functions
@@ -194,7 +151,9 @@ def imag(ctx, z: Any) -> Any:
 
 
 def absolute(ctx, z: Any) -> Array:
-    return ops.hypot(ctx, z.re, z.im)
+    from pyonnx.frontend.lower.complex_abs_compare import record
+    # (recorded: ``abs(z) <= 2.0`` then compares re*re + im*im, complex_abs_compare)
+    return record(ctx, ops.hypot(ctx, z.re, z.im), z.re, z.im)
 
 
 def angle(ctx, z: Any, deg: Any = False) -> Array:
@@ -276,82 +235,12 @@ def where(ctx, condition, x=None, y=None):
     return make(ctx, w(ctx, condition, xr, yr), w(ctx, condition, xi, yi), dt)
 
 
-def prod(ctx, z: Complex, axis: Any = None, dtype: Any = None, out: Any = None,
-         keepdims: Any = False, cumulative: bool = False, **rest) -> Complex:
-    """``z.prod(axis)`` and ``cumprod``: complex multiplication along a statically sized axis
-    (unrolled; numpy multiplies in order)."""
-    from pyonnx.frontend.graph.indexing import getitem as real_getitem
-
-    if dtype is not None or out is not None or rest:
-        raise ctx.error("dtype=/out=/where=/initial= are not supported with complex prod yet")
-    axis = ctx.static(axis, "axis")
-    keepdims = ctx.static(keepdims, "keepdims")
-    if axis is None:
-        z = partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p))
-        axis = 0
-    if not isinstance(axis, int):
-        raise ctx.error("prod over several axes of a complex array is not supported yet")
-    axis = axis % max(z.ndim, 1)
-    n = static_dim(ctx, z.shape[axis], "the product of complex values needs the axis length "
-                   "known at conversion time")
-    if n > 256:
-        raise ctx.error("the product of more than 256 complex values along an axis is not "
-                        "supported yet")
-    r = ops.R(ctx)
-    idx = lambda k: (slice(None),) * axis + (k,)  # noqa: E731
-    accr = acci = None
-    outs = []
-    for k in range(n):
-        pr, pi = real_getitem(ctx, z.re, idx(k)), real_getitem(ctx, z.im, idx(k))
-        if accr is None:
-            accr, acci = pr, pi
-        else:
-            accr, acci = ops.mul(r, accr, acci, pr, pi)
-        outs.append((accr, acci))
-    if cumulative and n == 0:
-        return make(ctx, z.re, z.im, z.dtype)  # an empty axis: the empty array
-    if cumulative:
-        st = lookup(np.stack).fn
-        return make(ctx, st(ctx, [o[0] for o in outs], axis=axis),
-                    st(ctx, [o[1] for o in outs], axis=axis), z.dtype)
-    if n == 0:
-        shape_src = lookup(np.sum).fn(ctx, z.re, axis=axis)
-        accr = r.add(zeros_like(ctx, shape_src), 1.0)
-        acci = zeros_like(ctx, shape_src)
-    res = make(ctx, accr, acci, z.dtype)
-    if keepdims:
-        res = partwise(ctx, res, lambda p: lookup(np.expand_dims).fn(ctx, p, axis))
-    return res
-
-
-def norm(ctx, x, ord=None, axis=None, keepdims=False):
-    """``np.linalg.norm(z)``: the 2-norm of the flattened values (Frobenius for matrices),
-    sqrt(sum(re**2 + im**2)) as numpy computes it for complex input."""
-    if ord is not None or axis is not None or not isinstance(x, Complex):
-        raise ctx.error("np.linalg.norm of a complex array takes no ord=/axis= here yet")
-    r = ops.R(ctx)
-    flat = partwise(ctx, x, lambda p: lookup(np.ravel).fn(ctx, p))
-    s = r.sum(r.add(r.multiply(flat.re, flat.re), r.multiply(flat.im, flat.im)))
-    out = r.sqrt(s)
-    if ctx.static(keepdims, "keepdims"):
-        out = lookup(np.reshape).fn(ctx, out, (1,) * x.ndim)
-    return out
-
-
 def _on_truth(func):
     """A function of ``z != 0`` only (nonzero, any, all, count_nonzero, bool)."""
     def lower(ctx, a, *rest, **kwargs):
         t = ops.truth(ctx, a) if isinstance(a, Complex) else a
         return lookup(func).fn(ctx, t, *rest, **kwargs)
     return lower
-
-
-def _prod_fn(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
-    return prod(ctx, a, axis, dtype, out, keepdims, **rest)
-
-
-def _cumprod_fn(ctx, a, axis=None, dtype=None, out=None):
-    return prod(ctx, a, axis, dtype, out, cumulative=True)
 
 
 def _product(name, *keywords):
@@ -370,18 +259,13 @@ def _vdot(ctx, a, b):
     return vdot(ctx, a, b)
 
 
-def _zeros_like(ctx, a, dtype=None, **kw):
-    if dtype is not None or kw:
-        raise ctx.error("np.zeros_like(z, dtype=...) of a complex array is not supported yet")
-    return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
-
-
 def _iscomplexobj(ctx, x):
     return isinstance(x, Complex)
 
 
 def _math_unary(name):
-    return _unary(getattr(ops, name))
+    from pyonnx.frontend.lower import complex_elementary as E
+    return _unary(getattr(E, name, None) or getattr(ops, name))
 
 
 FUNCS = {
@@ -390,7 +274,7 @@ FUNCS = {
     np.exp: _math_unary("exp"), np.log: _math_unary("log"), np.sqrt: _math_unary("sqrt"),
     np.sin: _math_unary("sin"), np.cos: _math_unary("cos"), np.sinh: _math_unary("sinh"),
     np.cosh: _math_unary("cosh"), np.log10: _math_unary("log10"), np.log2: _math_unary("log2"),
-    np.sign: _math_unary("sign"), np.linalg.norm: norm,
+    np.sign: _math_unary("sign"),
     np.nonzero: _on_truth(np.nonzero), np.any: _on_truth(np.any), np.all: _on_truth(np.all),
     np.count_nonzero: _on_truth(np.count_nonzero), builtins.bool: _on_truth(builtins.bool),
     np.square: _unary(_square),
@@ -402,11 +286,10 @@ FUNCS = {
     np.equal: _compare_ufunc("Eq"), np.not_equal: _compare_ufunc("NotEq"),
     np.isnan: _predicate("isnan"), np.isinf: _predicate("isinf"),
     np.isfinite: _predicate("isfinite"), np.where: where,
-    np.prod: _prod_fn, np.cumprod: _cumprod_fn,
     np.matmul: _product("matmul"), np.dot: _product("dot"), np.inner: _product("inner"),
     np.outer: _product("outer"), np.vdot: _vdot,
     np.tensordot: _product("tensordot", "axes"), np.kron: _product("kron"),
-    np.zeros_like: _zeros_like, np.astype: astype,
+    np.astype: astype,
     np.iscomplexobj: _iscomplexobj, np.isrealobj: lambda ctx, x: not isinstance(x, Complex),
 }
 # np.iscomplex/isreal/real_if_close have their own module (this one is full).
@@ -414,8 +297,12 @@ from pyonnx.frontend.lower.complex_queries import FUNCS as _QUERIES  # noqa: E40
 from pyonnx.frontend.lower.complex_math import FUNCS as _MATH  # noqa: E402
 from pyonnx.frontend.lower.complex_order import FUNCS as _ORDER  # noqa: E402
 from pyonnx.frontend.lower.complex_linalg import einsum as _einsum  # noqa: E402
+from pyonnx.frontend.lower.complex_creation import FUNCS as _CREATION  # noqa: E402
+from pyonnx.frontend.lower.complex_signal import FUNCS as _SIGNAL  # noqa: E402
 
 FUNCS.update(_QUERIES)
 FUNCS.update(_MATH)
 FUNCS.update(_ORDER)
+FUNCS.update(_CREATION)
+FUNCS.update(_SIGNAL)
 FUNCS[np.einsum] = _einsum

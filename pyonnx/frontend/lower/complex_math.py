@@ -3,7 +3,7 @@ values, with numpy's branch cuts and special values.
 
 Input: the real and imaginary parts (real Arrays of one float dtype, one shape). Output: the
 parts of the result. Every function is built from real lowerings of the registry
-(:class:`complex_ops.R`), as ``complex_ops``'s exp/log/sqrt are.
+(:class:`complex_ops.R`), as ``complex_elementary``'s exp/log/sqrt are.
 
 Formulas (numpy calls the C library's ``ctanh``/``casin``/... and its own ``nc_log1p`` and
 ``nc_expm1``):
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyonnx.frontend.lower import complex_elementary as E
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.lower.complex_ops import R
 
@@ -78,8 +79,8 @@ def tan(ctx, x, y):
 def _roots(ctx, x, y):
     """The principal square roots of 1 - z and 1 + z (signed zeros as Kahan needs them)."""
     r = R(ctx)
-    s1 = ops.sqrt(ctx, r.subtract(1.0, x), r.negative(y))
-    s2 = ops.sqrt(ctx, r.add(x, 1.0), y)
+    s1 = E.sqrt(ctx, r.subtract(1.0, x), r.negative(y))
+    s2 = E.sqrt(ctx, r.add(x, 1.0), y)
     return s1, s2
 
 

@@ -9,13 +9,12 @@ lowerings of the registry (``np.add`` on the parts...), so broadcasting and shap
 Formulas are numpy's own loops (``numpy/_core/src/umath/loops.c.src``, ``npy_math_complex``):
 multiplication is the plain formula, division Smith's algorithm with numpy's zero-divisor case,
 integer powers repeated multiplication (|n| < 100), ``abs`` a scaled hypot (no overflow).
-Special values of exp/log/sqrt/sin/cos follow the formulas, not every C99 Annex G case.
+exp/log/sqrt/sin/cos/sinh/cosh/sign are in :mod:`complex_elementary`.
 """
 
 from __future__ import annotations
 
 import ast
-import sys
 from typing import Any
 
 import numpy as np
@@ -23,10 +22,12 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, make, parts
 from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower.complex_arith import R, div, hypot, mul  # noqa: F401 (re-exported)
+from pyonnx.frontend.lower.complex_elementary import sqrt
 from pyonnx.frontend.lower.complex_power import runtime_power as _runtime_power
-from pyonnx.frontend.numpy_calls import lookup
 
-__all__ = ["involved", "result_dtype", "binary", "unary", "unary_parts", "new_copy", "compare", "R"]
+__all__ = ["involved", "result_dtype", "binary", "unary", "unary_parts", "new_copy", "compare",
+           "R", "mul", "div", "hypot", "power", "reciprocal", "truth"]
 
 _BIN_UFUNCS = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
                ast.Div: np.true_divide, ast.Pow: np.power}
@@ -63,65 +64,6 @@ def result_dtype(ctx, ufunc: np.ufunc, *values: Any) -> tuple[np.dtype, bool]:
     except Exception as e:
         raise ctx.error(f"np.{ufunc.__name__}: {e}") from None
     return outs[0], weak
-
-
-class R:
-    """The real lowerings, bound to one context (``R(ctx).add(a, b)``)."""
-
-    def __init__(self, ctx):
-        self.ctx = ctx
-
-    def where(self, cond, a, b):
-        """``np.where(cond, a, b)`` keeping the sign of a selected zero: onnxruntime's Where
-        gives +0.0 for a selected -0.0 (common.where_), so the sign is put back from a Where
-        of the operands' signs (±1, exact)."""
-        w, cs = self.__getattr__("where"), self.__getattr__("copysign")
-        out = w(cond, a, b)
-        if out.dtype.kind != "f":
-            return out
-        return cs(out, w(cond, cs(1.0, a), cs(1.0, b)))
-
-    def __getattr__(self, name: str):
-        entry = lookup(getattr(np, name))
-        if entry is None:
-            raise AttributeError(f"pyonnx bug: no real lowering of np.{name}")
-        fn = entry.fn
-        ctx = self.ctx
-
-        def run(*args, **kwargs):
-            out = fn(ctx, *args, **kwargs)
-            if isinstance(out, Array) and out.weak:
-                out = Array(out.value, out.dtype, out.shape)
-            return out
-        return run
-
-
-# ------------------------------------------------------------------ arithmetic
-def mul(r: R, ar, ai, br, bi):
-    return r.subtract(r.multiply(ar, br), r.multiply(ai, bi)), \
-        r.add(r.multiply(ar, bi), r.multiply(ai, br))
-
-
-def div(r: R, ar, ai, br, bi):
-    """numpy's complex division (Smith's algorithm; a zero divisor gives inf/nan parts)."""
-    abr, abi = r.absolute(br), r.absolute(bi)
-    big_r = r.greater_equal(abr, abi)
-    zero = r.logical_and(r.equal(abr, 0.0), r.equal(abi, 0.0))
-    # |br| >= |bi|
-    rat = r.divide(bi, r.where(zero, 1.0, br))
-    scl = r.divide(1.0, r.add(br, r.multiply(bi, rat)))
-    r1 = r.multiply(r.add(ar, r.multiply(ai, rat)), scl)
-    i1 = r.multiply(r.subtract(ai, r.multiply(ar, rat)), scl)
-    # zero divisor
-    r0, i0 = r.divide(ar, abr), r.divide(ai, abr)
-    # |br| < |bi| (or NaN)
-    rat2 = r.divide(br, bi)
-    scl2 = r.divide(1.0, r.add(bi, r.multiply(br, rat2)))
-    r2 = r.multiply(r.add(r.multiply(ar, rat2), ai), scl2)
-    i2 = r.multiply(r.subtract(r.multiply(ai, rat2), ar), scl2)
-    re = r.where(big_r, r.where(zero, r0, r1), r2)
-    im = r.where(big_r, r.where(zero, i0, i1), i2)
-    return re, im
 
 
 def _static_int_exponent(b: Any) -> int | None:
@@ -176,7 +118,7 @@ def power(ctx, a: Any, b: Any, dtype: np.dtype) -> tuple[Any, Any]:
             accr, acci = div(r, 1.0, 0.0, accr, acci)
         return _zero_base(ctx, ar, ai, n, accr, acci)
     br, bi = parts(ctx, b, dtype)
-    return _runtime_power(ctx, sys.modules[__name__], ar, ai, br, bi)
+    return _runtime_power(ctx, ar, ai, br, bi)
 
 
 def reciprocal(ctx, ar, ai):
@@ -198,126 +140,6 @@ def _zero_base(ctx, ar, ai, n: int, pr, pi):
     return r.where(zero_a, z, pr), r.where(zero_a, z, pi)
 
 
-def hypot(ctx, ar, ai):
-    """|a| without overflow or underflow: numpy's npy_hypot (inf wins over nan)."""
-    r = R(ctx)
-    return r.hypot(ar, ai)
-
-
-def log(ctx, ar, ai):
-    r = R(ctx)
-    return r.log(hypot(ctx, ar, ai)), r.arctan2(ai, ar)
-
-
-def exp(ctx, ar, ai):
-    r = R(ctx)
-    e = r.exp(ar)
-    # exp(x + 0j) is exp(x) + 0j (numpy keeps the imaginary zero, and inf*0 would be nan);
-    # C99's cexp(-inf + i inf/nan) = 0 + 0i, cexp(+inf + i inf/nan) = inf + i nan
-    zero = r.equal(ai, 0.0)
-    re = r.where(zero, e, r.multiply(e, r.cos(ai)))
-    im = r.where(zero, ai, r.multiply(e, r.sin(ai)))
-    edge = r.logical_and(r.isinf(ar), r.logical_not(r.isfinite(ai)))
-    neg = r.less(ar, 0.0)
-    neg_im = r.copysign(0.0, ai)  # glibc: the sign of an infinite or NaN imaginary part
-    return r.where(edge, r.where(neg, 0.0, np.inf), re), \
-        r.where(edge, r.where(neg, neg_im, np.nan), im)
-
-
-def sqrt(ctx, ar, ai):
-    """Principal square root (numpy's csqrt: the result's real part is >= 0)."""
-    r = R(ctx)
-    m = hypot(ctx, ar, ai)
-    t = r.sqrt(r.multiply(r.add(r.absolute(ar), m), 0.5))
-    zero = r.logical_and(r.equal(ar, 0.0), r.equal(ai, 0.0))
-    safe_t = r.where(zero, 1.0, t)
-    pos = r.greater_equal(ar, 0.0)
-    re = r.where(pos, t, r.divide(r.absolute(ai), r.multiply(safe_t, 2.0)))
-    im = r.where(pos, r.divide(ai, r.multiply(safe_t, 2.0)), r.copysign(t, ai))
-    re, im = r.where(zero, 0.0, re), r.where(zero, ai, im)
-    # C99 csqrt: x + i inf -> inf + i inf (any x); +inf + iy -> inf + i0 (sign of y);
-    # -inf + iy -> 0 + i inf (sign of y), nan for a nan y
-    inf_i = r.isinf(ai)
-    pinf = r.logical_and(r.isinf(ar), r.greater(ar, 0.0))
-    ninf = r.logical_and(r.isinf(ar), r.less(ar, 0.0))
-    re = r.where(inf_i, np.inf, r.where(pinf, np.inf,
-                                        r.where(ninf, r.absolute(r.multiply(ai, 0.0)), re)))
-    im = r.where(inf_i, ai, r.where(pinf, r.copysign(r.multiply(ai, 0.0), ai),
-                                    r.where(ninf, r.copysign(np.inf, ai), im)))
-    # (x*0: 0 for a finite y, nan for a nan y, as C99 gives nan parts there)
-    return re, im
-
-
-def sin(ctx, ar, ai):
-    """sin(z) = -i sinh(iz) (C99's definition, so the special values are csinh's)."""
-    r = R(ctx)
-    sr, si = sinh(ctx, r.negative(ai), ar)
-    # numpy: +inf imaginary part for an infinite b when a is not finite
-    edge = r.logical_and(r.isinf(ai), r.logical_not(r.isfinite(ar)))
-    return si, r.where(edge, r.absolute(ai), r.negative(sr))
-
-
-def cos(ctx, ar, ai):
-    """cos(z) = cosh(iz)."""
-    r = R(ctx)
-    return cosh(ctx, r.negative(ai), ar)
-
-
-def sinh(ctx, ar, ai):
-    """sinh(a)cos(b) + i cosh(a)sin(b), with C99's csinh special values: a zero or infinite
-    real part kept when b is not finite, a zero imaginary part kept."""
-    r = R(ctx)
-    re = r.multiply(r.sinh(ar), r.cos(ai))
-    im = r.multiply(r.cosh(ar), r.sin(ai))
-    keep = r.logical_and(r.logical_or(r.equal(ar, 0.0), r.isinf(ar)),
-                         r.logical_not(r.isfinite(ai)))
-    kept = r.where(r.isinf(ar), r.absolute(ar), ar)  # numpy: +inf
-    return r.where(keep, kept, re), r.where(r.equal(ai, 0.0), ai, im)
-
-
-def cosh(ctx, ar, ai):
-    """cosh(a)cos(b) + i sinh(a)sin(b), with C99's ccosh special values."""
-    r = R(ctx)
-    re = r.multiply(r.cosh(ar), r.cos(ai))
-    im = r.multiply(r.sinh(ar), r.sin(ai))
-    bad_b = r.logical_not(r.isfinite(ai))
-    re = r.where(r.logical_and(r.isinf(ar), bad_b), np.inf, re)
-    im = r.where(r.logical_and(r.equal(ar, 0.0), bad_b), 0.0, im)
-    zero_im = r.where(r.isnan(ar), ai, r.multiply(ai, r.copysign(1.0, ar)))
-    return re, r.where(r.equal(ai, 0.0), zero_im, im)
-
-
-def log10(ctx, ar, ai):
-    r = R(ctx)
-    lr, li = log(ctx, ar, ai)
-    return r.divide(lr, np.log(10.0)), r.divide(li, np.log(10.0))
-
-
-def log2(ctx, ar, ai):
-    r = R(ctx)
-    lr, li = log(ctx, ar, ai)
-    return r.divide(lr, np.log(2.0)), r.divide(li, np.log(2.0))
-
-
-def sign(ctx, ar, ai):
-    """numpy 2's complex sign: z / |z| (0 for 0)."""
-    r = R(ctx)
-    m = hypot(ctx, ar, ai)
-    zero = r.equal(m, 0.0)
-    safe = r.where(zero, 1.0, m)
-    re = r.where(zero, 0.0, r.divide(ar, safe))
-    im = r.where(zero, 0.0, r.divide(ai, safe))
-    # one infinite part: the unit vector along it; both infinite or a nan: nan
-    inf_r, inf_i = r.isinf(ar), r.isinf(ai)
-    re = r.where(inf_r, r.copysign(1.0, ar), r.where(inf_i, 0.0, re))
-    im = r.where(inf_i, r.copysign(1.0, ai), r.where(inf_r, 0.0, im))
-    nan_r = r.logical_and(r.isnan(ar), r.logical_not(inf_i))
-    nan_i = r.logical_and(r.isnan(ai), r.logical_not(inf_r))
-    bad = r.logical_or(r.logical_and(inf_r, inf_i), r.logical_or(nan_r, nan_i))
-    return r.where(bad, np.nan, re), r.where(bad, np.nan, im)
-
-
-# ------------------------------------------------------------------ operators
 def binary(ctx, op: type, a: Any, b: Any) -> Any:
     """``a <op> b`` where one side is complex: numpy's value and dtype."""
     ufunc = _BIN_UFUNCS.get(op)

@@ -1,5 +1,5 @@
 """Ordering complex values as numpy does: max/min/argmax/argmin (and the ``ndarray`` methods),
-maximum/minimum/fmax/fmin, sort/argsort/sort_complex.
+nanmax/nanmin, maximum/minimum/fmax/fmin, clip, sort/argsort/sort_complex.
 
 Input: a :class:`Complex` (or, for the binary functions, one complex operand and one real or
 complex one). Output: numpy's value: a Complex, or int64 indices.
@@ -11,6 +11,9 @@ numpy's order of complex values is lexicographic (real part, then imaginary part
   ``max``/``min`` are their reductions in index order: the FIRST element with a NaN part, else
   the first extreme element — which is also ``argmax``/``argmin``'s answer, so ``max`` is the
   element at ``argmax`` (exact, including the sign of a zero).
+* ``clip(x, lo, hi)`` is numpy's clip loop ``Min(Max(x, lo), hi)`` where ``Max(a, b)`` is
+  ``a`` when ``a`` has a NaN part or ``a > b`` (strictly: an equal bound wins, so
+  ``clip(-0j, 0j, 1)`` is ``0j``), else ``b``; a None bound is ``np.minimum``/``np.maximum``.
 * ``sort`` puts NaNs last, in four classes: both parts numbers (by real, then imaginary part),
   then a NaN imaginary part (by real part), a NaN real part (by imaginary part), both NaN.
   Here it is a stable ``lexsort`` on (class, first key, second key): numpy's quicksort is not
@@ -48,9 +51,11 @@ def _flat_axis(ctx, z: Complex, axis: Any, fname: str) -> tuple[Complex, int]:
     return z, int(axis) % max(z.ndim, 1)
 
 
-def _arg_extreme(ctx, z: Complex, axis: int, largest: bool):
+def _arg_extreme(ctx, z: Complex, axis: int, largest: bool, skip_nan: bool = False):
     """int64 index (keepdims) of the first NaN-part element along ``axis``, else of the first
-    lexicographic maximum (``largest``) or minimum."""
+    lexicographic maximum (``largest``) or minimum. ``skip_nan`` (nanmax/nanmin, numpy's
+    ``fmax.reduce``): the first extreme among the elements without a NaN part, the first
+    element when they all have one."""
     r = R(ctx)
     nan = _has_nan(r, z.re, z.im)
     fill = -np.inf if largest else np.inf
@@ -60,6 +65,8 @@ def _arg_extreme(ctx, z: Complex, axis: int, largest: bool):
     mi = reduce(r.where(cand, z.im, fill), axis=axis, keepdims=True)
     best = r.logical_and(cand, r.equal(z.im, mi))
     first_best = r.argmax(best, axis=axis, keepdims=True)
+    if skip_nan:
+        return first_best
     first_nan = r.argmax(nan, axis=axis, keepdims=True)
     return r.where(r.any(nan, axis=axis, keepdims=True), first_nan, first_best)
 
@@ -93,7 +100,7 @@ def _check_nonempty(ctx, z: Complex, axis: int, message: str) -> None:
         raise ctx.error(f"{message} (numpy raises ValueError)")
 
 
-def _reduce(largest: bool, fname: str):
+def _reduce(largest: bool, fname: str, skip_nan: bool = False):
     def lower(ctx, a, axis=None, out=None, keepdims=False, initial=None, where=None):
         if out is not None or initial is not None or where is not None:
             raise ctx.error(f"{fname}(..., out=/initial=/where=) of a complex array is not "
@@ -106,7 +113,7 @@ def _reduce(largest: bool, fname: str):
         flat, ax = _flat_axis(ctx, z, axis, fname)
         _check_nonempty(ctx, flat, ax, "zero-size array to reduction operation "
                         f"{'maximum' if largest else 'minimum'} which has no identity")
-        idx = _arg_extreme(ctx, flat, ax, largest)
+        idx = _arg_extreme(ctx, flat, ax, largest, skip_nan)
         r = R(ctx)
         re = r.take_along_axis(flat.re, idx, axis=ax)
         im = r.take_along_axis(flat.im, idx, axis=ax)
@@ -147,6 +154,47 @@ def _binary(kind: str):
             take_a = r.logical_or(ge, _has_nan(r, br, bi))
         return make(ctx, r.where(take_a, ar, br), r.where(take_a, ai, bi), dt, weak)
     return lower
+
+
+_NO = object()  # numpy's _NoValue: an argument not given
+
+
+def clip(ctx, a, a_min=_NO, a_max=_NO, out=None, *, min=_NO, max=_NO, **kwargs):
+    """``np.clip(z, lo, hi)`` and ``z.clip(lo, hi)`` (see the module docstring)."""
+    if out is not None or kwargs:
+        raise ctx.error("np.clip(..., out=/where=/dtype=) with complex values is not supported "
+                        "yet; assign the result")
+    if a_min is _NO and a_max is _NO:
+        lo, hi = (None if min is _NO else min), (None if max is _NO else max)
+    elif min is not _NO or max is not _NO:
+        raise ctx.error("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
+                        "provided is forbidden (numpy raises ValueError)")
+    else:
+        lo, hi = (None if a_min is _NO else a_min), (None if a_max is _NO else a_max)
+    if lo is None and hi is None:
+        return ops.new_copy(ctx, _complex(ctx, a, "np.clip"))
+    if lo is None:
+        return FUNCS[np.minimum](ctx, a, hi)
+    if hi is None:
+        return FUNCS[np.maximum](ctx, a, lo)
+    dt, weak = ops.result_dtype(ctx, np.maximum, a, lo)
+    dt = np.result_type(dt, ops.result_dtype(ctx, np.maximum, a, hi)[0])
+    r = R(ctx)
+    x, low, high = (parts(ctx, v, dt) for v in (a, lo, hi))
+
+    def greater(p, q):  # numpy's clip order: real parts, ties by imaginary parts
+        return r.where(r.equal(p[0], q[0]), r.greater(p[1], q[1]), r.greater(p[0], q[0]))
+
+    def pick(p, q, take_p):
+        return r.where(take_p, p[0], q[0]), r.where(take_p, p[1], q[1])
+
+    t = pick(x, low, r.logical_or(_has_nan(r, *x), greater(x, low)))
+    out_ = pick(t, high, r.logical_or(_has_nan(r, *t), greater(high, t)))
+    return make(ctx, out_[0], out_[1], dt, weak and all(ops._weak(v) for v in (a, lo, hi)))
+
+
+def _clip_method(ctx, z, min=None, max=None, out=None, **kwargs):
+    return clip(ctx, z, min=min, max=max, out=out, **kwargs)
 
 
 def _sort_keys(ctx, z: Complex):
@@ -193,6 +241,8 @@ FUNCS = {np.max: _reduce(True, "np.max"), np.amax: _reduce(True, "np.max"),
          np.argmax: _argfunc(True, "np.argmax"), np.argmin: _argfunc(False, "np.argmin"),
          np.maximum: _binary("maximum"), np.minimum: _binary("minimum"),
          np.fmax: _binary("fmax"), np.fmin: _binary("fmin"),
-         np.sort: sort, np.argsort: argsort}
+         np.sort: sort, np.argsort: argsort, np.clip: clip,
+         np.nanmax: _reduce(True, "np.nanmax", skip_nan=True),
+         np.nanmin: _reduce(False, "np.nanmin", skip_nan=True)}
 METHODS = {"max": FUNCS[np.max], "min": FUNCS[np.min], "argmax": FUNCS[np.argmax],
-           "argmin": FUNCS[np.argmin], "argsort": argsort}
+           "argmin": FUNCS[np.argmin], "argsort": argsort, "clip": _clip_method}

@@ -2,8 +2,8 @@
 numpy's ``nc_pow`` computes it.
 
 Input: the parts of the base and of the exponent (real Arrays of one float dtype, broadcast
-by the real lowerings), and ``ops``, the module :mod:`complex_ops` (its ``R``, ``mul``, ``div``,
-``log`` and ``exp``; passed in, as complex_ops calls this module). Output: the parts of the
+by the real lowerings), built on :mod:`complex_arith` and :mod:`complex_elementary` (exp,
+log). Output: the parts of the
 power.
 
 numpy's order of cases, each an elementwise ``Where`` here:
@@ -23,13 +23,15 @@ from __future__ import annotations
 import numpy as np
 
 from pyonnx.frontend.graph.complex_values import zeros_like
+from pyonnx.frontend.lower.complex_arith import R, div, mul
+from pyonnx.frontend.lower.complex_elementary import exp, log
 
 __all__ = ["runtime_power", "c99_multiply"]
 
 
 def c99_multiply(ctx, r, a, b, c, d):
     """``(a + ib) * (c + id)`` as C99's ``__muldc3`` (Annex G.5.1's recovery of infinities);
-    ``r`` the real lowerings (complex_ops.R)."""
+    ``r`` the real lowerings (complex_arith.R)."""
     ac, bd, ad, bc = r.multiply(a, c), r.multiply(b, d), r.multiply(a, d), r.multiply(b, c)
     x, y = r.subtract(ac, bd), r.add(ad, bc)
     both_nan = r.logical_and(r.isnan(x), r.isnan(y))
@@ -60,39 +62,39 @@ def c99_multiply(ctx, r, a, b, c, d):
     return r.where(recalc, xr, x), r.where(recalc, yr, y)
 
 
-def _integer_power(ctx, ops, ar, ai, n_abs):
+def _integer_power(ctx, ar, ai, n_abs):
     """Binary powering as numpy's loop does it (|n| < 128: seven bits)."""
-    r = ops.R(ctx)
+    r = R(ctx)
     acci = zeros_like(ctx, ai)  # numpy's aa = 1 + 0j
     accr = r.add(acci, 1.0)
     pr, pi = ar, ai
     for k in range(7):
         bit = r.equal(r.fmod(r.floor(r.divide(n_abs, float(2 ** k))), 2.0), 1.0)
-        mr, mi = ops.mul(r, accr, acci, pr, pi)
+        mr, mi = mul(r, accr, acci, pr, pi)
         accr, acci = r.where(bit, mr, accr), r.where(bit, mi, acci)
         if k < 6:
-            pr, pi = ops.mul(r, pr, pi, pr, pi)
+            pr, pi = mul(r, pr, pi, pr, pi)
     return accr, acci
 
 
-def runtime_power(ctx, ops, ar, ai, br, bi):
+def runtime_power(ctx, ar, ai, br, bi):
     """numpy's ``nc_pow(a, b)`` elementwise (see the module docstring)."""
-    r = ops.R(ctx)
+    r = R(ctx)
     # the general case: cexp(b * clog(a))
-    lr, li = ops.log(ctx, ar, ai)
+    lr, li = log(ctx, ar, ai)
     er, ei = c99_multiply(ctx, r, br, bi, lr, li)
-    re, im = ops.exp(ctx, er, ei)
+    re, im = exp(ctx, er, ei)
     # a real integer exponent below 100 in magnitude
     integer = r.logical_and(r.logical_and(r.equal(bi, 0.0), r.isfinite(br)),
                             r.logical_and(r.equal(r.floor(br), br),
                                           r.less(r.absolute(br), 100.0)))
     n_abs = r.where(integer, r.absolute(br), 0.0)
-    pr, pi = _integer_power(ctx, ops, ar, ai, n_abs)
-    qr, qi = ops.div(r, 1.0, 0.0, pr, pi)
+    pr, pi = _integer_power(ctx, ar, ai, n_abs)
+    qr, qi = div(r, 1.0, 0.0, pr, pi)
     neg = r.less(br, 0.0)
     pr, pi = r.where(neg, qr, pr), r.where(neg, qi, pi)
-    sq_r, sq_i = ops.mul(r, ar, ai, ar, ai)
-    cu_r, cu_i = ops.mul(r, ar, ai, sq_r, sq_i)
+    sq_r, sq_i = mul(r, ar, ai, ar, ai)
+    cu_r, cu_i = mul(r, ar, ai, sq_r, sq_i)
     for k, (vr, vi) in ((1, (ar, ai)), (2, (sq_r, sq_i)), (3, (cu_r, cu_i))):
         is_k = r.equal(br, float(k))
         pr, pi = r.where(is_k, vr, pr), r.where(is_k, vi, pi)

@@ -47,7 +47,15 @@ def _nan_partwise(name: str, fill: Any):
     def lower(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
         _no_extras(ctx, f"np.{name}", dtype=dtype, out=out, **rest)
         z = _masked(ctx, a, fill)
-        fn = getattr(R(ctx), name)
+        r = R(ctx)
+        if name == "nanmean":  # numpy: nansum / count, a complex division (complex_reductions)
+            from pyonnx.frontend.lower.complex_reductions import divide_by_count
+            total = make(ctx, r.sum(z.re, axis=axis, keepdims=keepdims),
+                         r.sum(z.im, axis=axis, keepdims=keepdims), z.dtype)
+            kept = r.logical_not(r.logical_or(r.isnan(a.re), r.isnan(a.im)))
+            return divide_by_count(ctx, total, r.sum(r.astype(kept, np.float64), axis=axis,
+                                                     keepdims=keepdims))
+        fn = getattr(r, name)
         kw = {} if name == "nancumsum" else {"keepdims": keepdims}
         return make(ctx, fn(z.re, axis=axis, **kw), fn(z.im, axis=axis, **kw), z.dtype)
     return lower
@@ -55,7 +63,7 @@ def _nan_partwise(name: str, fill: Any):
 
 def _nan_product(cumulative: bool):
     def lower(ctx, a, axis=None, dtype=None, out=None, keepdims=False, **rest):
-        from pyonnx.frontend.lower.complex_functions import prod
+        from pyonnx.frontend.lower.complex_reductions import prod
 
         _no_extras(ctx, "np.nancumprod" if cumulative else "np.nanprod", dtype=dtype, out=out,
                    **rest)
@@ -179,7 +187,7 @@ def asarray(ctx, a, dtype=None, order=None, *, device=None, copy=None, like=None
     return array(ctx, a, dtype, order="K" if order is None else order, like=like)
 
 
-FUNCS = {np.nansum: _nan_partwise("nansum", 0.0), np.nanmean: _nan_partwise("nanmean", None),
+FUNCS = {np.nansum: _nan_partwise("nansum", 0.0), np.nanmean: _nan_partwise("nanmean", 0.0),
          np.nancumsum: _nan_partwise("nancumsum", 0.0), np.nanprod: _nan_product(False),
          np.nancumprod: _nan_product(True), np.var: _variance("var", False, False),
          np.std: _variance("std", False, True), np.nanvar: _variance("nanvar", True, False),

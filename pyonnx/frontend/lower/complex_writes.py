@@ -7,8 +7,10 @@ name rebound to the written Complex (each part written by the real item assignme
 Complex values are not tracked by :mod:`aliases` (numpy's shared memory between names and
 views), so a write is converted only when no other name or view can see the memory: the target
 is a local name, no view of it was taken (``z[1:]``, ``z.real``, ``z.reshape``), no other name
-holds it, and it is not an argument (whose memory is the caller's). Everything else is refused
-with what to write instead, never converted into a model that misses numpy's shared write.
+holds it. A written argument (the caller's memory) is followed by its name, also out of a
+run-time ``if`` (branches keep the name although nothing reads it later) and loop, and written
+back at the end (complex_boundary). Everything else is refused with what to write instead,
+never converted into a model that misses numpy's shared write.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memo
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
-           "shared", "written_argument"]
+           "shared"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -72,7 +74,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
                         "is not supported yet; write into the array's own name (z[i] = v)")
     name = target_node.id
-    why = shared(lowering, target) or _argument_in_control_flow(lowering, target)
+    why = shared(lowering, target)
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
                         f"{why}; write into a copy (z = z.copy()) before the views are taken")
@@ -115,54 +117,33 @@ def _meets(v: Any, target: Any) -> bool:
     return isinstance(v, Complex) and isinstance(target, Complex) and bool(v.mem & target.mem)
 
 
-def written_argument(name: str, *values: Any) -> bool:
-    """Whether ``name`` is a complex argument bound (on some path, ``values``) to its own
-    memory: a run-time if's join carries it though it is not read after the if."""
-    return any(isinstance(v, Complex) and v.param == name for v in values)
-
-
-def _argument_in_control_flow(lowering, target: Any) -> str:
-    """A write into a complex argument inside a run-time loop, or in a helper's run-time if:
-    the Loop carries only the names live after it, and an argument written there need not be
-    (its final value is the caller's, see complex_boundary.written_arguments): refused (fuzz
-    seed 1000162). In the function's own run-time ifs the join carries it
-    (:func:`written_argument`; fuzz seeds 14100038, 14100505)."""
-    ctx = lowering.ctx
-    if not isinstance(target, Complex) or target.param is None:
-        return ""
-    in_if_only = not ctx.loop_buffers and len(ctx.frames) == 1 and \
-        lowering is ctx.frames[0] and target.param == _name_of(lowering, target)
-    if not in_if_only and any(getattr(f, "dynamic_depth", 0) for f in ctx.frames):
-        return ("it is an argument written inside a run-time 'if' or loop (also after an "
-                "early 'return' in one), which pyonnx does not follow yet")
-    return ""
-
-
-def _name_of(lowering, target: Any) -> str | None:
-    """The name of the current frame bound to ``target`` (the first), or None."""
-    return next((n for n, v in lowering.env.locals.items() if v is target), None)
-
-
 def shared(lowering, target: Any) -> str:
     """Why numpy's write into ``target`` could be seen elsewhere ("" when it cannot): an
-    argument, a view, or a view of some complex value held by a name (conservative: which
-    memory a view shares is not tracked across run-time loops and branches)."""
+    argument, a view, a complex view held by a name whose memory (``Complex.mem``) meets the
+    target's, any ``.real``/``.imag`` part view held by a name (not traced), or a run-time loop
+    iterating over it."""
     if not isinstance(target, Complex):
         return ""
     note = memory_note(target)
     if note:
         return note
     from pyonnx.frontend.lower.complex_functions import part_views
+    from pyonnx.frontend.lower.complex_iteration import iterated
 
     ctx = lowering.ctx
+    if target.mem & iterated(ctx):
+        return ("a run-time loop iterates over it ('for v in z'), and reads its items from "
+                "the array as it was before the loop")
     parts_ = part_views(ctx)
     stack = [v for f in ctx.frames for v in f.env.locals.values()]
     while stack:
         v = stack.pop()
         if isinstance(v, (list, tuple)):
             stack.extend(v)
-        elif isinstance(v, Complex) and v.base is not None or \
+        elif isinstance(v, Complex) and v.base is not None and bool(v.mem & target.mem) or \
                 isinstance(v, Array) and id(v) in parts_:
+            # (a complex view shares the memory it came from, ``mem``, joined over run-time
+            # if/loop paths; a part view, a real Array, is not traced: any one refuses)
             return ("a view of a complex array (z[1:], z.real, z.T...) is held by a name, "
                     "whose memory numpy may share")
     return ""
@@ -190,8 +171,7 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
         if inplace is True:
             holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
                           if v is left or _meets(v, left))
-            if shared(lowering, left) or _argument_in_control_flow(lowering, left) or \
-                    holders > 1:
+            if shared(lowering, left) or holders > 1:
                 raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
                                 "view or the caller shares is not supported (numpy would change "
                                 "them all); write x = x op ... (a new array)")

@@ -25,7 +25,7 @@ from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph import records
 from pyonnx.frontend.graph import complex_values
 from pyonnx.frontend.graph.complex_values import Complex
-from pyonnx.frontend.lower import complex_calls, complex_ops
+from pyonnx.frontend.lower import complex_abs_compare, complex_calls, complex_ops
 from pyonnx.frontend.lower import complex_writes as complex_inplace
 from pyonnx.frontend.lower.iteration import range_item
 from pyonnx.frontend.lower import index_tricks
@@ -287,6 +287,9 @@ class ExprLowering:
             value = folded
         elif isinstance(left, Seq) or isinstance(right, Seq):
             raise self.ctx.error(list_forms.compare_refusal(type(op)))
+        elif (fused := complex_abs_compare.compare(self.ctx, type(op), left, right)) \
+                is not None:  # abs(z) <= 2.0 without the square root
+            value = fused
         elif complex_ops.involved(left, right) and type(op) in _CMP_UFUNCS:
             value = complex_ops.compare(self.ctx, type(op), left, right)
         elif isinstance(left, Array) or isinstance(right, Array):

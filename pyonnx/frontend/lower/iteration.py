@@ -77,6 +77,10 @@ def iterate(ctx, iterable: Any) -> list | DynamicIter:
         return list(iterable)
     if isinstance(iterable, Array):
         return _rows(ctx, iterable)
+    from pyonnx.frontend.graph.complex_values import Complex
+    if isinstance(iterable, Complex):
+        from pyonnx.frontend.lower.complex_iteration import rows
+        return rows(ctx, iterable, UNROLL_LIMIT)
     if isinstance(iterable, Seq):
         from pyonnx.frontend.graph import sequences
         return sequences.iterate(ctx, iterable)
@@ -181,6 +185,10 @@ def _as_dynamic(ctx, iterable: Any, it: list | DynamicIter) -> DynamicIter:
         return it
     if isinstance(iterable, Array):
         return _rows(ctx, iterable, unroll=False)
+    from pyonnx.frontend.graph.complex_values import Complex
+    if isinstance(iterable, Complex):
+        from pyonnx.frontend.lower.complex_iteration import rows
+        return rows(ctx, iterable, -1)  # (-1: never unrolled)
     if not it:
         return DynamicIter(ctx.const_array(np.array(0, np.int64)), lambda ctx, k: None)
     return _rows(ctx, ctx.asarray(list(it)), unroll=False)

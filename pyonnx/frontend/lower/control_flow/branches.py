@@ -73,6 +73,16 @@ def lower_if(lowering, node: ast.If, cond_value: Any) -> None:
                    lowering.loc_of(node).lineno, "if", return_guard=_is_return_guard(node))
 
 
+def _written_argument(ctx, *values: Any) -> bool:
+    """Whether a value is a complex argument the function wrote into: its final value is the
+    caller's (complex_boundary.written_arguments reads it from the name at the end), so the
+    name leaves the ``If`` although nothing reads it later."""
+    from pyonnx.frontend.graph.complex_values import Complex
+    from pyonnx.frontend.lower.complex_writes import written_arguments
+    return any(isinstance(v, Complex) and v.param is not None
+               and v.param in written_arguments(ctx) for v in values)
+
+
 def _mixed_error(lowering, name: Any, a: Plan, b: Plan, line: int, construct: str):
     """The error for returning a value that is a Python number on one path only."""
     shown = "the return value" if not isinstance(name, str) or name.startswith(RETURN_VALUE) \
@@ -130,7 +140,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                    if (then_env.get(n, MISSING) is not before.get(n, MISSING)
                        or else_env.get(n, MISSING) is not before.get(n, MISSING))
                    and (live is None or n in live
-                        or complex_writes.written_argument(n, then_env.get(n), else_env.get(n))))
+                        or _written_argument(ctx, then_env.get(n), else_env.get(n))))
     merged: list[tuple[Any, Plan]] = []
     values: list[tuple[Any, Any]] = []
     derived: list[tuple[str, aliases.Buffer, tuple]] = []

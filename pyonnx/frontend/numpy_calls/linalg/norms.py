@@ -34,7 +34,18 @@ def _reduce(ctx, op: str, x: Array, axes: tuple[int, ...], keepdims: bool) -> Ar
     shape = tuple(d for i, d in enumerate(shape) if keepdims or i not in axes)
     run = _F32 if x.dtype == np.float16 and op == "ReduceSum" else x.dtype
     value = ctx.op(op, ctx.cast(x, run), ints(ctx, axes), keepdims=int(keepdims))
+    if op in ("ReduceMax", "ReduceMin"):
+        value = _keep_nan(ctx, x, ints(ctx, axes), value, keepdims, run)
     return ctx.cast(Array(value, run, shape), x.dtype)
+
+
+def _keep_nan(ctx, x: Array, axes, value, keepdims: bool, run):
+    """NaN where the reduced values hold one: onnxruntime's ReduceMax/Min skip NaN, numpy's
+    max/min return it (a count of NaNs, not their max: ReduceMax of an empty axis is -inf)."""
+    is_nan = ctx.cast(Array(ctx.op("IsNaN", x.value), np.dtype(bool), x.shape), run)
+    nans = ctx.op("ReduceSum", is_nan.value, axes, keepdims=int(keepdims))
+    return ctx.op("Where", ctx.op("Greater", nans, ctx.const(np.zeros((), run))),
+                  ctx.const(np.array(np.nan, run)), value)
 
 
 def _reduce_max0(ctx, x: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
@@ -57,7 +68,8 @@ def _reduce_min(ctx, x: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
     ok = ctx.op("Greater", n, ctx.const(np.int64(0)))
     axes_vec = guard(ctx, ok, Array(ints(ctx, axes), I64, (len(axes),)))
     shape = tuple(d if i not in axes else 1 for i, d in enumerate(x.shape) if keepdims or i not in axes)
-    return Array(ctx.op(op, x, axes_vec, keepdims=int(keepdims)), x.dtype, shape)
+    value = ctx.op(op, x, axes_vec, keepdims=int(keepdims))
+    return Array(_keep_nan(ctx, x, axes_vec.value, value, keepdims, x.dtype), x.dtype, shape)
 
 
 def _sqrt(ctx, x: Array) -> Array:
