@@ -88,7 +88,7 @@ def test_zero_d_and_empty(dtype):
     with pytest.raises(pyonnx.ConversionError, match="zero-size array"):
         pyonnx.compile(empty_max, static_shapes=True)(np.zeros((0,), dtype))
     with pytest.raises(pyonnx.errors.ExecutionError,
-                       match=r"onnxruntime failed to run the model at ArgMax"):
+                       match=r"zero-size array to reduction operation (maximum|minimum) which has no identity"):
         pyonnx.compile(empty_max)(np.zeros((0,), dtype))
     check(sorts, np.zeros((0,), dtype))
     check(sorts_axis, np.zeros((0, 3), dtype))

@@ -532,5 +532,5 @@ def test_float_extrema_nan_flag_and_empty_axis(dtype):
     f = check(max_axis1, x)
     check(f, x[:, :1].copy())
     check(f, np.zeros((0, 4, 2), dtype))  # empty, but no empty reduction
-    with pytest.raises(ExecutionError, match=r"ReduceMax is not defined for empty set with b"):
+    with pytest.raises(ExecutionError, match=r"zero-size array to reduction operation (maximum|minimum) which has no identity"):
         f(np.zeros((2, 0, 2), dtype))
