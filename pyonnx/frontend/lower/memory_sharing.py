@@ -76,13 +76,9 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
     if not isinstance(value, Array):
         return False
     state: AliasState = ctx.aliases
-    if id(value) in state.params:
+    shared, entry = _shared_memory_of(state, value)
+    if shared:
         return True
-    entry = state.lookup(value)
-    if entry is not None:
-        buffer, steps = entry
-        if steps or buffer.shared or buffer.param is not None or buffer.choice:
-            return True
     # (the same name in another frame is another variable: a helper's parameter 'out' bound
     # to the caller's 'out' shares its memory)
     current = ctx.frames[-1] if ctx.frames else None
@@ -105,6 +101,19 @@ def shares_memory(ctx, value: Any, name: Any, env: dict | None = None) -> bool:
     return False
 
 
+def _shared_memory_of(state: AliasState, value: Array) -> tuple[bool, Any]:
+    """Whether ``value``'s memory is shared whoever else holds it (an argument, a view, memory
+    marked shared or chosen at run time), with its alias entry (None: not tracked)."""
+    if id(value) in state.params:
+        return True, None
+    entry = state.lookup(value)
+    if entry is not None:
+        buffer, steps = entry
+        if steps or buffer.shared or buffer.param is not None or buffer.choice:
+            return True, entry
+    return False, entry
+
+
 def item_shares_memory(ctx, item: Any, container: Any, name: Any,
                        env: dict | None = None) -> bool:
     """:func:`shares_memory` of ``item``, an array held in ``container`` (which ``name``
@@ -115,13 +124,9 @@ def item_shares_memory(ctx, item: Any, container: Any, name: Any,
             scalar_kinds.scalar_kind(ctx, item) == "scalar":
         return False
     state: AliasState = ctx.aliases
-    if id(item) in state.params:
+    shared, entry = _shared_memory_of(state, item)
+    if shared:
         return True
-    entry = state.lookup(item)
-    if entry is not None:
-        buffer, steps = entry
-        if steps or buffer.shared or buffer.param is not None or buffer.choice:
-            return True
     envs = ([env] if env is not None else []) + [f.env.locals for f in ctx.frames]
     for e in envs:
         for n, v in e.items():
