@@ -152,3 +152,32 @@ def test_compare_takes_the_inputs_float_precision():
     assert compare(want, got, floor=precision_floor("", args)) is None
     assert compare(want, got) is not None
     assert compare(want, want + 0.05, floor="float32") is not None
+
+
+def test_floor_follows_what_numpy_computed_in():
+    """Fuzz seed 18015762: ``a1[-3, :] = np.tanh(a0)`` with a uint16 ``a0`` writes numpy's float32
+    tanh into a float64 array; the oracle compares at float32's tolerance because numpy computed
+    in float32 (traced), while a float64-only program keeps float64's."""
+    from fuzzing.compare import compare, precision_floor
+    src = "import numpy as np\n\ndef f(a0, a1):\n    a1[-3, :] = np.tanh(a0)\n    return (a1,)\n"
+    fn = load(src, "f")
+    args = [np.array(3, dtype=np.uint16), np.zeros((3, 2))]
+    computed: set = set()
+    want = run_numpy(fn, [a.copy() for a in args], computed)
+    assert computed == {"float32"}
+    assert fn.__globals__["np"] is np  # the tracing proxy is gone after the run
+    floor = precision_floor(src, args, computed)
+    assert floor == "float32"
+    got = (want[0] + np.where(want[0] != 0, 6e-8, 0),)  # one float32 ulp off, as onnxruntime's tanh
+    assert compare(want, got, floor=floor) is None
+    assert compare(want, got, floor=precision_floor(src, [np.zeros(3), np.zeros((3, 2))])) is not None
+
+
+def test_floor_for_linalg_programs():
+    """Fuzz seed 687233: np.linalg.inv differs from LAPACK by ~4e-9 relative."""
+    from fuzzing.compare import compare, precision_floor
+    assert precision_floor("y = np.linalg.inv(a)", [np.eye(2)]) == "linalg"
+    assert precision_floor("y = np.linalg.inv(a)", [np.eye(2, dtype=np.float32)]) == "float32"
+    want = np.array([1.0, 2.0])
+    assert compare(want, want * (1 + 4e-9), floor="linalg") is None
+    assert compare(want, want * (1 + 1e-5), floor="linalg") is not None

@@ -67,10 +67,17 @@ def load(source: str, name: str = "f"):
     return getattr(mod, name)
 
 
-def run_numpy(fn, args):
-    """``fn(*args)`` under numpy with every floating-point warning raised (a valid program has none)."""
+def run_numpy(fn, args, computed: set | None = None):
+    """``fn(*args)`` under numpy with every floating-point warning raised (a valid program has none).
+    With ``computed`` (a set), the dtype names of every ufunc result are added to it
+    (fuzzing.ufunc_trace)."""
     import warnings
+
+    from fuzzing.ufunc_trace import traced_numpy
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with np.errstate(all="raise"):
-            return fn(*args)
+            if computed is None:
+                return fn(*args)
+            with traced_numpy(fn, computed):
+                return fn(*args)
