@@ -51,8 +51,14 @@ def getitem(ctx, x: Array, index: Any) -> Array:
             subscript holds something numpy does not accept as an index.
     """
     if x.weak:
-        raise ctx.error("a Python scalar is not subscriptable (Python raises TypeError); "
-                        "use np.asarray(v) to index it as a 0-d array")
+        if x.ndim == 0:
+            raise ctx.error("a Python scalar is not subscriptable (Python raises TypeError); "
+                            "use np.asarray(v) to index it as a 0-d array")
+        # A weak array of rank >= 1 holds one Python number per element: a loop variable or
+        # a Python accumulator of a vectorized loop (frontend/vectorize), which lays it out
+        # with v[:, None]; its items stay Python numbers.
+        out = getitem(ctx, Array(x.value, x.dtype, x.shape), index)
+        return Array(out.value, out.dtype, out.shape, weak=True)
     p = plan(ctx, x, index)
     out = apply_basic(ctx, x, p)
     if p.advanced:
