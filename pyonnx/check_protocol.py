@@ -15,8 +15,9 @@ run, as numba does in nopython mode. The model's ``metadata_props["pyonnx.checks
 A message part is a string, or ``{"value": j, "conversion": "s" | "r" | "a" | null, "spec":
 str}``: value ``j`` formatted as an f-string field (a Python number when ``python``, else a
 numpy scalar of ``dtype``; the output holds it as int64 for bools and integers, float32 for float16,
-which onnxruntime's Where supports). ``message`` null: the exception is raised without
-arguments.
+which onnxruntime's Where supports). A complex value is two values, its real part (``value``)
+and its imaginary part (``"imag": k``, the part's key then), each of the float dtype of the
+complex one. ``message`` null: the exception is raised without arguments.
 
 Light (no onnx import): saved models and the disk cache read it at call time.
 """
@@ -90,9 +91,22 @@ class Checks:
             if isinstance(p, str):
                 parts.append(p)
             else:
-                value = _CONVERSIONS[p["conversion"]](values[p["value"]])
-                parts.append(format(value, p["spec"]))
+                value = values[p["value"]]
+                if "imag" in p:
+                    value = _complex(value, values[p["imag"]])
+                parts.append(format(_CONVERSIONS[p["conversion"]](value), p["spec"]))
         return cls("".join(parts))
+
+
+def _complex(re: Any, im: Any) -> Any:
+    """The complex number of two parts: a Python complex from Python floats, else the numpy
+    complex scalar of their dtype (float32 parts: complex64)."""
+    if type(re) is float and type(im) is float:  # (np.float64 is a float subclass)
+        return complex(re, im)
+    dtype = np.result_type(np.asarray(re).dtype, np.complex64)
+    out = np.zeros((), dtype)
+    out.real, out.imag = re, im
+    return out[()]
 
 
 def strip(model: Any) -> Any:

@@ -25,6 +25,7 @@ import onnx_ir as ir
 
 from pyonnx import check_protocol
 from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower import aliases
 
@@ -108,7 +109,7 @@ def _message(lowering, node: ast.expr, values: list[Array]) -> list:
         if is_static(value):
             parts.append(format(check_protocol._CONVERSIONS[conversion](value), spec))
             continue
-        if not isinstance(value, Array) or value.shape != ():
+        if not isinstance(value, (Array, Complex)) or value.shape != ():
             raise ctx.error(
                 "an exception message raised at run time can format scalars only (this field "
                 "is an array or a list); format a scalar such as x[i] or float(x.max())",
@@ -118,9 +119,21 @@ def _message(lowering, node: ast.expr, values: list[Array]) -> list:
                    else np.zeros((), value.dtype)[()], spec)
         except (ValueError, TypeError) as e:
             raise ctx.error(f"format spec {spec!r}: {e}", lowering.loc_of(v)) from None
-        parts.append({"value": len(values), "conversion": conversion, "spec": spec})
-        values.append(value)
+        part = {"value": len(values), "conversion": conversion, "spec": spec}
+        if isinstance(value, Complex):
+            # its parts travel as two float values; the call puts the number back together
+            part["imag"] = len(values) + 1
+            values += [_part(value.re, value.weak), _part(value.im, value.weak)]
+        else:
+            values.append(value)
+        parts.append(part)
     return parts
+
+
+def _part(a: Array, weak: bool) -> Array:
+    """A real or imaginary part of a complex message value, weak (a Python complex's part is
+    formatted as a Python float) where the complex value was."""
+    return Array(a.value, a.dtype, (), weak)
 
 
 def _exception(lowering, node: ast.Raise, values: list[Array]) -> tuple[str, list | None]:
