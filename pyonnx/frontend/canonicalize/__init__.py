@@ -10,7 +10,7 @@ import ast
 
 from pyonnx.frontend.canonicalize import (asserts, augassign, break_continue, early_return,
                                           imports_contexts, list_append, local_functions,
-                                          setitem, unpack_del)
+                                          setitem, unbound_reads, unpack_del)
 
 __all__ = ["canonicalize", "PASSES"]
 
@@ -20,10 +20,12 @@ __all__ = ["canonicalize", "PASSES"]
 # single ones before augassign and setitem; augmented assignment first, so later passes see
 # plain assignments only; break/continue before early return, whose loop tests combine with the
 # break flags (as AutoGraph orders them). 'assert' becomes if/raise before early_return, which
-# makes a 'raise' leave the function as a 'return' does.
+# makes a 'raise' leave the function as a 'return' does; a read of a name no path has assigned
+# becomes the 'raise' Python runs there (unbound_reads) once asserts are if/raise, while the
+# names are still the user's.
 # x[i] = v becomes a rebinding of x after augassign made x[i] += v a plain assignment.
-PASSES = (local_functions, imports_contexts, asserts, unpack_del, augassign, setitem,
-          list_append, break_continue, early_return)
+PASSES = (local_functions, imports_contexts, asserts, unbound_reads, unpack_del, augassign,
+          setitem, list_append, break_continue, early_return)
 
 
 def canonicalize(tree: ast.FunctionDef) -> ast.FunctionDef:

@@ -171,7 +171,12 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             lowering.env.bind(name, a if a.bound is None else Undefined(a.message))
             continue
         if a_undef or b_undef:
-            if not internal(name) and not return_guard:
+            # A branch that returned or raised on every path (its return flag statically
+            # true: ``else: raise ValueError(...)``) reaches no later read: everything after
+            # this 'if' runs under early_return's guard, as after a return guard.
+            returned = (a_undef and then_env.get(RETURN_FLAG) is True) or \
+                (b_undef and else_env.get(RETURN_FLAG) is True)
+            if not internal(name) and not return_guard and not returned:
                 if construct == "if":
                     missing = "the 'if' branch" if a_undef else "the 'else' branch"
                     has = "else" if a_undef else "if"
