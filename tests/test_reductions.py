@@ -321,7 +321,7 @@ def extreme_accumulates(x):
         np.maximum.accumulate(x, axis=0)
 
 
-@pytest.mark.parametrize("dtype", [d for d in ALL if d != "bool"])
+@pytest.mark.parametrize("dtype", ALL)
 def test_maximum_minimum_accumulate(dtype):
     run_shapes(extreme_accumulates, dtype, [(3, 4), (0, 3), (3, 0), (1, 9), (9, 2)])
     run_shapes(extreme_accumulates, dtype, [(2, 3, 4)])

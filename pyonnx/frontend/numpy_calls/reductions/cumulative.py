@@ -25,6 +25,7 @@ from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
+    _BOOL,
     _F16,
     _F32,
     _I64,
@@ -81,6 +82,17 @@ def cumprod(ctx, a, axis=None, dtype=None, out=None):
     return _cum(ctx, "np.cumprod", a, axis, dtype, out, True)
 
 
+def _bool_extreme_accumulate(ctx, x: Array, k: int, is_max: bool) -> Array:
+    """np.maximum.accumulate of bools is a running ``or`` (True from the first True on), the
+    minimum's a running ``and``: a count of the Trues (of the Falses) seen so far, compared
+    with 0."""
+    seen = x if is_max else Array(ctx.op("Not", x.value), _BOOL, x.shape)
+    count = ctx.op("CumSum", ctx.cast(seen, _I64).value, _i64(ctx, k))
+    zero = ctx.const(np.array(0, np.int64))
+    hit = ctx.op("Greater", count, zero) if is_max else ctx.op("Equal", count, zero)
+    return Array(hit, _BOOL, x.shape)
+
+
 def _extreme_accumulate(is_max: bool):
     name = f"np.{'maximum' if is_max else 'minimum'}.accumulate"
 
@@ -91,9 +103,11 @@ def _extreme_accumulate(is_max: bool):
         x = _arr(ctx, array)
         if x.ndim == 0:
             raise ctx.error(f"{name} of a 0-d array (numpy raises ValueError)")
-        if x.dtype.kind not in "iuf":
+        if x.dtype.kind not in "biuf":
             raise ctx.error(f"{name} of {x.dtype} is not supported")
         k = _axis1(ctx, name, x, ctx.static(axis, "axis"))
+        if x.dtype.kind == "b":
+            return _bool_extreme_accumulate(ctx, x, k, is_max)
         return numpy_extreme_accumulate(ctx, x, k, is_max)
 
     lower.__name__ = f"{'maximum' if is_max else 'minimum'}_accumulate"
