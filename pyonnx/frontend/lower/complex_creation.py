@@ -61,16 +61,26 @@ def create(ctx, func, args: list, kwargs: dict) -> Complex:
     else:
         c = complex(ctx.static(fill, "the fill value"))
         fr, fi_ = c.real, c.imag
+    # a _like call's shape= replaces its template's shape (np.ones_like(z, shape=(2, 3)))
+    shape = {"shape": rest["shape"]} if like and rest.get("shape") is not None else {}
     if real_result and like and dtype is not None:
-        return full(ctx, src, fr, dtype=np.dtype(dtype))
-    return make(ctx, full(ctx, src, fr, dtype=rd), full(ctx, src, fi_, dtype=rd), dt)
+        return full(ctx, src, fr, dtype=np.dtype(dtype), **shape)
+    return make(ctx, full(ctx, src, fr, dtype=rd, **shape), full(ctx, src, fi_, dtype=rd, **shape),
+                dt)
 
 
 
 def _zeros_like(ctx, a, dtype=None, **kw):
-    if dtype is not None or kw:
-        raise ctx.error("np.zeros_like(z, dtype=...) of a complex array is not supported yet")
-    return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
+    """np.zeros_like of a complex array: its shape only (zeros of ``dtype``, real or complex;
+    ``order``/``shape``/... as for a real array)."""
+    from pyonnx.frontend.numpy_calls.creation.filled import zeros_like as real_zeros_like
+    if dtype is None and not kw:
+        return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
+    dt = a.dtype if dtype is None else np.dtype(ctx.static(dtype, "dtype"))
+    if dt.kind != "c":
+        return real_zeros_like(ctx, a.re, dtype=dt, **kw)
+    part = real_zeros_like(ctx, a.re, dtype=real_dtype(dt), **kw)
+    return make(ctx, part, part, dt)
 
 
 def _dtype_of(v):
