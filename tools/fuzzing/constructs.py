@@ -254,7 +254,10 @@ def e_create(g):
              f"np.zeros_like({a}, dtype=np.{to})", f"np.empty_like({a}) * 0" if False else f"np.ones_like({a})"]
     if d.ndim:
         forms += [f"np.arange({a}.shape[0])", f"np.arange({a}.shape[-1], dtype=np.{to})",
-                  f"np.zeros(({a}.shape[0], 2))", f"np.linspace(0.0, 1.0, {a}.shape[0])"]
+                  f"np.zeros(({a}.shape[0], 2))", f"np.linspace(0.0, 1.0, {a}.shape[0])",
+                  # shape= replaces the template's shape (complex templates were wrong)
+                  f"np.ones_like({a}, shape=({a}.shape[-1], 2))",
+                  f"np.full_like({a}, 3, shape=({a}.shape[0],), dtype=np.{to})"]
     return g.rng.choice(forms), "linspace" not in forms
 
 
