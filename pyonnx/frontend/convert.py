@@ -292,6 +292,15 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
              loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
     shape, items = _result_tree(result, lambda v: path_weak.python_flag(ctx, v))
+    for v in items:
+        entry = path_weak.kind_entry(ctx, v)
+        if entry is not None:
+            kinds = {"b": "bool", "i": "int", "f": "float"}
+            raise ConversionError(
+                f"{fn.__qualname__} returns a Python {kinds[entry[2].kind]} on some paths and a "
+                f"Python {kinds.get(v.dtype.kind, 'number')} on others ({entry[0]}); a model "
+                "output has one type: make it the same on every path, e.g. float(...) on "
+                "both", loc)
     if "'mixed'" in repr(shape):
         raise ConversionError(
             f"{fn.__qualname__} returns a list built at run time that holds Python numbers on "

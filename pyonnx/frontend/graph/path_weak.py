@@ -24,7 +24,9 @@ from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["mark", "check", "python_flag"]
+__all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag"]
+
+_KINDS = "biuf"  # a Python bool < int < float
 
 
 def mark(ctx, value: Any, where: str, python: Any = None) -> None:
@@ -36,10 +38,25 @@ def mark(ctx, value: Any, where: str, python: Any = None) -> None:
         ctx.path_weak[id(value.value)] = (where, python)
 
 
+def mark_kind(ctx, value: Any, where: str, narrow: np.dtype, flag: Any) -> None:
+    """Records that the weak 0-d ``value`` (a Python number on every path) is a Python number of
+    another kind on some paths: ``a = 1 if c else 0.5`` is carried as the float, and is the int
+    where the 0-d bool ``flag`` holds (``narrow``: that kind's weak dtype, bool or int64).
+    numpy's ``x_int * a`` is int64 on that path: :func:`check` makes such a result fail there."""
+    if isinstance(value, Array) and value.shape == () and value.weak:
+        ctx.path_weak[id(value.value)] = (where, flag, np.dtype(narrow))
+
+
+def kind_entry(ctx, value: Any) -> tuple | None:
+    """``(where, flag, narrow dtype)`` of a value :func:`mark_kind` marked, else None."""
+    entry = ctx.path_weak.get(id(value.value)) if isinstance(value, Array) else None
+    return entry if entry is not None and len(entry) == 3 else None
+
+
 def python_flag(ctx, value: Any) -> Any:
     """The flag :func:`mark` recorded for ``value`` (None: not marked, or not known)."""
     entry = ctx.path_weak.get(id(value.value)) if isinstance(value, Array) else None
-    return None if entry is None else entry[1]
+    return None if entry is None or len(entry) == 3 else entry[1]
 
 
 def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any], Any]:
@@ -58,6 +75,10 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
     if not marked:
         return _same
     guards = []
+    kinds = [i for i in marked if kind_entry(ctx, operands[i]) is not None]
+    if kinds:
+        guards += _kind_guards(ctx, ufunc, operands, outs, kinds)
+        marked = [i for i in marked if i not in kinds]
     for i in marked:
         o = operands[i]
         alt = list(operands)
@@ -83,7 +104,7 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
                              f"taken at run time: {why}; the model has the numpy value's type, "
                              f"and the Python number's path ran; {fix}"))
     derived = None
-    if all(dtypes.is_weak(o) for j, o in enumerate(operands) if j not in marked):
+    if marked and all(dtypes.is_weak(o) for j, o in enumerate(operands) if j not in marked):
         flags = [python_flag(ctx, operands[i]) for i in marked]
         flag = flags[0]
         for f in flags[1:]:
@@ -99,6 +120,37 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
             mark(ctx, result, *derived)
         return result
     return finish
+
+
+def _kind_guards(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple,
+                 kinds: list[int]) -> list[tuple[Any, str]]:
+    """The run-time guards (flag, message) for operands :func:`mark_kind` marked whose other
+    kind would give numpy another result dtype (refused at the line where a flag is unknown)."""
+    guards = []
+    for i in kinds:
+        o = operands[i]
+        where, flag, narrow = kind_entry(ctx, o)
+        alt = list(operands)
+        alt[i] = Array(o.value, narrow, o.shape, weak=True)
+        try:
+            alt_outs = dtypes.ufunc_dtypes(ufunc, *alt)[1]
+        except TypeError:
+            alt_outs = None
+        if alt_outs == outs:
+            continue
+        names = {"b": "bool", "i": "int", "u": "int", "f": "float"}
+        why = (f"an operand is a Python {names[narrow.kind]} on some paths and a Python "
+               f"{names[o.dtype.kind]} on others ({where}), and np.{ufunc.__name__} gives "
+               f"{outs[0]} for the {names[o.dtype.kind]} but "
+               f"{'no loop' if alt_outs is None else alt_outs[0]} for the {names[narrow.kind]}")
+        fix = f"make it the same type on every path, e.g. {names[o.dtype.kind]}(...) on both"
+        if flag is None:
+            raise ctx.error(f"numpy's result type here depends on the path taken at run time: "
+                            f"{why}; {fix}")
+        guards.append((flag, f"ExecutionError: numpy's result type here depends on the path "
+                             f"taken at run time: {why}; the model has the "
+                             f"{names[o.dtype.kind]}'s type, and the other path ran; {fix}"))
+    return guards
 
 
 def _same(result: Any) -> Any:

@@ -367,6 +367,11 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     if isinstance(a, Static) and isinstance(b, Static) and type(a.value) is dict is \
             type(b.value):
         return join(_dict_tree(a.value), _dict_tree(b.value), loop)
+    if isinstance(a, Static) and isinstance(b, Static) and type(a.value) in (tuple, list) and \
+            type(a.value) is type(b.value) and len(a.value) == len(b.value):
+        # item by item: (False, 1.5) on one path, (True, 2.5) on the other
+        return join(Tree(type(a.value), tuple(plan_of(v) for v in a.value)),
+                    Tree(type(b.value), tuple(plan_of(v) for v in b.value)), loop)
     if isinstance(a, Static) and isinstance(b, Static):
         if is_number(a.value) and is_number(b.value):
             return join(number_leaf(a.value), number_leaf(b.value), loop)

@@ -28,8 +28,8 @@ from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
 from pyonnx.frontend.lower.structure import (
-    Leaf, Plan, Static, leaf_plans, leaves_of, mixes_python_scalar, placeholder, plan_of,
-    rebuild)
+    Leaf, Plan, Static, Tree, leaf_plans, leaves_of, mixes_python_scalar, placeholder,
+    plan_of, rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined
 
 __all__ = ["lower_if", "unrolled_iteration", "join_branches", "choose"]
@@ -96,6 +96,49 @@ def _mixed_error(lowering, name: Any, a: Plan, b: Plan, line: int, construct: st
         f"'{construct}' at line {line}), and it is returned: numpy returns a different type "
         "depending on the path; make both the same (e.g. float(...)/int(...) on both, or "
         "np.float64(...) on both)")
+
+
+def _python_kind(v: Any) -> str | None:
+    """"b"/"i"/"f" for a Python number (static, or a weak 0-d graph value), else None."""
+    if type(v) in (bool, int, float):
+        return {bool: "b", int: "i", float: "f"}[type(v)]
+    if isinstance(v, Array) and v.weak and v.shape == () and v.dtype.kind in "biuf":
+        return "i" if v.dtype.kind == "u" else v.dtype.kind
+    return None
+
+
+def mark_path_types(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str) -> None:
+    """After a join on ``cond`` of ``sides`` (then, else) into ``value``: a 0-d number that is a
+    Python number on one path and a numpy value on the other (graph/path_weak.mark), or Python
+    numbers of two kinds (1 and 0.5: path_weak.mark_kind), is recorded as such."""
+    if isinstance(plan, Tree) and isinstance(value, (tuple, list, dict)):
+        # item by item: ((False, 1.5) on one path, (True, 2) on the other)
+        def items(v):
+            return list(v.values()) if isinstance(v, dict) else list(v)
+        if all(isinstance(sd, (tuple, list, dict)) and len(sd) == len(value) for sd in sides):
+            for child, v, *ss in zip(plan.children, items(value), *map(items, sides)):
+                mark_path_types(ctx, v, child, tuple(ss), cond, where)
+        return
+    if not isinstance(plan, Leaf):
+        return
+    if mixes_python_scalar(*map(plan_of, sides)):
+        then_python = type(sides[0]) in (int, float, bool) or \
+            isinstance(sides[0], Array) and sides[0].weak
+        path_weak.mark(ctx, value, where, cond if then_python else ctx.op("Not", cond))
+    elif plan.weak and plan.shape == ():
+        _mark_python_kinds(ctx, value, sides, cond, where)
+
+
+def _mark_python_kinds(ctx, value: Any, sides: tuple, cond, where: str) -> None:
+    """A Python number of one kind on one path and another on the other (``a = 1 if c else
+    0.5``): carried as the wider; graph/path_weak.mark_kind records where it is the narrower."""
+    kinds = [_python_kind(v) for v in sides]
+    if None in kinds or kinds[0] == kinds[1] or not isinstance(value, Array):
+        return
+    narrow_side = 0 if "bif".index(kinds[0]) < "bif".index(kinds[1]) else 1
+    narrow = np.dtype(np.bool_) if kinds[narrow_side] == "b" else np.dtype(np.int64)
+    flag = cond if narrow_side == 0 else ctx.op("Not", cond)
+    path_weak.mark_kind(ctx, value, where, narrow, flag)
 
 
 def _is_return_guard(node: ast.If) -> bool:
@@ -265,11 +308,8 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             value = rebuild(plan, outs)
             if key in mixed:
                 ctx.mixed_scalars[id(value.value)] = mixed[key]
-            if isinstance(plan, Leaf) and mixes_python_scalar(*map(plan_of, sides)):
-                then_python = type(sides[0]) in (int, float, bool) or \
-                    isinstance(sides[0], Array) and sides[0].weak
-                path_weak.mark(ctx, value, f"the branches of the '{construct}' at line {line}",
-                               cond if then_python else ctx.op("Not", cond))
+            mark_path_types(ctx, value, plan, sides, cond,
+                            f"the branches of the '{construct}' at line {line}")
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
             elif isinstance(key, _Flag):
