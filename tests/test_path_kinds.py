@@ -81,3 +81,114 @@ def test_python_or_numpy_float_in_a_conditional_expression():
     assert python_or_numpy_float(POS).dtype == np.float32
     with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
         f(POS)
+
+
+def flag_loop_int_or_float(x):
+    s = 0
+    for v in x:
+        if v > 5:
+            s = 0.5
+    return x * s
+
+
+def flag_loop_returned(x):
+    s = 0
+    for v in x:
+        if v > 5:
+            s = 0.5
+    return s
+
+
+def flag_loop_python_float(x):
+    s = 0.0
+    for v in x:
+        if v > 5:
+            s = 1.5
+    return x.astype(np.float32) * s, s
+
+
+def flag_loop_float_then_int(x):
+    s = 0.0
+    for v in x:
+        if v > 5:
+            s = 1
+    return x.astype(np.float32) * s
+
+
+def first_iteration_int(x):
+    s = 0
+    y = x
+    for i in range(x.shape[0]):
+        y = x * s
+        s = s + 0.5
+    return y
+
+
+def sum_from_int_zero(x):
+    s = 0
+    for i in range(x.shape[0]):
+        s = s + 0.5
+    return s, x * 2.0
+
+
+def loop_flag_in_while(x, n):
+    s = 0
+    k = 0
+    while k < n:
+        if x[k] > 5:
+            s = 0.5
+        k += 1
+    return x * s
+
+
+@pytest.mark.parametrize("x", [np.array([1, 7]), np.array([9, 9, 9])])
+def test_loop_flag_where_the_float_path_ran(x):
+    check(flag_loop_int_or_float, x)
+
+
+@pytest.mark.parametrize("fn", [flag_loop_int_or_float])
+@pytest.mark.parametrize("x", [np.array([1, 2]), np.zeros(0, np.int64)])
+def test_loop_flag_fails_where_the_int_stayed(fn, x):
+    """Vectorized ``if v > 5: s = 0.5``: was float64 on the int path (silently wrong)."""
+    assert fn(x).dtype == np.int64
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        pyonnx.compile(fn)(x)
+
+
+@pytest.mark.parametrize("x, n", [(np.array([1, 7, 2]), 3), (np.array([1, 2, 3]), 2),
+                                  (np.array([1, 2]), 0)])
+def test_loop_flag_in_a_while_loop(x, n):
+    """A Loop (not vectorized): the body's join and the loop state carry the kind."""
+    want = loop_flag_in_while(x, n)
+    try:
+        check(loop_flag_in_while, x, n)  # (n = 0 is a conversion-time int: the loop folds)
+    except (pyonnx.ExecutionError, pyonnx.ConversionError) as e:
+        assert "depends on the path taken at run time" in str(e)
+        assert want.dtype == np.int64  # refused only on numpy's int path
+
+
+def test_loop_flag_returned_is_refused():
+    with pytest.raises(pyonnx.ConversionError,
+                       match=r"returns a Python int on some paths and a Python float"):
+        pyonnx.compile(flag_loop_returned)(np.array([1, 7]))
+
+
+@pytest.mark.parametrize("x", [np.array([1, 2]), np.array([1, 7]), np.zeros(0, np.int64)])
+@pytest.mark.parametrize("fn", [flag_loop_python_float, flag_loop_float_then_int])
+def test_loop_flag_python_numbers_stay_python(fn, x):
+    """Vectorized flags of Python floats: were np.float64 (x32 * s was float64)."""
+    check(fn, x)
+
+
+def test_first_iteration_int_is_refused_where_the_dtype_shows():
+    with pytest.raises(pyonnx.ConversionError, match="depends on the path taken at run time"):
+        pyonnx.compile(first_iteration_int)(np.array([1, 2]))
+
+
+def test_zero_trips_of_a_kind_changing_loop_say_why():
+    """The run-time refusal names the variable, not onnxruntime's Gather."""
+    check(sum_from_int_zero, np.array([1, 2]))
+    with pytest.raises(pyonnx.ExecutionError,
+                       match=r"'s' is a Python int before the loop at line \d+ and a Python "
+                             r"float after an iteration, and the loop ran 0 times"):
+        pyonnx.compile(sum_from_int_zero)(np.zeros(0, np.int64))

@@ -74,8 +74,9 @@ def _dtype_attr(dtype: np.dtype) -> ast.expr:
 
 
 def run_steps(lw, node: ast.AST, space: Space, steps: list) -> None:
+    # (a flag step records its kinds itself: which one the result is depends on the data)
     before = {st.target: _python_kind(lw.env.lookup(st.target)[1]) for st in steps
-              if st.kind in ("reduce", "flag", "argext")}
+              if st.kind in ("reduce", "argext")}
     for st in steps:
         globals()[f"_{st.kind}"](lw, node, space, st)
     for target, kind in before.items():
@@ -92,6 +93,7 @@ def _python_kind(value: Any) -> str | None:
 
 
 _KIND_NAMES = {"b": "bool", "i": "int", "f": "float"}
+_KIND_SAMPLE = {"b": False, "i": 0, "f": 0.0}
 
 
 def _fail_on_zero_trips_if_kind_changed(lw, node, space: Space, target: str,
@@ -123,7 +125,11 @@ def _fail_on_zero_trips_if_kind_changed(lw, node, space: Space, target: str,
     for c in checks[1:]:
         ok = Array(ctx.op("And", ok.value, c.value), ok.dtype, ())
     what = f"refused_{target}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
-    checked = runtime_check(ctx, Array(ctx.op("Not", ok.value), ok.dtype, ()), value, what)
+    from pyonnx.frontend.lower.control_flow.loops import zero_trip_message
+    from pyonnx.frontend.lower.structure import number_leaf, plan_of
+    checked = runtime_check(ctx, Array(ctx.op("Not", ok.value), ok.dtype, ()), value, what,
+                            zero_trip_message(target, number_leaf(_KIND_SAMPLE[kind]),
+                                              plan_of(value), line))
     lw.env.bind(target, Array(checked.value, value.dtype, value.shape, value.weak))
 
 
@@ -187,8 +193,34 @@ def _temp(lw, node, space, st) -> None:
 
 
 def _flag(lw, node, space, st) -> None:
-    lower_stmts(lw, node, [assign(st.target, _scalar(call("where", call("any", st.mask),
-                                                          st.value, name(st.target))))])
+    """``if cond(i): t = v`` (``v`` the same in every iteration): ``t = v`` where some
+    iteration's condition held. Python numbers stay Python numbers (np.where would make them
+    numpy scalars); where ``t`` and ``v`` differ in kind (a Python int and a Python float, a
+    Python number and a numpy scalar), the result records on which paths it is which
+    (graph/path_weak.py)."""
+    before = lw.env.lookup(st.target)[1]
+    v_name, v = bind(lw, node, st.value, "v")
+    hit_name, hit = bind(lw, node, call("any", st.mask), "hit")
+    lower_stmts(lw, node, [assign(st.target, _scalar(call("where", name(hit_name),
+                                                          name(v_name), name(st.target))))])
+    after = lw.env.lookup(st.target)[1]
+    kb, kv = _python_kind(before), _python_kind(v)
+    if not isinstance(after, Array) or after.ndim != 0 or (kb is None and kv is None):
+        return
+    ctx = lw.ctx
+    where = f"the loop at line {getattr(node, 'lineno', '?')}"
+    held = hit.value if isinstance(hit, Array) else ctx.const(np.array(bool(hit)))
+    missed = ctx.op("Not", held)
+    if kb is not None and kv is not None:  # Python numbers on every path
+        after = Array(after.value, after.dtype, (), weak=True)
+        lw.env.bind(st.target, after)
+        if kb != kv:
+            narrow_kind, flag = (kb, missed) if "bif".index(kb) < "bif".index(kv) else (kv, held)
+            path_weak.mark_kind(ctx, after, where, np.dtype(np.bool_) if narrow_kind == "b"
+                                else np.dtype(np.int64), flag)
+        return
+    # a Python number on the paths that kept the start value (or took v), numpy's on the others
+    path_weak.mark(ctx, after, where, missed if kb is not None else held)
 
 
 def _reduce(lw, node, space, st) -> None:

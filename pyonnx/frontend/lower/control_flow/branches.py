@@ -131,14 +131,34 @@ def mark_path_types(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str)
 
 def _mark_python_kinds(ctx, value: Any, sides: tuple, cond, where: str) -> None:
     """A Python number of one kind on one path and another on the other (``a = 1 if c else
-    0.5``): carried as the wider; graph/path_weak.mark_kind records where it is the narrower."""
-    kinds = [_python_kind(v) for v in sides]
-    if None in kinds or kinds[0] == kinds[1] or not isinstance(value, Array):
+    0.5``), or a side already of two kinds (path_weak.mark_kind): carried as the wider; the
+    join records where it is the narrower (unknown when a side's own flag is)."""
+    if not isinstance(value, Array):
         return
-    narrow_side = 0 if "bif".index(kinds[0]) < "bif".index(kinds[1]) else 1
-    narrow = np.dtype(np.bool_) if kinds[narrow_side] == "b" else np.dtype(np.int64)
-    flag = cond if narrow_side == 0 else ctx.op("Not", cond)
-    path_weak.mark_kind(ctx, value, where, narrow, flag)
+    kinds = [_python_kind(v) for v in sides]
+    marks = [path_weak.kind_entry(ctx, v) for v in sides]
+    if None in kinds or (kinds[0] == kinds[1] and marks == [None, None]):
+        return
+    seen = kinds + [m[2].kind for m in marks if m is not None]
+    narrow_kind = min(seen, key="bif".index)
+    if narrow_kind == _python_kind(value):
+        return
+    narrow = np.dtype(np.bool_) if narrow_kind == "b" else np.dtype(np.int64)
+    flags = []
+    for kind, mark in zip(kinds, marks):
+        if mark is None:
+            flags.append(ctx.const(np.array(kind == narrow_kind)))
+        else:
+            flags.append(mark[1] if mark[2].kind == narrow_kind else None)
+    path_weak.mark_kind(ctx, value, where, narrow,
+                        None if None in flags else _select_flag(ctx, cond, *flags))
+
+
+def _select_flag(ctx, cond, then_flag, else_flag):
+    """``then_flag`` where ``cond`` holds, else ``else_flag`` (0-d bools; onnxruntime has no
+    bool Where)."""
+    return ctx.op("Or", ctx.op("And", cond, then_flag),
+                  ctx.op("And", ctx.op("Not", cond), else_flag))
 
 
 def _is_return_guard(node: ast.If) -> bool:

@@ -90,13 +90,22 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     # Carried lists/tuples/dicts whose array items share memory: not followed (held_items)
     held = held_items.sharing_containers(ctx, env.locals, [n for n in names if n not in pending])
+    # Python numbers whose kind an iteration may leave changed on some paths only (``s = 0``,
+    # then ``if c: s = 0.5``): name -> the narrower kind (graph/path_weak.mark_kind)
+    mixed_kinds: dict[Any, np.dtype] = {}
     for _ in range(8):
+        kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, scalars, held,
-            _weak_entry(entry_plans, plans))
+            _weak_entry(entry_plans, plans), kinds)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
+            continue
+        found = {k: e[2] for k in names if k not in mixed_kinds
+                 and (e := path_weak.kind_entry(ctx, exits.get(k))) is not None}
+        if found:
+            mixed_kinds.update(found)
             continue
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
@@ -245,8 +254,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             ran = ran or _ran(ctx, count, first_value)
             # (the node name says why; "refused_" marks a run-time refusal, not numpy's error)
             what = f"refused_{k}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
-            value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what)
+            value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what,
+                                  zero_trip_message(k, entry_plans.get(k), plans[k], line))
             value = Array(value.value, plans[k].dtype, value.shape, plans[k].weak)
+        if k in mixed_kinds:  # its kind after the loop depends on the paths taken in it
+            path_weak.mark_kind(ctx, value, f"the loop at line {line}", mixed_kinds[k], None)
         if may_skip and k in weak_entry:
             # a Python number after 0 iterations, a numpy value after more (s = 0.0, then
             # s = s + x[i]): refused where numpy's result type would show the difference
@@ -424,13 +436,14 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
 
 
 def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                scalars=frozenset(), held=None, weak_entry=frozenset()):
+                scalars=frozenset(), held=None, weak_entry=frozenset(), kinds=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
     names bound to their state inputs. ``scalars``: names whose state is a numpy scalar.
     ``held``: containers whose items' memory is not followed (held_items), name → buffers;
-    ``weak_entry``: names that are a Python number on the first iteration only."""
+    ``weak_entry``: names that are a Python number on the first iteration only; ``kinds``:
+    Python numbers whose kind may differ between iterations, name -> the narrower kind."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -468,6 +481,9 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 if key in weak_entry:
                     path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
                                    "its first iteration only")
+                if kinds and key in kinds:
+                    path_weak.mark_kind(ctx, value, f"the loop at line {line}: another kind "
+                                        "on some iterations", kinds[key], None)
                 if held and key in held:
                     held_items.mark_items(ctx, value, held[key])
                 if key in sharing and isinstance(value, Array):
@@ -531,6 +547,36 @@ def _weak_entry(entry_plans: dict, plans: dict) -> set:
             if isinstance(p, Leaf) and not p.weak and p.shape == ()
             and isinstance(entry_plans.get(k), Leaf) and entry_plans[k].weak
             and not kind_changed(entry_plans[k], p)}
+
+
+def zero_trip_message(name: str, entry: Plan | None, final: Plan | None, line: Any) -> str:
+    """The run-time refusal (``pyonnx.raises``) of a loop that ran 0 times and so left
+    ``name`` of its entry type, which the model's type for it cannot hold."""
+    def shown(p):
+        if not isinstance(p, Leaf):
+            return "another type"
+        return f"a Python {_KIND_WORDS.get(p.dtype.kind, 'number')}" if p.weak \
+            else f"a numpy {p.dtype}"
+    return (f"ExecutionError: '{name}' is {shown(entry)} before the loop at line {line} and "
+            f"{shown(final)} after an iteration, and the loop ran 0 times: numpy keeps "
+            f"{shown(entry)}, which the model cannot return in its place; start it with the "
+            "type the loop makes (e.g. 0.0, or np.float64(0) for a sum of array elements)")
+
+
+_KIND_WORDS = {"b": "bool", "i": "int", "u": "int", "f": "float"}
+
+
+def _kind_entry(entry_plans: dict, plans: dict) -> dict:
+    """The names that enter the loop as a Python number of a narrower kind than their state
+    (``s = 0``, then ``s = s + 0.5``: an int on the first iteration, a float after), name ->
+    the entry's kind (graph/path_weak.mark_kind)."""
+    order = "biuf"
+    return {k: entry_plans[k].dtype for k, p in plans.items()
+            if isinstance(p, Leaf) and p.weak and p.shape == ()
+            and isinstance(entry_plans.get(k), Leaf) and entry_plans[k].weak
+            and entry_plans[k].shape == () and p.dtype.kind in order
+            and entry_plans[k].dtype.kind in order
+            and order.index(entry_plans[k].dtype.kind) < order.index(p.dtype.kind)}
 
 
 def _same_list(a: list, b: Any) -> bool:
