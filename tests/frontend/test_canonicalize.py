@@ -14,7 +14,7 @@ import pytest
 from pyonnx.frontend import canonicalize as canon
 from pyonnx.frontend.canonicalize import (asserts, augassign, break_continue, early_return,
                                           imports_contexts, list_append, local_functions,
-                                          setitem, unpack_del)
+                                          setitem, unbound_reads, unpack_del)
 from tests import canonical_kernels as k
 
 
@@ -86,5 +86,6 @@ def test_a_single_final_return_is_left_alone():
 
 
 def test_pipeline_order_lists_every_pass():
-    assert canon.PASSES == (local_functions, imports_contexts, asserts, unpack_del, augassign,
-                            setitem, list_append, break_continue, early_return)
+    assert canon.PASSES == (local_functions, imports_contexts, asserts, unbound_reads,
+                            unpack_del, augassign, setitem, list_append, break_continue,
+                            early_return)
