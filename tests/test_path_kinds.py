@@ -192,3 +192,33 @@ def test_zero_trips_of_a_kind_changing_loop_say_why():
                        match=r"'s' is a Python int before the loop at line \d+ and a Python "
                              r"float after an iteration, and the loop ran 0 times"):
         pyonnx.compile(sum_from_int_zero)(np.zeros(0, np.int64))
+
+
+def dtype_read_only(x):
+    m = 1 if x.sum() > 0 else 0.5
+    t = x * m
+    return t.dtype == np.float64, x + 1
+
+
+def dtype_used_by_astype(x, y):
+    s = 0.0
+    for v in y:
+        s = s + v
+    t = x * s  # float32 after 0 iterations (s a Python float), float64 after more
+    return np.ones(2).astype(t.dtype)
+
+
+def test_a_dtype_read_at_conversion_time_still_fails_on_the_other_path():
+    """The guard is a check output, not a check on t's data: reading only t.dtype (a
+    conversion-time value) ran none of t's nodes, and the answer was silently True."""
+    f = check(dtype_read_only, np.array([-1, -2]))
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        f(np.array([1, 2]))
+
+
+def test_a_dtype_passed_to_astype_fails_on_the_python_path():
+    x = np.ones(3, np.float32)
+    f = check(dtype_used_by_astype, x, np.array([1.0, 2.0]))
+    assert dtype_used_by_astype(x, np.zeros(0)).dtype == np.float32
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        f(x, np.zeros(0))

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph import dtypes
-from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag"]
@@ -112,10 +111,14 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
         derived = (ctx.path_weak[id(operands[marked[0]].value)][0], flag)
 
     def finish(result: Any) -> Any:
+        # (a check output, not a check on the result's data: the result's dtype can be read
+        # at conversion time, t.dtype or x.astype(t.dtype), with no node of it run)
+        from pyonnx.errors import ExecutionError
+        from pyonnx.frontend.lower import checks
         for flag, message in guards:
-            if isinstance(result, Array):
-                result = runtime_check(ctx, Array(flag, np.dtype(np.bool_), ()), result,
-                                       "refused_result_type_depends_on_the_path", message)
+            checks.record_where(ctx, Array(flag, np.dtype(np.bool_), ()),
+                                ("path_weak", id(flag), message), ExecutionError,
+                                message.removeprefix("ExecutionError: "))
         if derived is not None:
             mark(ctx, result, *derived)
         return result

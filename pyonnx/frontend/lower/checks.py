@@ -29,7 +29,7 @@ from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower import aliases
 
-__all__ = ["CheckBuffer", "record", "record_unless", "recorded", "outputs"]
+__all__ = ["CheckBuffer", "record", "record_unless", "record_where", "recorded", "outputs"]
 
 _I64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
@@ -169,7 +169,7 @@ def record(lowering, node: ast.Raise) -> None:
     (unless an earlier site failed first), with the values its message formats now."""
     values: list[Array] = []
     exception, message = _exception(lowering, node, values)
-    _fail(lowering, id(node), exception, message, values, None, lowering.loc_of(node))
+    _fail(lowering.ctx, id(node), exception, message, values, None, lowering.loc_of(node))
     # (its condition is not known here: control_flow/guards.py then keeps every guard an If)
     lowering.ctx._pyonnx_shape_checks = True
 
@@ -179,15 +179,25 @@ def record_unless(lowering, ok: Array, node: ast.AST, exception: type, message: 
     with ``exception(message)`` where the 0-d bool ``ok`` is false at run time. Costs a few
     elementwise nodes, no ``If``."""
     bad = Array(lowering.ctx.op("Not", ok.value), _BOOL, ())
-    _fail(lowering, id(node), _class_name(lowering, exception), [message], [], bad,
+    _fail(lowering.ctx, id(node), _class_name(lowering, exception), [message], [], bad,
           lowering.loc_of(node))
 
 
-def _fail(lowering, node_key: Any, exception: str, message: list | None, values: list[Array],
+def record_where(ctx, bad: Array, key: Any, exception: type, message: str) -> None:
+    """A check without a statement: this path fails the site ``key`` with ``exception(message)``
+    where the 0-d bool ``bad`` is true at run time, at the current line (``ctx.loc``). Unlike a
+    ``runtime_check`` on a value, the check is a model output: it fails the call even where
+    nothing reads the value (a dtype read at conversion time, graph/path_weak.py)."""
+    name = f"{exception.__module__}.{exception.__qualname__}"
+    loc = ctx.loc
+    text = f"{loc}: error: {message}" if loc is not None else message
+    _fail(ctx, key, name, [text], [], bad, loc)
+
+
+def _fail(ctx, node_key: Any, exception: str, message: list | None, values: list[Array],
           bad: Array | None, loc) -> None:
     """Fails the check of ``node_key`` on this path (where the 0-d bool ``bad`` holds, when
     given) unless an earlier site failed first."""
-    ctx = lowering.ctx
     state = _state(ctx)
     key = (node_key, exception, json.dumps(message),
            tuple((v.dtype.str, v.weak) for v in values))

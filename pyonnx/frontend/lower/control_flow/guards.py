@@ -78,7 +78,7 @@ def raise_site(lowering, node: ast.If, cond_value: Any) -> bool:
     values: list[Array] = []
     exception, message = checks._exception(lowering, raise_, values)
     bad = Array(condition(ctx, cond_value), _BOOL, ())
-    checks._fail(lowering, id(raise_), exception, message, [], bad, lowering.loc_of(raise_))
+    checks._fail(lowering.ctx, id(raise_), exception, message, [], bad, lowering.loc_of(raise_))
     if _reads_shape(bad.value):
         setattr(ctx, SHAPE_CHECKS, True)
     if flag is not None:
