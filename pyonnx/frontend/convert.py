@@ -72,6 +72,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     """
     src, tree, _ = prepare(fn)
     ctx = Lowering(fn.__name__, opset, aliases=AliasState(), lookup=numpy_calls.lookup)
+    ctx.record_check = checks.record_where
     inputs: list[ir.Value] = []
     bound: dict[str, Any] = {}
     complex_inputs: dict[str, np.dtype] = {}

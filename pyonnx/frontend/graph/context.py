@@ -138,6 +138,10 @@ class Lowering:
         # ids of the 0-d ir.Values that are a Python number on some run-time paths and a numpy
         # value on others (lower/path_weak.py), with where they were joined.
         self.path_weak: dict[int, str] = {}
+        # Records a run-time check that is a model output (lower/checks.record_where, set by
+        # convert.py: the builder layer does not import statement lowering): called as
+        # ``record_check(ctx, bad, key, exception, message)``; None: no check outputs here.
+        self.record_check: Any = None
 
     # ------------------------------------------------------------------ nodes
     @property

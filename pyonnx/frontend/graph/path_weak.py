@@ -20,10 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.errors import ExecutionError
 from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag"]
+__all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag", "zero_trip_message",
+           "kind_word"]
 
 _KINDS = "biuf"  # a Python bool < int < float
 
@@ -113,12 +116,14 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
     def finish(result: Any) -> Any:
         # (a check output, not a check on the result's data: the result's dtype can be read
         # at conversion time, t.dtype or x.astype(t.dtype), with no node of it run)
-        from pyonnx.errors import ExecutionError
-        from pyonnx.frontend.lower import checks
         for flag, message in guards:
-            checks.record_where(ctx, Array(flag, np.dtype(np.bool_), ()),
-                                ("path_weak", id(flag), message), ExecutionError,
-                                message.removeprefix("ExecutionError: "))
+            bad = Array(flag, np.dtype(np.bool_), ())
+            if ctx.record_check is None:  # (no check outputs: on the data, as before)
+                result = runtime_check(ctx, bad, result,
+                                       "refused_result_type_depends_on_the_path", message)
+                continue
+            ctx.record_check(ctx, bad, ("path_weak", id(flag), message), ExecutionError,
+                             message.removeprefix("ExecutionError: "))
         if derived is not None:
             mark(ctx, result, *derived)
         return result
@@ -158,3 +163,23 @@ def _kind_guards(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple,
 
 def _same(result: Any) -> Any:
     return result
+
+
+def kind_word(dtype: np.dtype, weak: bool) -> str:
+    """"a Python int", "a numpy float32", ... for messages."""
+    if weak:
+        return f"a Python {_WORDS.get(np.dtype(dtype).kind, 'number')}"
+    return f"a numpy {np.dtype(dtype)}"
+
+
+_WORDS = {"b": "bool", "i": "int", "u": "int", "f": "float"}
+
+
+def zero_trip_message(name: str, entry: str, final: str, line: object) -> str:
+    """The run-time refusal (``pyonnx.raises``) of a loop that ran 0 times and so left ``name``
+    of its entry type (``entry``, e.g. "a Python int"), which the model's type for it
+    (``final``) cannot hold."""
+    return (f"ExecutionError: '{name}' is {entry} before the loop at line {line} and {final} "
+            f"after an iteration, and the loop ran 0 times: numpy keeps {entry}, which the "
+            "model cannot return in its place; start it with the type the loop makes (e.g. "
+            "0.0, or np.float64(0) for a sum of array elements)")

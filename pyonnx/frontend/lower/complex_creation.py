@@ -73,7 +73,7 @@ def create(ctx, func, args: list, kwargs: dict) -> Complex:
 def _zeros_like(ctx, a, dtype=None, **kw):
     """np.zeros_like of a complex array: its shape only (zeros of ``dtype``, real or complex;
     ``order``/``shape``/... as for a real array)."""
-    from pyonnx.frontend.numpy_calls.creation.filled import zeros_like as real_zeros_like
+    real_zeros_like = lookup(np.zeros_like).fn
     if dtype is None and not kw:
         return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
     dt = a.dtype if dtype is None else np.dtype(ctx.static(dtype, "dtype"))

@@ -93,7 +93,6 @@ def _python_kind(value: Any) -> str | None:
 
 
 _KIND_NAMES = {"b": "bool", "i": "int", "f": "float"}
-_KIND_SAMPLE = {"b": False, "i": 0, "f": 0.0}
 
 
 def _fail_on_zero_trips_if_kind_changed(lw, node, space: Space, target: str,
@@ -125,11 +124,11 @@ def _fail_on_zero_trips_if_kind_changed(lw, node, space: Space, target: str,
     for c in checks[1:]:
         ok = Array(ctx.op("And", ok.value, c.value), ok.dtype, ())
     what = f"refused_{target}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
-    from pyonnx.frontend.lower.control_flow.loops import zero_trip_message
-    from pyonnx.frontend.lower.structure import number_leaf, plan_of
+    entry = path_weak.kind_word(np.dtype(_KIND_NAMES[kind]), True)
     checked = runtime_check(ctx, Array(ctx.op("Not", ok.value), ok.dtype, ()), value, what,
-                            zero_trip_message(target, number_leaf(_KIND_SAMPLE[kind]),
-                                              plan_of(value), line))
+                            path_weak.zero_trip_message(
+                                target, entry, path_weak.kind_word(value.dtype, value.weak),
+                                line))
     lw.env.bind(target, Array(checked.value, value.dtype, value.shape, value.weak))
 
 

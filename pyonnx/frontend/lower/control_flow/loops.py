@@ -255,7 +255,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             # (the node name says why; "refused_" marks a run-time refusal, not numpy's error)
             what = f"refused_{k}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
             value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what,
-                                  zero_trip_message(k, entry_plans.get(k), plans[k], line))
+                                  _zero_trip_message(k, entry_plans.get(k), plans[k], line))
             value = Array(value.value, plans[k].dtype, value.shape, plans[k].weak)
         if k in mixed_kinds:  # its kind after the loop depends on the paths taken in it
             path_weak.mark_kind(ctx, value, f"the loop at line {line}", mixed_kinds[k], None)
@@ -549,21 +549,10 @@ def _weak_entry(entry_plans: dict, plans: dict) -> set:
             and not kind_changed(entry_plans[k], p)}
 
 
-def zero_trip_message(name: str, entry: Plan | None, final: Plan | None, line: Any) -> str:
-    """The run-time refusal (``pyonnx.raises``) of a loop that ran 0 times and so left
-    ``name`` of its entry type, which the model's type for it cannot hold."""
+def _zero_trip_message(name: str, entry: Plan | None, final: Plan | None, line: Any) -> str:
     def shown(p):
-        if not isinstance(p, Leaf):
-            return "another type"
-        return f"a Python {_KIND_WORDS.get(p.dtype.kind, 'number')}" if p.weak \
-            else f"a numpy {p.dtype}"
-    return (f"ExecutionError: '{name}' is {shown(entry)} before the loop at line {line} and "
-            f"{shown(final)} after an iteration, and the loop ran 0 times: numpy keeps "
-            f"{shown(entry)}, which the model cannot return in its place; start it with the "
-            "type the loop makes (e.g. 0.0, or np.float64(0) for a sum of array elements)")
-
-
-_KIND_WORDS = {"b": "bool", "i": "int", "u": "int", "f": "float"}
+        return path_weak.kind_word(p.dtype, p.weak) if isinstance(p, Leaf) else "another type"
+    return path_weak.zero_trip_message(name, shown(entry), shown(final), line)
 
 
 def _kind_entry(entry_plans: dict, plans: dict) -> dict:
