@@ -181,3 +181,12 @@ def test_floor_for_linalg_programs():
     want = np.array([1.0, 2.0])
     assert compare(want, want * (1 + 4e-9), floor="linalg") is None
     assert compare(want, want * (1 + 1e-5), floor="linalg") is not None
+
+
+def test_generator_makes_python_numbers_of_two_kinds():
+    """fuzzing.idioms.s_mixed_kind: ``m = 1 if c else 0.5`` and its loop/if forms, used with an
+    array (the class that was silently float64 on the int path)."""
+    import re
+    text = "\n".join(Generator(s).program().source for s in (19200007, 19200121))
+    assert re.search(r"m\d+ = (1|2|True|0\.25|False) if .* else ", text)
+    assert re.search(r"\n +if v\d+ > 2:\n +m\d+ = ", text)

@@ -90,3 +90,40 @@ def s_records(g):
     g.exact[t] = True
     g.exact[u] = g.is_exact(a)
     return True
+
+
+def s_mixed_kind(g):
+    """A Python number of one kind on one path and another on the other (``m = 1 if c else
+    0.5``, an ``if``/``else``, or ``if v > thr: m = 0.5`` in a loop), then used with an array:
+    numpy's result dtype depends on the path (``x_int * m``). Kept only where both input sets
+    take paths that give the same types (the generator's rule); pyonnx must then give numpy's
+    dtype or fail at the line, never the other path's."""
+    from fuzzing.statements import cond
+
+    if g.rng.random() < 0.7:  # (rare: where numpy's dtype shows the int path, pyonnx refuses)
+        return False
+    names = g.names(("array",), lambda n, d: d.ndim >= 1)
+    c = cond(g)
+    if not names or c is None:
+        return False
+    a = g.rng.choice(names)
+    m, t = g.fresh("m"), g.fresh()
+    lo, hi = g.rng.choice(((1, 0.5), (2, 1.5), (True, 2.5), (0.25, 3), (False, 1)))
+    form = g.rng.randrange(3)
+    if form == 0:
+        lines = [f"{m} = {lo!r} if {c} else {hi!r}"]
+    elif form == 1:
+        lines = [f"if {c}:", f"    {m} = {lo!r}", "else:", f"    {m} = {hi!r}"]
+    else:
+        vecs = [n for n in names if g.desc(n).ndim == 1]
+        if not vecs:
+            return False
+        v, r = g.fresh("v"), g.rng.choice(vecs)
+        lines = [f"{m} = {lo!r}", f"for {v} in {r}:", f"    if {v} > 2:", f"        {m} = {hi!r}"]
+        g.scoped_out.add(v)
+    use = g.rng.choice((f"{t} = {a} * {m}", f"{t} = {a} + {m}", f"{t} = np.maximum({a}, {m})"))
+    if not g.try_stmt(lines + [use], assigned=[m, t]):
+        return False
+    g.scoped_out.add(m)
+    g.exact[t] = g.is_exact(a) and all(float(x) * 4 == int(float(x) * 4) for x in (lo, hi))
+    return True
