@@ -112,6 +112,9 @@ def numpy_execution_error(kind: str, explained: str) -> ExecutionError | None:
     if kind == "ExecutionError":  # a run-time refusal of pyonnx's, not numpy's error
         return ExecutionError(explained)
     base = next((c for c in _NUMPY_KINDS if c.__name__ == kind), None)
+    if kind == "LinAlgError":  # np.linalg's ValueError subclass
+        import numpy as np
+        base = np.linalg.LinAlgError
     if base is None:
         return None
     cls = _EXECUTION_KINDS.get(kind)

@@ -181,6 +181,8 @@ def broadcast_shapes(ctx, *args):
             ok = _np(np.logical_or, ctx, _np(np.equal, ctx, v, 1), _np(np.equal, ctx, v, size))
             bad = _np(np.logical_or, ctx, bad, _np(np.logical_not, ctx, ok))
         size = runtime_check(ctx, bad, Array(size.value, _I64, ()),
-                             "shape_mismatch_objects_cannot_be_broadcast")
+                             "shape_mismatch_objects_cannot_be_broadcast",
+                             "ValueError: shape mismatch: objects cannot be broadcast to a "
+                             "single shape")
         out.append(Array(size.value, _I64, (), weak=True))
     return tuple(out)

@@ -41,7 +41,10 @@ def _python_number(ctx, element: Array) -> Array:
     if element.dtype == np.uint64:
         # pyonnx's Python ints are int64: a larger value fails at run time rather than wrap
         big = lookup(np.greater).fn(ctx, element, np.iinfo(np.int64).max)
-        element = runtime_check(ctx, big, element, "Python_int_beyond_int64")
+        element = runtime_check(ctx, big, element, "Python_int_beyond_int64",
+                                "ExecutionError: a uint64 value above 2**63 - 1 does not fit the "
+                                "int64 pyonnx holds Python ints in; keep it a numpy value "
+                                "(x[i] rather than x.item(i) or int(x[i]))")
     out = ctx.cast(element, _PYTHON_DTYPE[element.dtype.kind])
     return Array(out.value, out.dtype, element.shape, weak=True)
 
@@ -55,7 +58,8 @@ def _one_element(ctx, x: Array) -> Array:
     if size is None:
         n = Array(ctx.op("Size", x), _I64, ())
         n = runtime_check(ctx, lookup(np.not_equal).fn(ctx, n, 1), n,
-                          "can_only_convert_an_array_of_size_1")
+                          "can_only_convert_an_array_of_size_1",
+                          "ValueError: can only convert an array of size 1 to a Python scalar")
         shape = ctx.op("Unsqueeze", n, ctx.const(np.array([0], np.int64)))
     else:
         shape = ctx.const(np.array([1], np.int64))

@@ -69,7 +69,8 @@ def _to_scalar(ctx, x: Array, py_type: type, name: str) -> Array:
 
         bad = lookup(np.logical_not).fn(ctx, lookup(np.isfinite).fn(ctx, flat))
         flat = Array(ctx.op("Cast", flat, to=7), np.dtype(np.int64), ())  # truncation, as int()
-        flat = runtime_check(ctx, bad, flat, "cannot_convert_float_NaN_or_inf_to_integer")
+        flat = runtime_check(ctx, bad, flat, "cannot_convert_float_NaN_or_inf_to_integer",
+                             "ValueError: cannot convert float NaN or infinity to integer")
     out = ctx.cast(flat, target)
     return Array(out.value, out.dtype, (), weak=True)
 

@@ -65,7 +65,8 @@ def cholesky(ctx, a, /, *, upper=False):
     if upper:
         out = ctx.op("Transpose", out, perm=[*range(x.ndim - 2), x.ndim - 1, x.ndim - 2])
     return runtime_check(ctx, Array(bad, np.dtype(np.bool_), ()), Array(out, dt, x.shape),
-                         "LinAlgError_Matrix_is_not_positive_definite")
+                         "LinAlgError_Matrix_is_not_positive_definite",
+                         "LinAlgError: Matrix is not positive definite")
 
 
 def _static_shape(ctx, x: Array, fname: str) -> tuple[int, ...]:

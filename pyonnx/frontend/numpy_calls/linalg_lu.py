@@ -177,7 +177,7 @@ def _solve(ctx, x: Array, n: int, b, fname: str):
         bad = z if bad is None else ctx.op("Or", bad, z)
     shape = x.shape[:-2] + (n, None)
     return runtime_check(ctx, Array(bad, np.dtype(np.bool_), ()), Array(out, dt, shape),
-                         "LinAlgError_Singular_matrix")
+                         "LinAlgError_Singular_matrix", "LinAlgError: Singular matrix")
 
 
 def _broadcast_batch(ctx, x: Array, b: Array):

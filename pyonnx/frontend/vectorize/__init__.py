@@ -221,7 +221,9 @@ def _checks(lw, node: ast.For, space: Space) -> None:
     lo = lw.env.lookup(var.lo)[1]
     if not isinstance(lo, Array):
         lo = Array(ctx.const(np.asarray(lo, _I64)), _I64, (), weak=True)
-    lo = runtime_check(ctx, bad, lo, "vectorized_loop_index_out_of_range")
+    lo = runtime_check(ctx, bad, lo, "vectorized_loop_index_out_of_range",
+                       "IndexError: an index the loop reads or writes is out of bounds for its "
+                       "array (numpy raises IndexError on the iteration that uses it)")
     lw.env.bind(var.lo, Array(lo.value, _I64, (), weak=True))
 
 

@@ -71,7 +71,9 @@ def _bool_range(ctx, start, step, length: Array) -> Array:
     pair = ctx.op("Concat", ctx.op("Unsqueeze", first, axis0), ctx.op("Unsqueeze", second, axis0),
                   axis=0)
     too_long = Array(ctx.op("Greater", length, _i64(ctx, 2)), _BOOL, ())
-    length = runtime_check(ctx, too_long, length, "arange_bool_longer_than_2")
+    length = runtime_check(ctx, too_long, length, "arange_bool_longer_than_2",
+                           "TypeError: arange() is only supported for booleans when the result "
+                           "has at most length 2.")
     end = ctx.op("Unsqueeze", length, axis0)
     return Array(ctx.op("Slice", pair, axis0, end), _BOOL, (None,))
 

@@ -85,7 +85,8 @@ def _int_power_loop(ctx, a: Array, b: Array, dt: np.dtype, run: np.dtype,
     base = _emit(ctx, "Add", [ctx.cast(a, run), _zeros_like(ctx, ctx.cast(b, run))], run)
     if check:
         bad = _cmp(ctx, "Less", b, _const(ctx, 0, dt))
-        b = runtime_check(ctx, bad, b, "Integers_to_negative_integer_powers_are_not_allowed")
+        b = runtime_check(ctx, bad, b, "Integers_to_negative_integer_powers_are_not_allowed",
+                          "ValueError: Integers to negative integer powers are not allowed.")
     edt = np.dtype(np.uint64) if dt == np.uint64 else _I64
     e = _emit(ctx, "Add", [ctx.cast(b, edt), _zeros_like(ctx, ctx.cast(a, edt))], edt)
     acc = _full_like(ctx, base, 1, run)

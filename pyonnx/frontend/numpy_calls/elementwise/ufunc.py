@@ -165,7 +165,8 @@ def _operand(ctx, o, dt: np.dtype) -> Array:
         info = np.iinfo(dt)
         bad = lookup(np.less).fn(ctx, o, int(info.min))
         bad = _logic(ctx, "Or", bad, lookup(np.greater).fn(ctx, o, int(info.max)))
-        o = runtime_check(ctx, bad, o, f"Python_integer_out_of_bounds_for_{dt.name}")
+        o = runtime_check(ctx, bad, o, f"Python_integer_out_of_bounds_for_{dt.name}",
+                          f"OverflowError: Python integer out of bounds for {dt.name}")
     return ctx.cast(o, dt)
 
 

@@ -54,7 +54,9 @@ def mask(ctx, name: str, x: Array, where: Any) -> Array:
         # Expand broadcasts both ways: a where larger than x at run time must fail, as numpy.
         wide = ctx.op("Shape", ctx.op("Expand", w, shape_x))
         bad = Array(ctx.op("Not", ctx.op("Equal", wide, shape_x)), _BOOL, (x.ndim,))
-        shape_x = runtime_check(ctx, bad, shape_x, "where_does_not_broadcast")
+        shape_x = runtime_check(ctx, bad, shape_x, "where_does_not_broadcast",
+                                "ValueError: operands could not be broadcast together (the "
+                                "where= mask does not broadcast to the array's shape)")
     full = Array(ctx.op("Expand", w, shape_x), _BOOL, x.shape)
     return full
 

@@ -30,6 +30,11 @@ from pyonnx.frontend.numpy_calls.shape.common import (
     guard, shape_vector, squeeze_axes, to_array, unsqueeze,
 )
 
+# a model converted for symbolic dimensions with np.squeeze (no axis) assumes none is 1
+_SQUEEZE_1 = ("ExecutionError: np.squeeze without axis= was converted assuming no dimension of "
+              "unknown size is 1 (its result's rank is fixed in the model), and one is 1 here; "
+              "pass axis=, or convert with static shapes")
+
 
 def _refuse_order(ctx, order: Any, name: str, allowed: tuple[str, ...] = ("C",)) -> None:
     order = ctx.static(order, "order")
@@ -185,10 +190,11 @@ def _squeeze_checked(ctx, a: Array) -> Array:
     count = ctx.op("ReduceSum", ctx.op("Cast", ones, to=7), keepdims=0)
     what = "squeeze_assumed_no_dimension_is_1"
     if out.dtype.kind in "iuf":  # an added zero keeps the shape readable (output dim names)
-        return runtime_check(ctx, Array(count, np.dtype(np.int64), ()), out, what)
+        return runtime_check(ctx, Array(count, np.dtype(np.int64), ()), out, what, _SQUEEZE_1)
     ok = ctx.op("Equal", count, ctx.const(np.array(0, np.int64)))
     vec = guard(ctx, ok, Array(shape, np.dtype(np.int64), (out.ndim,)))
     vec.value.producer().name += f"_{what}"
+    vec.value.producer().metadata_props["pyonnx.raises"] = _SQUEEZE_1
     return Array(ctx.op("Reshape", out, vec, allowzero=1), out.dtype, out.shape)
 
 

@@ -72,7 +72,8 @@ def bincount(ctx, x, weights=None, minlength=0):
     # length (one Less and one small reduction: a Where over x cost 20x an Add, measured).
     negative = reduce_any(ctx, Array(ctx.op("Less", idx, ctx.const(np.array(0, np.int64))),
                                      np.dtype(np.bool_), xs.shape), (0,), keepdims=False)
-    length = runtime_check(ctx, negative, length, "bincount_negative_value").value
+    length = runtime_check(ctx, negative, length, "bincount_negative_value",
+                           "ValueError: 'list' argument must have no negative elements").value
     if weights is None:
         out_dt = _I64
         updates = ctx.op("ConstantOfShape", ctx.op("Shape", idx),
