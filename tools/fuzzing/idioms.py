@@ -100,7 +100,9 @@ def s_mixed_kind(g):
     dtype or fail at the line, never the other path's."""
     from fuzzing.statements import cond
 
-    if g.rng.random() < 0.7:  # (rare: where numpy's dtype shows the int path, pyonnx refuses)
+    if g.rng.random() < 0.85:
+        # (rare: where numpy's dtype on the int path differs, pyonnx refuses the call when that
+        # path runs, even when nothing reads the value: a check output, graph/path_weak.py)
         return False
     names = g.names(("array",), lambda n, d: d.ndim >= 1)
     c = cond(g)
