@@ -188,6 +188,11 @@ def _header(lw, loop: ast.For, args: list[ast.expr], step: int) -> Var:
     lo = "start" if step > 0 else f"start - (k - 1) * {S}"
     stmts.append(emit.assign(v.lo, emit.expr(lo, start=v.start, k=v.k)))
     emit.lower_stmts(lw, loop, stmts)
+    k = lw.env.lookup(v.k)[1]
+    if not isinstance(k, Array) and int(k) == 0:
+        # no iteration, known now: the Loop lowering leaves every name as it was (a sum()'s
+        # start value stays the Python 0 it is, where a vectorized sum is 0.0)
+        raise Bail("0 trips known at conversion time")
     return v
 
 
