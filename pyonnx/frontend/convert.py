@@ -323,7 +323,10 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
                                       "arrays, numbers, None and lists or tuples of them can "
                                       "be model outputs", loc)
+            made_array = isinstance(item, np.ndarray)  # np.zeros(()) is returned as a 0-d array
             item = ctx.asarray(item)
+            if made_array:
+                scalar_kinds.mark_array0d(ctx, item)
         if isinstance(item, Seq):  # a list built at run time: a sequence output
             value = item.value
             if value.producer() is None or any(value is a.value for a in arrays):

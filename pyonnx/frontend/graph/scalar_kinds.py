@@ -15,13 +15,19 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["mark_array0d", "is_array0d", "scalar_kind", "merge_kind", "merge_loop_kind"]
+__all__ = ["mark_array0d", "is_array0d", "scalar_kind", "merge_kind", "merge_loop_kind",
+           "after_inplace"]
 
 
 def mark_array0d(ctx, a: Array) -> Array:
     """Records that 0-d ``a`` is a numpy 0-d array (numpy makes every other 0-d result a
-    numpy scalar: ufuncs, reductions, an integer on every axis)."""
+    numpy scalar: ufuncs, reductions, an integer on every axis).
+
+    The kind belongs to the graph value, so a constant (one value for every equal constant
+    of the function, numpy scalars too) is first replaced in ``a`` by an Identity of it."""
     if a.ndim == 0:
+        if a.value.const_value is not None:
+            a.value = ctx.op("Identity", a.value)
         ctx.aliases.arrays0d.add(a.value)
     return a
 
@@ -58,6 +64,8 @@ def scalar_kind(ctx, a: Any) -> str | None:
         return "array"
     if a.value in ctx.aliases.scalars0d:
         return "scalar"
+    if a.value in ctx.aliases.mixed0d:
+        return "unknown"
     producer = a.value.producer()
     if producer is None and a.value.const_value is None or producer is not None and \
             producer.op_type in ("If", "Loop"):
@@ -99,3 +107,42 @@ def _kind_of_side(ctx, s: Any) -> str | None:
     if isinstance(s, np.ndarray) and s.ndim == 0:
         return "array"
     return None
+
+
+def after_inplace(ctx, old: Any, value: Any) -> Any:
+    """The value ``x op= v`` binds to ``x`` when it rebinds ``x`` (nothing else sees ``x``'s
+    memory; :meth:`~pyonnx.frontend.lower.stmt.StmtLowering.stmt_Assign`): a 0-d array stays
+    a 0-d array (numpy wrote into it), a 0-d value that is an array on some paths only stays
+    so, and an array whose shape the result does not have is numpy's ValueError.
+
+    ``old``: x's value before (an Array or a conversion-time value); ``value``: ``x op v``,
+    already cast back to x's dtype (``expr.binary``)."""
+    if isinstance(old, np.ndarray):
+        kind = "array"
+    elif isinstance(old, Array) and not old.weak:
+        kind = scalar_kind(ctx, old) if old.ndim == 0 else "array"
+    else:
+        return value
+    if kind == "scalar" or not isinstance(value, Array):
+        return value  # a numpy scalar is immutable: x op= v rebinds it, broadcast too
+    shape = old.shape
+    if value.ndim != len(shape) or any(p is not None and q is not None and p != q
+                                       for p, q in zip(shape, value.shape)):
+        raise ctx.error(f"non-broadcastable output operand with shape {tuple(shape)} doesn't "
+                        f"match the broadcast shape {value.shape} (numpy raises ValueError for "
+                        "'x op= ...')")
+    if len(shape):
+        return value
+    if kind == "array":
+        return mark_array0d(ctx, _fresh(ctx, value))
+    if kind == "unknown" and old.value in ctx.aliases.mixed0d:
+        fresh = _fresh(ctx, value)
+        ctx.aliases.mixed0d.add(fresh.value)
+        return fresh
+    return value
+
+
+def _fresh(ctx, a: Array) -> Array:
+    """``a`` under a graph value of its own (the kind of the value it came from is not
+    changed: ``t += 0`` may give back the other operand's value)."""
+    return Array(ctx.op("Identity", a.value), a.dtype, a.shape)

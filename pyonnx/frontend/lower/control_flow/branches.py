@@ -167,8 +167,11 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             a, b, *rewrap[name] = maybe
             a_undef = b_undef = False
         if a_undef and b_undef:
-            # (unbound on a path: a maybe-bound one's values are the branch's own)
-            lowering.env.bind(name, a if a.bound is None else Undefined(a.message))
+            # (unbound on a path: a maybe-bound one's values are the branch's own; a name
+            # never bound on one path takes the other path's message, MISSING has none: fuzz
+            # seed 14400085)
+            known = b if a is MISSING else a
+            lowering.env.bind(name, known if known.bound is None else Undefined(known.message))
             continue
         if a_undef or b_undef:
             if not internal(name) and not return_guard:

@@ -87,13 +87,21 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     scalars = {n for n in names if n not in pending
                and (scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"
                     or isinstance(entry[n], np.generic))}
+    # ... and 0-d arrays before the loop and after every iteration (t = np.asarray(s), then
+    # t -= 1 writes into it): their state is a 0-d array (a shared one follows its buffer).
+    arrays = {n for n in names if n not in pending and n not in sharing
+              and (scalar_kinds.scalar_kind(ctx, entry[n]) == "array"
+                   or isinstance(entry[n], np.ndarray) and entry[n].ndim == 0)}
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     # Carried lists/tuples/dicts whose array items share memory: not followed (held_items)
     held = held_items.sharing_containers(ctx, env.locals, [n for n in names if n not in pending])
+    # Names an iteration leaves stale (a view whose memory was written in a way pyonnx does not
+    # follow): not carried; reading one in a later iteration or after the loop is refused.
+    stale: dict[str, str] = {}
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, scalars, held,
-            _weak_entry(entry_plans, plans))
+            _weak_entry(entry_plans, plans), arrays, stale)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -133,8 +141,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             continue
         _refuse_memory_swap(ctx, names, sharing, bound, exits, memory, line)
         lost = {n for n in scalars if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "scalar"}
-        if lost:
+        lost_arrays = {n for n in arrays if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "array"}
+        if lost or lost_arrays:
             scalars -= lost
+            arrays -= lost_arrays
             continue
         for n in derived:
             if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
@@ -154,6 +164,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             exit_value = (memory.get(key, entry[key]) if isinstance(key, aliases.Buffer)
                           else exits.get(key, MISSING))
             if isinstance(exit_value, Undefined):
+                if exit_value.bound is None and old is not None and \
+                        not isinstance(key, aliases.Buffer) and key not in pending:
+                    stale[key] = exit_value.message if exit_value is not MISSING else (
+                        f"'{key}' is deleted in the loop at line {line}; assign it again "
+                        "before the end of the body")
+                    widened[key] = None
                 continue
             if isinstance(old, Static) and isinstance(old.value, list) and \
                     not _same_list(old.value, exit_value):
@@ -260,6 +276,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             env.bind(k, value)
             if k in scalars and isinstance(value, Array):
                 state_aliases.scalars0d.add(value.value)
+            elif k in arrays and isinstance(value, Array):
+                scalar_kinds.mark_array0d(ctx, value)
             elif may_skip and k not in after:  # a 0-d argument before, numpy scalars after?
                 scalar_kinds.merge_loop_kind(ctx, value, entry.get(k), exits.get(k))
             if k in held and isinstance(value, (tuple, list, dict)):
@@ -281,6 +299,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
                 f"after it ({why}); assign it before the loop",
                 (after[n], ran) if n in after else None))
+        elif n in stale:
+            env.bind(n, Undefined(stale[n]))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
     if buffers:
@@ -424,11 +444,14 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
 
 
 def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                scalars=frozenset(), held=None, weak_entry=frozenset()):
+                scalars=frozenset(), held=None, weak_entry=frozenset(), arrays=frozenset(),
+                stale=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
-    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar.
+    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar,
+    ``arrays``: a 0-d array; ``stale``: names an iteration leaves stale, with the refusal of
+    a read.
     ``held``: containers whose items' memory is not followed (held_items), name → buffers;
     ``weak_entry``: names that are a Python number on the first iteration only."""
     ctx = lowering.ctx
@@ -445,7 +468,7 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
             inputs: list[ir.Value] = []
             state_in.append(inputs)
             if plan is None:
-                env.bind(key, Undefined(
+                env.bind(key, Undefined(stale[key] if stale and key in stale else
                     f"'{key}' is read in the loop at line {line} before it is assigned on the "
                     "first iteration; assign it before the loop"))
                 continue
@@ -465,6 +488,8 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
                 bound[key] = value
                 if key in scalars and isinstance(value, Array):
                     ctx.aliases.scalars0d.add(value.value)
+                elif key in arrays and isinstance(value, Array):
+                    scalar_kinds.mark_array0d(ctx, value)
                 if key in weak_entry:
                     path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
                                    "its first iteration only")
