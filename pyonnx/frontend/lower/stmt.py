@@ -103,6 +103,11 @@ class StmtLowering:
                     and scalar_kinds.scalar_kind(self.ctx, old) != "scalar" \
                     and memory_sharing.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
+                mixed = self.ctx.aliases.mixed0d
+                if old.value in mixed:  # written where an array, rebound where a scalar
+                    new = self.env.lookup(target.id)[1]
+                    if isinstance(new, Array) and new.ndim == 0:
+                        mixed[new.value] = mixed[old.value]
                 return
             if found:  # rebinds x: a 0-d array stays one (scalar_kinds.after_inplace)
                 value = scalar_kinds.after_inplace(self.ctx, old, value)

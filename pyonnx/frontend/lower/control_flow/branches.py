@@ -146,6 +146,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
     guarded: set[Any] = set()  # flag-guarded names: bound on one path, read on it only
+    stand_ins: dict[Any, Any] = {}  # their stand-ins on the other path (never read)
     mixed: dict[Any, Exception] = {}  # names joined from a Python number and a numpy value
     rewrap: dict[Any, list] = {}  # maybe-bound names: [then flag, else flag, message]
     for b in buffers:
@@ -193,6 +194,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             known = b if a_undef else a
             guarded.add(name)  # (later writes run on the other path only: never stale)
             stand_in = placeholder(ctx, plan_of(known))
+            stand_ins[name] = stand_in
             a, b = (stand_in, b) if a_undef else (a, stand_in)
         ea, eb = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
         # (steps with a marker, AMBIGUOUS or UNKNOWN, cannot be re-derived: fuzz seed 13002843)
@@ -231,6 +233,24 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             continue
         merged.append((name, plan))
         values.append((a, b))
+    kind_flags: dict[Any, ir.Value] = {}
+    kinds: list[tuple[Any, Any, tuple]] = []  # (name, merged value, sides): after the flags
+    # A 0-d value that is a 0-d array on one path and a numpy scalar on the other: an If
+    # output says which (returned with the value: convert._outputs).
+    # (a buffer's contents, when a path's are: stmt._in_place)
+    for (key, plan), sides in list(zip(merged, values)):
+        if not isinstance(plan, Leaf) or plan.shape != () or plan.weak or \
+                isinstance(key, aliases.Buffer) and not any(
+                    isinstance(v, Array) and v.value in state.mixed0d for v in sides):
+            continue
+        if isinstance(key, aliases.Buffer):
+            kinds.append((key, None, sides))
+        flags = scalar_kinds.side_flags(ctx, [None if s is stand_ins.get(key) else s
+                                              for s in sides])
+        if flags is not None:
+            merged.append((_KindFlag(key), Leaf(_BOOL, ())))
+            values.append(tuple(Array(f, _BOOL, ()) if isinstance(f, ir.Value) else
+                                Array(ctx.const(np.array(f)), _BOOL, ()) for f in flags))
     # Conditions of choices made inside a branch (choices.Nested): extra If outputs, false on
     # the other path, so the outer choice can use them.
     exported: dict[int, ir.Value] = {}
@@ -270,12 +290,15 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                                cond if then_python else ctx.op("Not", cond))
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
+            elif isinstance(key, _KindFlag):
+                kind_flags[key.key] = value.value
             elif isinstance(key, _Flag):
                 then_flag, else_flag, message, merged_value = rewrap[key.name]
                 lowering.env.bind(key.name, Undefined(message, (merged_value, value.value)))
             elif isinstance(key, aliases.Buffer):
                 state.memory[key] = value
                 state.register(value, key, ())
+                kinds = [(k, value if k is key else v, s) for k, v, s in kinds]
             else:
                 if key is _RESULT:
                     out_value = value
@@ -284,9 +307,13 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                         rewrap[key].append(value)  # (bound once its flag is merged)
                     else:
                         lowering.env.bind(key, value)
-                scalar_kinds.merge_kind(ctx, value, list(sides))
+                # (a stand-in is never read: the kind is the bound path's, fuzz seed 41000319)
+                kinds.append((key, value, tuple(s for s in sides
+                                                if s is not stand_ins.get(key))))
                 if key in ambiguous:
                     made.append((value, ambiguous[key], () if key in guarded else sides))
+        for key, value, sides in kinds:
+            scalar_kinds.merge_kinds(ctx, value, list(sides), kind_flags.get(key))
         for value, alts, sides in made:
             if isinstance(alts, choices.Leaves):  # a container: per array item
                 for item, pair, item_sides in alts.resolve(value):
@@ -329,6 +356,14 @@ class _Flag:
 
     def __init__(self, name: str):
         self.name = name
+
+
+class _KindFlag:
+    """The key of a merged 0-d value's flag (true where it is a 0-d array) among the If's
+    outputs."""
+
+    def __init__(self, key: Any):
+        self.key = key
 
 
 class _Exported:

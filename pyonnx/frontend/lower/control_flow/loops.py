@@ -81,17 +81,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     derived: set[str] = set()
     sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
                and memory_sharing.shares_memory(ctx, entry[n], n)}
-    # 0-d names that are numpy scalars before the loop and after every iteration (x -= 1
-    # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
-    # (A conversion-time numpy scalar entry, s = np.float64(0), is one too.)
-    scalars = {n for n in names if n not in pending
-               and (scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"
-                    or isinstance(entry[n], np.generic))}
-    # ... and 0-d arrays before the loop and after every iteration (t = np.asarray(s), then
-    # t -= 1 writes into it): their state is a 0-d array (a shared one follows its buffer).
-    arrays = {n for n in names if n not in pending and n not in sharing
-              and (scalar_kinds.scalar_kind(ctx, entry[n]) == "array"
-                   or isinstance(entry[n], np.ndarray) and entry[n].ndim == 0)}
+    # The kinds of the 0-d values of the state (numpy scalars, 0-d arrays: x -= 1 rebinds
+    # one, writes into the other) where they are the same before the loop and after every
+    # iteration (else scalar_kinds says "unknown" in the body). A name first bound in the loop
+    # takes the kinds of its first iteration; a 0-d array that shares memory follows its
+    # buffer.
+    kinds = {n: scalar_kinds.state_kind(ctx, entry[n]) for n in names if n not in pending}
+    kinds = {n: k for n, k in kinds.items()
+             if k is not None and k != "-" and not (n in sharing and k == "array")}
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     # Carried lists/tuples/dicts whose array items share memory: not followed (held_items)
     held = held_items.sharing_containers(ctx, env.locals, [n for n in names if n not in pending])
@@ -100,8 +97,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     stale: dict[str, str] = {}
     for _ in range(8):
         exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived, scalars, held,
-            _weak_entry(entry_plans, plans), arrays, stale)
+            lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
+            _weak_entry(entry_plans, plans), stale)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -140,11 +137,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             outer = outer_ids(ctx)
             continue
         _refuse_memory_swap(ctx, names, sharing, bound, exits, memory, line)
-        lost = {n for n in scalars if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "scalar"}
-        lost_arrays = {n for n in arrays if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "array"}
-        if lost or lost_arrays:
-            scalars -= lost
-            arrays -= lost_arrays
+        lost = {n for n, k in kinds.items() if n in exits and not isinstance(
+            exits[n], Undefined) and scalar_kinds.state_kind(ctx, exits[n]) != k}
+        if lost:
+            kinds = {n: k for n, k in kinds.items() if n not in lost}
             continue
         for n in derived:
             if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
@@ -179,6 +175,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                         f"the list '{key}' is changed in this loop and also named "
                         f"{', '.join(others)}; a list changed in run-time control flow may have "
                         "only one name")
+            if old is None and key in pending:
+                first_kind = scalar_kinds.state_kind(ctx, exit_value)
+                if first_kind is not None and first_kind != "-":
+                    kinds[key] = first_kind
             shown = "an array written in the loop" if isinstance(key, aliases.Buffer) else key
             widened[key] = plan_of(exit_value) if old is None else join_or_error(
                 lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
@@ -251,7 +251,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         value = rebuild(plans[k], finals)
         if k in pending and not internal(k) and may_skip:
             after[k] = value
-            scalar_kinds.merge_kind(ctx, value, [exits.get(k)])
+            scalar_kinds.merge_kinds(ctx, value, [exits.get(k)])
         elif may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
                 isinstance(value, Array) and (kind_changed(entry_plans.get(k), plans[k])
                                               or _widened(entry_plans.get(k), plans[k])):
@@ -272,14 +272,22 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if isinstance(k, aliases.Buffer):
             state_aliases.memory[k] = value
             state_aliases.register(value, k, ())
+            if value.ndim == 0 and any(isinstance(v, Array) and v.value in state_aliases.mixed0d
+                                       for v in (entry[k], memory.get(k))):
+                state_aliases.mixed0d[value.value] = None  # (its kind is not followed)
         else:
             env.bind(k, value)
-            if k in scalars and isinstance(value, Array):
-                state_aliases.scalars0d.add(value.value)
-            elif k in arrays and isinstance(value, Array):
-                scalar_kinds.mark_array0d(ctx, value)
-            elif may_skip and k not in after:  # a 0-d argument before, numpy scalars after?
-                scalar_kinds.merge_loop_kind(ctx, value, entry.get(k), exits.get(k))
+            if k in kinds and (k not in pending or not may_skip):
+                scalar_kinds.assume(ctx, value, kinds[k])
+            elif k not in after:  # the kinds of the entry (0 iterations) and an iteration's
+                sides = [entry.get(k), exits.get(k)] if may_skip else [exits.get(k)]
+                flags = scalar_kinds.side_flags(ctx, sides) if may_skip else None
+                flag = None
+                if flags is not None and not isinstance(flags[1], ir.Value):
+                    # (an iteration's own flag is the body's: not carried, not known here)
+                    ran = ran or _ran(ctx, count, first_value)
+                    flag = _select_flag(ctx, ran, flags[1], flags[0])
+                scalar_kinds.merge_kinds(ctx, value, sides, flag)
             if k in held and isinstance(value, (tuple, list, dict)):
                 # (marked after the re-derivation, as unfollowed names are; a run-time list,
                 # Seq, holds copies: appends.py)
@@ -419,6 +427,17 @@ def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits:
     return []
 
 
+def _select_flag(ctx, cond: ir.Value, then: Any, other: Any) -> ir.Value:
+    """``then if cond else other`` for flags that are bools or 0-d bool values."""
+    def value(f):
+        return f if isinstance(f, ir.Value) else ctx.const(np.array(bool(f)))
+    if then is True and other is False:
+        return cond
+    if then is False and other is True:
+        return ctx.op("Not", cond)
+    return ctx.op("Where", cond, value(then), value(other))
+
+
 def _ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:
     """Whether a ``Loop`` with trip count ``count`` and first condition ``first`` runs its
     body at least once (a bool 0-d value)."""
@@ -444,14 +463,13 @@ def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
 
 
 def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                scalars=frozenset(), held=None, weak_entry=frozenset(), arrays=frozenset(),
-                stale=None):
+                kinds=None, held=None, weak_entry=frozenset(), stale=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
-    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar,
-    ``arrays``: a 0-d array; ``stale``: names an iteration leaves stale, with the refusal of
-    a read.
+    names bound to their state inputs. ``kinds``: the kinds of names' 0-d state values
+    (scalar_kinds.state_kind); ``stale``: names an iteration leaves stale, with the refusal
+    of a read.
     ``held``: containers whose items' memory is not followed (held_items), name → buffers;
     ``weak_entry``: names that are a Python number on the first iteration only."""
     ctx = lowering.ctx
@@ -486,10 +504,8 @@ def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset
             else:
                 env.bind(key, value)
                 bound[key] = value
-                if key in scalars and isinstance(value, Array):
-                    ctx.aliases.scalars0d.add(value.value)
-                elif key in arrays and isinstance(value, Array):
-                    scalar_kinds.mark_array0d(ctx, value)
+                if kinds and key in kinds:
+                    scalar_kinds.assume(ctx, value, kinds[key])
                 if key in weak_entry:
                     path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
                                    "its first iteration only")
