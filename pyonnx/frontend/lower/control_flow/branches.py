@@ -24,6 +24,8 @@ from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, choices, complex_writes,
                                    memory_sharing, optional_reads)
 from pyonnx.frontend.lower.control_flow import guards, maybe_bound
+from pyonnx.frontend.lower.control_flow.join_memory import (
+    choose, each_alternative, mark_ambiguous)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -32,7 +34,7 @@ from pyonnx.frontend.lower.structure import (
     rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["lower_if", "unrolled_iteration", "join_branches", "choose"]
+__all__ = ["lower_if", "unrolled_iteration", "join_branches"]
 
 
 
@@ -203,8 +205,11 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 is_outer(ctx, ea[0], outer) and name is not _RESULT and name not in rewrap:
             derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
             continue
+        # (a name not live after the 'if' reads no memory later: a view made in a branch and
+        # dropped, fuzz seed 41000157)
         if any(memory_sharing.shares_memory(ctx, v, name, env)
-               for v, env in ((a, then_env), (b, else_env))):
+               for v, env in ((a, _live(then_env, live, name)),
+                              (b, _live(else_env, live, name)))):
             # The name may share memory with other names on one path only: a later write
             # through it changes them depending on run-time data (choices.py follows it when
             # it can: the memory each path saw, under the condition).
@@ -256,7 +261,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     exported: dict[int, ir.Value] = {}
     false = Array(ctx.const(np.array(False)), _BOOL, ())
     for name, alts in ambiguous.items():
-        for side, alt in _each_alternative(alts):
+        for side, alt in each_alternative(alts):
             if isinstance(alt, choices.Nested):
                 for c, _ in alt.alternatives:
                     key = _Exported(id(c))
@@ -330,7 +335,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     for value, sides in unfollowed:
         # Marked after the re-derivation: the merged value is made after the branches'
         # writes, which it already shows (only later writes make it stale).
-        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
+        mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
                         else frozenset())
     for name, buffer, steps in derived:
         value = state.memory.get(buffer, buffer.initial)
@@ -342,13 +347,9 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     return out_value
 
 
-def _each_alternative(alts: Any):
-    """(side, alternative) of a merged name's alternatives (a pair, choices.Leaves, None)."""
-    if isinstance(alts, choices.Leaves):
-        for _, pair, _ in alts.items:
-            yield from enumerate(pair or ())
-    else:
-        yield from enumerate(alts or ())
+def _live(env: dict, live: frozenset[str] | None, name: Any) -> dict:
+    """A branch's bindings of the names read after the join (all when that is not known)."""
+    return env if live is None else {n: v for n, v in env.items() if n in live or n == name}
 
 
 class _Flag:
@@ -371,33 +372,3 @@ class _Exported:
 
     def __init__(self, cond: int):
         self.cond = cond
-
-
-def choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
-            exported: dict[int, ir.Value] | None = None, sides: tuple = ()) -> None:
-    """Registers a merged name that saw different memory on the two paths: a choice buffer
-    when both paths are followed (``alts``; a Nested one's conditions are ``exported`` If
-    outputs by id), else AMBIGUOUS (writes refused; stale after a write to memory one of
-    ``sides``, the paths' values, may view; no ``sides``: a value only one path made, which
-    later writes, run on the other path only, never reach)."""
-    if alts is None or not isinstance(value, Array):
-        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
-                        else frozenset())
-        return
-    pairs = []
-    for side, alt in enumerate(alts):
-        if isinstance(alt, choices.Nested):
-            pairs += [(exported[id(c)], a) for c, a in alt.alternatives]
-        else:
-            pairs.append((cond if side == 0 else ctx.op("Not", cond), alt))
-    choices.make_choice(ctx, value, pairs)
-
-
-def _mark_ambiguous(ctx, value: Any, maybe: frozenset | None) -> None:
-    """Writes through ``value`` are refused; a write to a buffer in ``maybe`` (the memory the
-    paths' values may view; None: unknown) makes it stale."""
-    if isinstance(value, Array):
-        memory_sharing.mark_ambiguous(ctx, value, maybe)
-    elif isinstance(value, (tuple, list, dict)):
-        for v in (value.values() if type(value) is dict else value):
-            _mark_ambiguous(ctx, v, maybe)

@@ -16,7 +16,8 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import choices, memory_sharing
-from pyonnx.frontend.lower.control_flow.branches import choose, join_branches
+from pyonnx.frontend.lower.control_flow.branches import join_branches
+from pyonnx.frontend.lower.control_flow.join_memory import choose
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, changed_buffers, condition, join_or_error, lower_branch, outer_ids)
 from pyonnx.frontend.lower.structure import Leaf, Static, leaf_plans, leaves_of, plan_of, rebuild
