@@ -308,3 +308,21 @@ def argmax_divided_in_place(a1):
 def test_seed_41000251_an_internal_if_output_is_a_numpy_scalar():
     check_calls(argmax_divided_in_place, (np.array([1.5, -3.75, 1.5]),),
                 (np.array([0.5, np.nan, 3.0, 2.0]),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 41001112: ``a1.min()`` of a 0-d argument is an Array of the argument's graph input (no
+# node): it was taken for a loop's state ("unknown" kind), and a join with a numpy scalar on
+# the other path refused the return.
+def reduction_of_0d_argument_joined(a1):
+    t2 = a1.min()
+    if t2 > 1.125:
+        a1[None] = 0.75
+    elif t2 < 1.125:
+        t2 = a1.sum()
+    return t2
+
+
+def test_seed_41001112_a_reduction_of_a_0d_argument_is_a_numpy_scalar():
+    check_calls(reduction_of_0d_argument_joined, (np.array(0.25, np.float16),),
+                (np.array(2.25, np.float16),), (np.array(1.125, np.float16),))

@@ -82,8 +82,11 @@ def scalar_kind(ctx, a: Any) -> str | None:
         return "scalar"
     if _mixed(ctx.aliases, a):
         return "unknown"
-    if a.value.producer() is None and a.value.const_value is None:
-        return "unknown"  # a loop's state inside its body (graph inputs are arguments)
+    if a.value.producer() is None and a.value.const_value is None and \
+            a.value not in ctx.aliases.param_values:
+        # a loop's state inside its body (a new Array of an argument's graph input, a.min()
+        # of a 0-d argument, is an operation's result: fuzz seed 41001112)
+        return "unknown"
     return "scalar"
 
 
