@@ -71,8 +71,8 @@ def _tree_out(tree: tuple) -> list:
         return ["seq", int(tree[1]), str(tree[2])]
     if kind == "maybe":
         return ["maybe", int(tree[1]), _tree_out(tree[2])]
-    if kind == "pyleaf":
-        return ["pyleaf", int(tree[1]), int(tree[2])]
+    if kind in ("pyleaf", "aleaf"):
+        return [kind, int(tree[1]), int(tree[2])]
     return [kind, [_tree_out(c) for c in tree[1]]]
 
 
@@ -93,8 +93,8 @@ def _tree_in(tree: list) -> tuple:
         return ("seq", int(tree[1]), str(tree[2]))
     if kind == "maybe":
         return ("maybe", int(tree[1]), _tree_in(tree[2]))
-    if kind == "pyleaf":
-        return ("pyleaf", int(tree[1]), int(tree[2]))
+    if kind in ("pyleaf", "aleaf"):
+        return (kind, int(tree[1]), int(tree[2]))
     if kind not in ("tuple", "list", "zip"):
         raise ValueError(f"unknown result tree node {kind!r}")
     return (kind, tuple(_tree_in(c) for c in tree[1]))

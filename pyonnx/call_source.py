@@ -188,6 +188,9 @@ def rebuild_src(compiled: _Compiled, tree: tuple, o: str, env: dict[str, Any]) -
     if kind == "pyleaf":  # a Python number where its flag output is true
         k, f = tree[1], tree[2]
         return f"({o}[{k}].item() if {o}[{f}] else {o}[{k}][()])"
+    if kind == "aleaf":  # a 0-d array where its flag output is true, else a numpy scalar
+        k, f = tree[1], tree[2]
+        return f"({o}[{k}] if {o}[{f}] else {o}[{k}][()])"
     if kind == "maybe":  # a possibly-None number: None where its flag output is False
         return f"({rebuild_src(compiled, tree[2], o, env)} if {o}[{tree[1]}] else None)"
     if kind == "zip":  # a list of tuples built at run time: one sequence per field

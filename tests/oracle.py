@@ -255,6 +255,9 @@ def _rebuild(tree: tuple, outs: list, scalars: tuple) -> Any:
     if kind == "pyleaf":  # a Python number where its flag output is true
         out = np.asarray(outs[tree[1]])
         return out.item() if outs[tree[2]] else out[()]
+    if kind == "aleaf":  # a 0-d array where its flag output is true, else a numpy scalar
+        out = np.asarray(outs[tree[1]])
+        return out if outs[tree[2]] else out[()]
     if kind == "maybe":  # a possibly-None number: None where its flag output is False
         return _rebuild(tree[2], outs, scalars) if outs[tree[1]] else None
     if kind == "zip":  # a list of tuples built at run time: one sequence per field

@@ -190,7 +190,8 @@ class OutputStructure(str):
         return obj
 
 
-def _result_tree(result: Any, python_flag=lambda v: None) -> tuple[tuple, list]:
+def _result_tree(result: Any, python_flag=lambda v: None,
+                 array_flag=lambda v: None) -> tuple[tuple, list]:
     """The shape of a returned value and its leaves (the values that become outputs).
 
     The shape is ``("leaf", i, python_scalar)`` (leaf ``i``), ``("const", v)`` (None, a Python
@@ -200,7 +201,8 @@ def _result_tree(result: Any, python_flag=lambda v: None) -> tuple[tuple, list]:
     numpy scalars, "arrays" for arrays, as numpy code's list holds them), ``("tuple" | "list",
     children)``, ``("dict", keys, children)`` (a dict with static str or int keys), or
     ``("pyleaf", i, j)``: leaf ``i``, a Python number where the 0-d bool leaf ``j`` is true
-    (``s = 0.0`` before a loop that ran 0 times), else a numpy scalar.
+    (``s = 0.0`` before a loop that ran 0 times), else a numpy scalar; ``("aleaf", i, j)``:
+    leaf ``i``, a 0-d array where the 0-d bool leaf ``j`` is true, else a numpy scalar.
     """
     leaves: list = []
 
@@ -227,6 +229,10 @@ def _result_tree(result: Any, python_flag=lambda v: None) -> tuple[tuple, list]:
         if flag is not None:  # a Python number on some run-time paths (graph/path_weak.py)
             leaves.append(Array(flag, np.dtype(np.bool_), ()))
             return ("pyleaf", len(leaves) - 2, len(leaves) - 1)
+        flag = array_flag(v)
+        if flag is not None:  # a 0-d array on some run-time paths (graph/scalar_kinds.py)
+            leaves.append(Array(flag, np.dtype(np.bool_), ()))
+            return ("aleaf", len(leaves) - 2, len(leaves) - 1)
         # a Python scalar (weak) comes back as one: x.shape[0] is an int in numpy
         return ("leaf", len(leaves) - 1, isinstance(v, (Array, Complex)) and v.weak)
 
@@ -292,7 +298,8 @@ def _expr_name(e) -> str | None:
 def _outputs(ctx: Lowering, fn, tree, result: Any,
              loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
-    shape, items = _result_tree(result, lambda v: path_weak.python_flag(ctx, v))
+    shape, items = _result_tree(result, lambda v: path_weak.python_flag(ctx, v),
+                                lambda v: scalar_kinds.array_flag(ctx, v))
     for v in items:
         entry = path_weak.kind_entry(ctx, v)
         if entry is not None:
@@ -333,7 +340,10 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
                 raise ConversionError(f"{fn.__qualname__} returns {item!r} (item {i}); only "
                                       "arrays, numbers, None and lists or tuples of them can "
                                       "be model outputs", loc)
+            made_array = isinstance(item, np.ndarray)  # np.zeros(()) is returned as a 0-d array
             item = ctx.asarray(item)
+            if made_array:
+                scalar_kinds.mark_array0d(ctx, item)
         if isinstance(item, Seq):  # a list built at run time: a sequence output
             value = item.value
             if value.producer() is None or any(value is a.value for a in arrays):
@@ -347,7 +357,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
                                   "model outputs", loc)
         if id(item.value) in ctx.mixed_scalars:  # a Python number on one path only
             raise ctx.mixed_scalars[id(item.value)]
-        if item.value in ctx.aliases.mixed0d:
+        if item.value in ctx.aliases.mixed0d and ctx.aliases.mixed0d[item.value] is None:
             # (a 0-d argument rebound on some paths only: fuzz seed 978620's family)
             raise ConversionError(
                 f"{fn.__qualname__} returns a value that numpy makes a 0-d array on some paths "

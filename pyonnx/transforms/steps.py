@@ -178,6 +178,6 @@ def _python_flags(tree) -> list[int]:
     (``("pyleaf", value, flag)`` nodes)."""
     if not isinstance(tree, tuple):
         return []
-    if tree and tree[0] == "pyleaf":
+    if tree and tree[0] in ("pyleaf", "aleaf"):
         return [tree[2]]
     return [i for c in tree for i in _python_flags(c)]

@@ -21,7 +21,8 @@ from pyonnx.frontend.lower.aliases import (
     AMBIGUOUS, UNKNOWN, AliasState, Buffer, MaybeCopy, Reshape)
 from pyonnx.frontend.lower.memory_sharing import may_view
 
-__all__ = ["write", "write_with", "note_assumptions", "materialize", "current", "rederive"]
+__all__ = ["write", "write_with", "note_assumptions", "materialize", "held_elsewhere", "current",
+           "rederive"]
 
 
 def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
@@ -124,11 +125,34 @@ def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
                         "time in a way pyonnx does not follow; take .copy() before writing")
     arr = ctx.asarray(target)
     arr = Array(arr.value, arr.dtype, arr.shape)
+    if arr.ndim == 0:  # np.zeros(()) is a 0-d array, not a numpy scalar
+        from pyonnx.frontend.graph.scalar_kinds import mark_array0d
+        mark_array0d(ctx, arr)
     for f, n, v in locals_:
         new = _swap(v, target, arr)
         if new is not v:
             f.env.locals[n] = new
     return arr
+
+
+def held_elsewhere(lowering, target: np.ndarray, name: str) -> bool:
+    """Whether anything but the name ``name`` of the current frame sees conversion-time array
+    ``target``'s memory: another name or an item of a list, tuple or dict (the same object or
+    a view), or a module-level or closure array. Such an array is written through
+    :func:`materialize`; one only the name sees is rebound to its new value."""
+    frames = lowering.ctx.frames
+    current = frames[-1] if frames else None
+    for f in frames:
+        for w in (*f.src.globals.values(), *f.src.closure.values()):
+            if isinstance(w, np.ndarray) and (w is target or np.may_share_memory(w, target)):
+                return True
+        for n, v in f.env.locals.items():
+            if f is current and n == name and v is target:
+                continue
+            if isinstance(v, (np.ndarray, tuple, list, dict)) and any(
+                    w is target or np.may_share_memory(w, target) for w in _numpy_arrays_in(v)):
+                return True
+    return False
 
 
 def _numpy_arrays_in(v: Any, depth: int = 0):

@@ -192,8 +192,9 @@ class AliasState:
         # 0-d values out of a run-time if/loop that are numpy scalars on every path.
         self.scalars0d: set[Any] = set()
         # 0-d values out of a run-time if/loop that are a numpy 0-d array on some paths and a
-        # numpy scalar on others (returning one is refused: convert._outputs).
-        self.mixed0d: set[Any] = set()
+        # numpy scalar on others → a 0-d bool value, true where it is an array (returned with
+        # it: convert._outputs), or None where that is not known (returning it is refused).
+        self.mixed0d: dict[Any, Any] = {}
         # Buffers with a run-time choice of memory (choices.py), in creation order.
         self.choices: list[Buffer] = []
         self.propagate: Any = None  # choices.propagate once a choice exists

@@ -280,6 +280,10 @@ def _scalar_type_call(ctx, scalar_type: type, args: list[Any], kwargs: dict[str,
 
 def _isinstance_array(ctx, array: Array, classinfo: Any) -> bool:
     classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    if not array.weak and array.ndim == 0 and scalar_kinds.scalar_kind(ctx, array) == "unknown":
+        raise ctx.error("isinstance() of a 0-d value that comes out of a run-time 'if' or loop: "
+                        "numpy may hold a numpy scalar or a 0-d array there; test x.ndim "
+                        "instead")
     if not array.weak and array.ndim == 0 and scalar_kinds.scalar_kind(ctx, array) == "scalar":
         # a numpy scalar (np.float64(...)): not an ndarray; an instance of its scalar type
         # (and of float/int for np.float64/np.int64, as numpy's types subclass them)

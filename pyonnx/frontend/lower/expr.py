@@ -46,6 +46,13 @@ _PY_BINOPS: dict[type, Any] = {
     ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
     ast.RShift: operator.rshift,
 }
+_PY_INPLACE: dict[type, Any] = {
+    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
+    ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv, ast.Mod: operator.imod,
+    ast.Pow: operator.ipow, ast.MatMult: operator.imatmul, ast.BitAnd: operator.iand,
+    ast.BitOr: operator.ior, ast.BitXor: operator.ixor, ast.LShift: operator.ilshift,
+    ast.RShift: operator.irshift,
+}
 _CMP_UFUNCS: dict[type, Any] = {
     ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
     ast.Gt: np.greater, ast.GtE: np.greater_equal,
@@ -200,8 +207,15 @@ class ExprLowering:
                 if result is not NotImplemented:
                     return result
         if not isinstance(left, Array) and not isinstance(right, Array):
+            if inplace is True and isinstance(left, np.ndarray):
+                # numpy's in-place operator, on a copy (stmt_Assign binds it to the name when
+                # nothing else sees the array): the array keeps its dtype and stays an array
+                # (np.zeros(()) + 1 would be a numpy scalar)
+                left, op_fn = left.copy(), _PY_INPLACE[op]
+            else:
+                op_fn = _PY_BINOPS[op]
             try:
-                return _PY_BINOPS[op](left, right)
+                return op_fn(left, right)
             except Exception as e:
                 raise self.ctx.error(f"{type(e).__name__}: {e}") from None
         ufunc = BINOP_UFUNCS[op]
@@ -223,7 +237,8 @@ class ExprLowering:
                 f"({result.dtype}, shape {result.shape}) but casts into a 0-d array, and pyonnx "
                 f"cannot tell which this is here; write x = x {_OP_TEXT.get(op, '?')} ... (the "
                 "scalar's meaning) or x = (x op ...).astype(x.dtype) (the array's)")
-        if inplace and isinstance(left, Array) and not left.weak and result.dtype != left.dtype:
+        if inplace and (isinstance(left, Array) and not left.weak or isinstance(left, np.ndarray)
+                        and inplace is True) and result.dtype != left.dtype:
             # numpy's in-place operators cast the result back under same_kind casting.
             if not np.can_cast(result.dtype, left.dtype, casting="same_kind"):
                 raise self.ctx.error(

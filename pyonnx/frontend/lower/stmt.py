@@ -92,17 +92,25 @@ class StmtLowering:
             # x op= v on an array is in place in numpy: names and views sharing x's memory
             # (and the caller, for an argument) see the new values.
             found, old, _ = self.env.lookup(target.id)
-            if found and isinstance(old, np.ndarray) and isinstance(value, Array) and any(
-                    v is old and (f is not self or n != target.id)
-                    for f in self.ctx.frames for n, v in f.env.locals.items()):
-                # A conversion-time array another name also holds: both see the write.
+            if found and isinstance(old, np.ndarray) and \
+                    alias_writes.held_elsewhere(self, old, target.id):
+                # A conversion-time array something else also sees: the write goes to the
+                # graph value every holder is rebound to (views of it are refused there).
                 old = alias_writes.materialize(self, old, f"'{target.id}'")
+                value = self.ctx.asarray(value)
             # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
             if found and isinstance(old, Array) and not old.weak and isinstance(value, Array) \
                     and scalar_kinds.scalar_kind(self.ctx, old) != "scalar" \
                     and memory_sharing.shares_memory(self.ctx, old, target.id):
                 self._in_place(target.id, old, value)
+                mixed = self.ctx.aliases.mixed0d
+                if old.value in mixed:  # written where an array, rebound where a scalar
+                    new = self.env.lookup(target.id)[1]
+                    if isinstance(new, Array) and new.ndim == 0:
+                        mixed[new.value] = mixed[old.value]
                 return
+            if found:  # rebinds x: a 0-d array stays one (scalar_kinds.after_inplace)
+                value = scalar_kinds.after_inplace(self.ctx, old, value)
         for target in node.targets:
             self.assign(target, value)
 

@@ -15,6 +15,7 @@ from typing import Any
 from pyonnx.frontend.lower import copy_or_view, layout
 from pyonnx.frontend.lower.aliases import (
     UNKNOWN, AliasState, MaybeCopy, Reshape, Step, Transpose, register_view)
+from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.scalar_kinds import is_array0d, mark_array0d
 from pyonnx.frontend.graph.values import Array
 
@@ -91,6 +92,10 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
             name in ARRAY_MAKERS or name in KIND_KEEPERS and isinstance(base, Array)
             and is_array0d(ctx, base)):
         mark_array0d(ctx, result)
+    elif name in KIND_KEEPERS and isinstance(result, Array) and isinstance(base, Array) and \
+            base.value in ctx.aliases.mixed0d and result.ndim == 0 and not result.weak:
+        # (s.copy() is a numpy scalar or a 0-d array as s is)
+        ctx.aliases.mixed0d.setdefault(result.value, ctx.aliases.mixed0d[base.value])
     if name in _LIKE and isinstance(base, Array) and isinstance(result, Array) and \
             result.value is not base.value:
         # np.zeros_like(x.T) is Fortran-ordered as x.T is (order='K'), though its graph
@@ -104,6 +109,16 @@ def after_call(ctx, name: str, args: list, result: Any, recompute: Any = None) -
             return _view_of(ctx, result, base, step=Recompute(name, recompute, inverse))
         return _view_of(ctx, result, base, same_shape=name == "reshape",
                         maybe_copy=name == "ravel")
+    if name in ("asarray", "asanyarray") and isinstance(base, Array) and base.ndim == 0 and \
+            not base.weak and isinstance(result, Array) and result is not base and \
+            scalar_kinds.scalar_kind(ctx, base) == "unknown" and result.dtype == base.dtype:
+        # numpy returns the argument itself where it is a 0-d array, a new array where it is
+        # a numpy scalar: a write through the result is refused, and a write to the argument
+        # makes the result stale (it is then refused where read)
+        from pyonnx.frontend.lower import memory_sharing
+        buffer, _ = ctx.aliases.buffer_of(base)
+        memory_sharing.mark_ambiguous(ctx, result, frozenset({buffer}))
+        return result
     if name in ALIAS_FUNCTIONS:
         if (name in _LAYOUT_ALIASES and isinstance(base, Array) and not base.weak
                 and isinstance(result, Array) and result.dtype == base.dtype):

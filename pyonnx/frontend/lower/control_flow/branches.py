@@ -23,7 +23,9 @@ from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, choices, complex_writes,
                                    memory_sharing, optional_reads)
-from pyonnx.frontend.lower.control_flow import guards, maybe_bound
+from pyonnx.frontend.lower.control_flow import guards, maybe_bound, path_types
+from pyonnx.frontend.lower.control_flow.join_memory import (
+    choose, each_alternative, mark_ambiguous)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, Branch, changed_buffers, condition, internal, is_outer,
     join_or_error, lower_branch, outer_ids, outputs_of, subgraph_output, typed)
@@ -32,7 +34,7 @@ from pyonnx.frontend.lower.structure import (
     plan_of, rebuild)
 from pyonnx.frontend.graph.values import Array, Undefined
 
-__all__ = ["lower_if", "unrolled_iteration", "join_branches", "choose"]
+__all__ = ["lower_if", "unrolled_iteration", "join_branches"]
 
 
 
@@ -98,69 +100,6 @@ def _mixed_error(lowering, name: Any, a: Plan, b: Plan, line: int, construct: st
         "np.float64(...) on both)")
 
 
-def _python_kind(v: Any) -> str | None:
-    """"b"/"i"/"f" for a Python number (static, or a weak 0-d graph value), else None."""
-    if type(v) in (bool, int, float):
-        return {bool: "b", int: "i", float: "f"}[type(v)]
-    if isinstance(v, Array) and v.weak and v.shape == () and v.dtype.kind in "biuf":
-        return "i" if v.dtype.kind == "u" else v.dtype.kind
-    return None
-
-
-def mark_path_types(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str) -> None:
-    """After a join on ``cond`` of ``sides`` (then, else) into ``value``: a 0-d number that is a
-    Python number on one path and a numpy value on the other (graph/path_weak.mark), or Python
-    numbers of two kinds (1 and 0.5: path_weak.mark_kind), is recorded as such."""
-    if isinstance(plan, Tree) and isinstance(value, (tuple, list, dict)):
-        # item by item: ((False, 1.5) on one path, (True, 2) on the other)
-        def items(v):
-            return list(v.values()) if isinstance(v, dict) else list(v)
-        if all(isinstance(sd, (tuple, list, dict)) and len(sd) == len(value) for sd in sides):
-            for child, v, *ss in zip(plan.children, items(value), *map(items, sides)):
-                mark_path_types(ctx, v, child, tuple(ss), cond, where)
-        return
-    if not isinstance(plan, Leaf):
-        return
-    if mixes_python_scalar(*map(plan_of, sides)):
-        then_python = type(sides[0]) in (int, float, bool) or \
-            isinstance(sides[0], Array) and sides[0].weak
-        path_weak.mark(ctx, value, where, cond if then_python else ctx.op("Not", cond))
-    elif plan.weak and plan.shape == ():
-        _mark_python_kinds(ctx, value, sides, cond, where)
-
-
-def _mark_python_kinds(ctx, value: Any, sides: tuple, cond, where: str) -> None:
-    """A Python number of one kind on one path and another on the other (``a = 1 if c else
-    0.5``), or a side already of two kinds (path_weak.mark_kind): carried as the wider; the
-    join records where it is the narrower (unknown when a side's own flag is)."""
-    if not isinstance(value, Array):
-        return
-    kinds = [_python_kind(v) for v in sides]
-    marks = [path_weak.kind_entry(ctx, v) for v in sides]
-    if None in kinds or (kinds[0] == kinds[1] and marks == [None, None]):
-        return
-    seen = kinds + [m[2].kind for m in marks if m is not None]
-    narrow_kind = min(seen, key="bif".index)
-    if narrow_kind == _python_kind(value):
-        return
-    narrow = np.dtype(np.bool_) if narrow_kind == "b" else np.dtype(np.int64)
-    flags = []
-    for kind, mark in zip(kinds, marks):
-        if mark is None:
-            flags.append(ctx.const(np.array(kind == narrow_kind)))
-        else:
-            flags.append(mark[1] if mark[2].kind == narrow_kind else None)
-    path_weak.mark_kind(ctx, value, where, narrow,
-                        None if None in flags else _select_flag(ctx, cond, *flags))
-
-
-def _select_flag(ctx, cond, then_flag, else_flag):
-    """``then_flag`` where ``cond`` holds, else ``else_flag`` (0-d bools; onnxruntime has no
-    bool Where)."""
-    return ctx.op("Or", ctx.op("And", cond, then_flag),
-                  ctx.op("And", ctx.op("Not", cond), else_flag))
-
-
 def _is_return_guard(node: ast.If) -> bool:
     """True for the ``if not _pyonnx_return:`` (no else) early_return puts around the rest of
     a block: when its test is false the function has returned, and every later statement runs
@@ -209,6 +148,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
     guarded: set[Any] = set()  # flag-guarded names: bound on one path, read on it only
+    stand_ins: dict[Any, Any] = {}  # their stand-ins on the other path (never read)
     mixed: dict[Any, Exception] = {}  # names joined from a Python number and a numpy value
     rewrap: dict[Any, list] = {}  # maybe-bound names: [then flag, else flag, message]
     for b in buffers:
@@ -230,8 +170,11 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             a, b, *rewrap[name] = maybe
             a_undef = b_undef = False
         if a_undef and b_undef:
-            # (unbound on a path: a maybe-bound one's values are the branch's own)
-            lowering.env.bind(name, a if a.bound is None else Undefined(a.message))
+            # (unbound on a path: a maybe-bound one's values are the branch's own; a name
+            # never bound on one path takes the other path's message, MISSING has none: fuzz
+            # seed 14400085)
+            known = b if a is MISSING else a
+            lowering.env.bind(name, known if known.bound is None else Undefined(known.message))
             continue
         if a_undef or b_undef:
             # A branch that returned or raised on every path (its return flag statically
@@ -258,6 +201,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             known = b if a_undef else a
             guarded.add(name)  # (later writes run on the other path only: never stale)
             stand_in = placeholder(ctx, plan_of(known))
+            stand_ins[name] = stand_in
             a, b = (stand_in, b) if a_undef else (a, stand_in)
         ea, eb = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
         # (steps with a marker, AMBIGUOUS or UNKNOWN, cannot be re-derived: fuzz seed 13002843)
@@ -266,8 +210,11 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 is_outer(ctx, ea[0], outer) and name is not _RESULT and name not in rewrap:
             derived.append((name, ea[0], ea[1]))  # the same view on both paths: re-derived
             continue
+        # (a name not live after the 'if' reads no memory later: a view made in a branch and
+        # dropped, fuzz seed 41000157)
         if any(memory_sharing.shares_memory(ctx, v, name, env)
-               for v, env in ((a, then_env), (b, else_env))):
+               for v, env in ((a, _live(then_env, live, name)),
+                              (b, _live(else_env, live, name)))):
             # The name may share memory with other names on one path only: a later write
             # through it changes them depending on run-time data (choices.py follows it when
             # it can: the memory each path saw, under the condition).
@@ -296,12 +243,30 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             continue
         merged.append((name, plan))
         values.append((a, b))
+    kind_flags: dict[Any, ir.Value] = {}
+    kinds: list[tuple[Any, Any, tuple]] = []  # (name, merged value, sides): after the flags
+    # A 0-d value that is a 0-d array on one path and a numpy scalar on the other: an If
+    # output says which (returned with the value: convert._outputs).
+    # (a buffer's contents, when a path's are: stmt._in_place)
+    for (key, plan), sides in list(zip(merged, values)):
+        if not isinstance(plan, Leaf) or plan.shape != () or plan.weak or \
+                isinstance(key, aliases.Buffer) and not any(
+                    isinstance(v, Array) and v.value in state.mixed0d for v in sides):
+            continue
+        if isinstance(key, aliases.Buffer):
+            kinds.append((key, None, sides))
+        flags = scalar_kinds.side_flags(ctx, [None if s is stand_ins.get(key) else s
+                                              for s in sides])
+        if flags is not None:
+            merged.append((_KindFlag(key), Leaf(_BOOL, ())))
+            values.append(tuple(Array(f, _BOOL, ()) if isinstance(f, ir.Value) else
+                                Array(ctx.const(np.array(f)), _BOOL, ()) for f in flags))
     # Conditions of choices made inside a branch (choices.Nested): extra If outputs, false on
     # the other path, so the outer choice can use them.
     exported: dict[int, ir.Value] = {}
     false = Array(ctx.const(np.array(False)), _BOOL, ())
     for name, alts in ambiguous.items():
-        for side, alt in _each_alternative(alts):
+        for side, alt in each_alternative(alts):
             if isinstance(alt, choices.Nested):
                 for c, _ in alt.alternatives:
                     key = _Exported(id(c))
@@ -328,16 +293,19 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             value = rebuild(plan, outs)
             if key in mixed:
                 ctx.mixed_scalars[id(value.value)] = mixed[key]
-            mark_path_types(ctx, value, plan, sides, cond,
+            path_types.mark(ctx, value, plan, sides, cond,
                             f"the branches of the '{construct}' at line {line}")
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
+            elif isinstance(key, _KindFlag):
+                kind_flags[key.key] = value.value
             elif isinstance(key, _Flag):
                 then_flag, else_flag, message, merged_value = rewrap[key.name]
                 lowering.env.bind(key.name, Undefined(message, (merged_value, value.value)))
             elif isinstance(key, aliases.Buffer):
                 state.memory[key] = value
                 state.register(value, key, ())
+                kinds = [(k, value if k is key else v, s) for k, v, s in kinds]
             else:
                 if key is _RESULT:
                     out_value = value
@@ -346,9 +314,13 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                         rewrap[key].append(value)  # (bound once its flag is merged)
                     else:
                         lowering.env.bind(key, value)
-                scalar_kinds.merge_kind(ctx, value, list(sides))
+                # (a stand-in is never read: the kind is the bound path's, fuzz seed 41000319)
+                kinds.append((key, value, tuple(s for s in sides
+                                                if s is not stand_ins.get(key))))
                 if key in ambiguous:
                     made.append((value, ambiguous[key], () if key in guarded else sides))
+        for key, value, sides in kinds:
+            scalar_kinds.merge_kinds(ctx, value, list(sides), kind_flags.get(key))
         for value, alts, sides in made:
             if isinstance(alts, choices.Leaves):  # a container: per array item
                 for item, pair, item_sides in alts.resolve(value):
@@ -365,7 +337,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     for value, sides in unfollowed:
         # Marked after the re-derivation: the merged value is made after the branches'
         # writes, which it already shows (only later writes make it stale).
-        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
+        mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
                         else frozenset())
     for name, buffer, steps in derived:
         value = state.memory.get(buffer, buffer.initial)
@@ -377,13 +349,9 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     return out_value
 
 
-def _each_alternative(alts: Any):
-    """(side, alternative) of a merged name's alternatives (a pair, choices.Leaves, None)."""
-    if isinstance(alts, choices.Leaves):
-        for _, pair, _ in alts.items:
-            yield from enumerate(pair or ())
-    else:
-        yield from enumerate(alts or ())
+def _live(env: dict, live: frozenset[str] | None, name: Any) -> dict:
+    """A branch's bindings of the names read after the join (all when that is not known)."""
+    return env if live is None else {n: v for n, v in env.items() if n in live or n == name}
 
 
 class _Flag:
@@ -393,38 +361,16 @@ class _Flag:
         self.name = name
 
 
+class _KindFlag:
+    """The key of a merged 0-d value's flag (true where it is a 0-d array) among the If's
+    outputs."""
+
+    def __init__(self, key: Any):
+        self.key = key
+
+
 class _Exported:
     """The key of an inner choice's condition among the If's outputs."""
 
     def __init__(self, cond: int):
         self.cond = cond
-
-
-def choose(ctx, value: Any, cond: ir.Value, alts: tuple | None,
-            exported: dict[int, ir.Value] | None = None, sides: tuple = ()) -> None:
-    """Registers a merged name that saw different memory on the two paths: a choice buffer
-    when both paths are followed (``alts``; a Nested one's conditions are ``exported`` If
-    outputs by id), else AMBIGUOUS (writes refused; stale after a write to memory one of
-    ``sides``, the paths' values, may view; no ``sides``: a value only one path made, which
-    later writes, run on the other path only, never reach)."""
-    if alts is None or not isinstance(value, Array):
-        _mark_ambiguous(ctx, value, memory_sharing.candidates(ctx, *sides) if sides
-                        else frozenset())
-        return
-    pairs = []
-    for side, alt in enumerate(alts):
-        if isinstance(alt, choices.Nested):
-            pairs += [(exported[id(c)], a) for c, a in alt.alternatives]
-        else:
-            pairs.append((cond if side == 0 else ctx.op("Not", cond), alt))
-    choices.make_choice(ctx, value, pairs)
-
-
-def _mark_ambiguous(ctx, value: Any, maybe: frozenset | None) -> None:
-    """Writes through ``value`` are refused; a write to a buffer in ``maybe`` (the memory the
-    paths' values may view; None: unknown) makes it stale."""
-    if isinstance(value, Array):
-        memory_sharing.mark_ambiguous(ctx, value, maybe)
-    elif isinstance(value, (tuple, list, dict)):
-        for v in (value.values() if type(value) is dict else value):
-            _mark_ambiguous(ctx, v, maybe)

@@ -5,6 +5,9 @@ bind the target from the iteration number, and how to evaluate the next conditio
 ``Loop`` whose state is the names the body assigns that are live at the header (onnxscript's
 rule) plus the contents of every buffer the body writes into; the body is lowered again while
 the state types widen (a shape that grows, a Python number that becomes an array).
+
+One lowering of the body is :mod:`.loop_body`; what the loop does to memory (names that share
+it, choices on the trip count, refusals) is :mod:`.loop_memory`.
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
-from pyonnx.frontend.lower import alias_writes, aliases, choices, memory_sharing
-from pyonnx.frontend.lower.control_flow import held_items
+from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
+from pyonnx.frontend.lower.control_flow import held_items, path_types
+from pyonnx.frontend.lower.control_flow.loop_body import lower_body
+from pyonnx.frontend.lower.control_flow.loop_memory import (
+    follow_memory, loop_ran, outer_memory, refuse_memory_swap, refuse_rebound_while_written,
+    refuse_swap_of_shared, same_view)
 from pyonnx.frontend.lower.control_flow.common import (
-    _BOOL, _I64, MISSING, changed_buffers, condition, dynamic, internal, isolated,
-    join_or_error, outer_ids, outputs_of, subgraph_output, typed)
+    _BOOL, MISSING, changed_buffers, condition, internal, join_or_error, outer_ids,
+    outputs_of, subgraph_output, typed)
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.lower.structure import (
     Leaf, Plan, Static, is_number, kind_changed, leaf_plans, leaves_of, number_leaf,
@@ -81,23 +88,28 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     derived: set[str] = set()
     sharing = {n for n in names if n not in pending and isinstance(entry[n], Array)
                and memory_sharing.shares_memory(ctx, entry[n], n)}
-    # 0-d names that are numpy scalars before the loop and after every iteration (x -= 1
-    # rebinds them): their state is a scalar too (else scalar_kinds says "unknown").
-    # (A conversion-time numpy scalar entry, s = np.float64(0), is one too.)
-    scalars = {n for n in names if n not in pending
-               and (scalar_kinds.scalar_kind(ctx, entry[n]) == "scalar"
-                    or isinstance(entry[n], np.generic))}
+    # The kinds of the 0-d values of the state (numpy scalars, 0-d arrays: x -= 1 rebinds
+    # one, writes into the other) where they are the same before the loop and after every
+    # iteration (else scalar_kinds says "unknown" in the body). A name first bound in the loop
+    # takes the kinds of its first iteration; a 0-d array that shares memory follows its
+    # buffer.
+    kinds = {n: scalar_kinds.state_kind(ctx, entry[n]) for n in names if n not in pending}
+    kinds = {n: k for n, k in kinds.items()
+             if k is not None and k != "-" and not (n in sharing and k == "array")}
     rebound: set[str] = set()  # names bound to shared memory in the body (see escaping)
     # Carried lists/tuples/dicts whose array items share memory: not followed (held_items)
     held = held_items.sharing_containers(ctx, env.locals, [n for n in names if n not in pending])
+    # Names an iteration leaves stale (a view whose memory was written in a way pyonnx does not
+    # follow): not carried; reading one in a later iteration or after the loop is refused.
+    stale: dict[str, str] = {}
     # Python numbers whose kind an iteration may leave changed on some paths only (``s = 0``,
     # then ``if c: s = 0.5``): name -> the narrower kind (graph/path_weak.mark_kind)
     mixed_kinds: dict[Any, np.dtype] = {}
     for _ in range(8):
-        kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
-        exits, memory, nodes, inputs, cond_out, bound = _lower_body(
-            lowering, node, plans, start, next_test, line, sharing - derived, scalars, held,
-            _weak_entry(entry_plans, plans), kinds)
+        py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
+        exits, memory, nodes, inputs, cond_out, bound = lower_body(
+            lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
+            _weak_entry(entry_plans, plans), stale, py_kinds)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -116,7 +128,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # followed as shared memory, so that such a write shows (and is refused below).
         escaping = {n for n in names if n not in pending and n not in sharing
                     and isinstance(exits.get(n), Array) and exits[n] is not entry[n]
-                    and _outer_memory(ctx, exits[n], nodes, inputs,
+                    and outer_memory(ctx, exits[n], nodes, inputs,
                                       inputs[2][list(plans).index(n)] if n in plans else ())
                     and memory_sharing.shares_memory(ctx, exits[n], n, exits)}
         if escaping:
@@ -140,19 +152,20 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     plans[buffer] = plan_of(entry[buffer])
             outer = outer_ids(ctx)
             continue
-        _refuse_memory_swap(ctx, names, sharing, bound, exits, memory, line)
-        lost = {n for n in scalars if scalar_kinds.scalar_kind(ctx, exits.get(n)) != "scalar"}
+        refuse_memory_swap(ctx, names, sharing, bound, exits, memory, line)
+        lost = {n for n, k in kinds.items() if n in exits and not isinstance(
+            exits[n], Undefined) and scalar_kinds.state_kind(ctx, exits[n]) != k}
         if lost:
-            scalars -= lost
+            kinds = {n: k for n, k in kinds.items() if n not in lost}
             continue
         for n in derived:
-            if not _same_view(ctx, entry[n], exits.get(n), set(plans)):
-                _refuse_swap_of_shared(ctx, n, bound, exits, names, line)
+            if not same_view(ctx, entry[n], exits.get(n), set(plans)):
+                refuse_swap_of_shared(ctx, n, bound, exits, names, line)
                 raise ctx.error(
                     f"'{n}' shares memory with another array before the loop at line {line} "
                     "but is bound to a new array in it, so a write through it changes the "
                     "other array on the first iteration only; use a new name for the new array")
-        _refuse_rebound_while_written(ctx, sharing - derived, entry, exits, memory, outer,
+        refuse_rebound_while_written(ctx, sharing - derived, entry, exits, memory, outer,
                                       line)
         widened: dict[Any, Plan | None] = dict(plans)
         for b in changed_buffers(ctx, [memory], outer):
@@ -163,6 +176,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             exit_value = (memory.get(key, entry[key]) if isinstance(key, aliases.Buffer)
                           else exits.get(key, MISSING))
             if isinstance(exit_value, Undefined):
+                if exit_value.bound is None and old is not None and \
+                        not isinstance(key, aliases.Buffer) and key not in pending:
+                    stale[key] = exit_value.message if exit_value is not MISSING else (
+                        f"'{key}' is deleted in the loop at line {line}; assign it again "
+                        "before the end of the body")
+                    widened[key] = None
                 continue
             if isinstance(old, Static) and isinstance(old.value, list) and \
                     not _same_list(old.value, exit_value):
@@ -172,6 +191,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                         f"the list '{key}' is changed in this loop and also named "
                         f"{', '.join(others)}; a list changed in run-time control flow may have "
                         "only one name")
+            if old is None and key in pending:
+                first_kind = scalar_kinds.state_kind(ctx, exit_value)
+                if first_kind is not None and first_kind != "-":
+                    kinds[key] = first_kind
             shown = "an array written in the loop" if isinstance(key, aliases.Buffer) else key
             widened[key] = plan_of(exit_value) if old is None else join_or_error(
                 lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
@@ -187,7 +210,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                         "types before the loop")
     buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
     derived |= {n for n in names if n in plans and
-                _same_view(ctx, entry[n], exits.get(n), buffers)}
+                same_view(ctx, entry[n], exits.get(n), buffers)}
     # A loop known to run at least once (a static range(k), k >= 1, or a first test that is
     # statically true) defines after it every name its body always assigns.
     may_skip = not (is_static(first) and first is True and (count is None
@@ -244,14 +267,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         value = rebuild(plans[k], finals)
         if k in pending and not internal(k) and may_skip:
             after[k] = value
-            scalar_kinds.merge_kind(ctx, value, [exits.get(k)])
+            scalar_kinds.merge_kinds(ctx, value, [exits.get(k)])
         elif may_skip and not isinstance(k, aliases.Buffer) and not internal(k) and \
                 isinstance(value, Array) and (kind_changed(entry_plans.get(k), plans[k])
                                               or _widened(entry_plans.get(k), plans[k])):
             # numpy gives the entry type after 0 iterations, the widened one after more: the
             # model fails at run time when the loop runs 0 times rather than answer in the
             # wrong type (a Python int 0 where numpy gives 0, not 0.0).
-            ran = ran or _ran(ctx, count, first_value)
+            ran = ran or loop_ran(ctx, count, first_value)
             # (the node name says why; "refused_" marks a run-time refusal, not numpy's error)
             what = f"refused_{k}_changes_type_in_the_loop_at_line_{line}_which_ran_0_times"
             value = runtime_check(ctx, Array(ctx.op("Not", ran), _BOOL, ()), value, what,
@@ -262,24 +285,34 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if may_skip and k in weak_entry:
             # a Python number after 0 iterations, a numpy value after more (s = 0.0, then
             # s = s + x[i]): refused where numpy's result type would show the difference
-            ran = ran or _ran(ctx, count, first_value)
+            ran = ran or loop_ran(ctx, count, first_value)
             path_weak.mark(ctx, value, f"the loop at line {line}, which may run 0 times",
                            ctx.op("Not", ran))
         if isinstance(k, aliases.Buffer):
             state_aliases.memory[k] = value
             state_aliases.register(value, k, ())
+            if value.ndim == 0 and any(isinstance(v, Array) and v.value in state_aliases.mixed0d
+                                       for v in (entry[k], memory.get(k))):
+                state_aliases.mixed0d[value.value] = None  # (its kind is not followed)
         else:
             env.bind(k, value)
-            if k in scalars and isinstance(value, Array):
-                state_aliases.scalars0d.add(value.value)
-            elif may_skip and k not in after:  # a 0-d argument before, numpy scalars after?
-                scalar_kinds.merge_loop_kind(ctx, value, entry.get(k), exits.get(k))
+            if k in kinds and (k not in pending or not may_skip):
+                scalar_kinds.assume(ctx, value, kinds[k])
+            elif k not in after:  # the kinds of the entry (0 iterations) and an iteration's
+                sides = [entry.get(k), exits.get(k)] if may_skip else [exits.get(k)]
+                flags = scalar_kinds.side_flags(ctx, sides) if may_skip else None
+                flag = None
+                if flags is not None and not isinstance(flags[1], ir.Value):
+                    # (an iteration's own flag is the body's: not carried, not known here)
+                    ran = ran or loop_ran(ctx, count, first_value)
+                    flag = path_types.select_flag(ctx, ran, flags[1], flags[0])
+                scalar_kinds.merge_kinds(ctx, value, sides, flag)
             if k in held and isinstance(value, (tuple, list, dict)):
                 # (marked after the re-derivation, as unfollowed names are; a run-time list,
                 # Seq, holds copies: appends.py)
                 unfollowed += [(w, held[k]) for w in memory_sharing.arrays_in(value)]
             elif isinstance(value, Array):
-                unfollowed += _follow_memory(
+                unfollowed += follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
                     exits.get(k), exits, outer, count, first_value, bound.get(k))
     for n in names:
@@ -288,11 +321,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             why = ("the loop can run 0 times" if may_skip
                    else "the first iteration may stop before assigning it")
             if n in after:
-                ran = ran or _ran(ctx, count, first_value)
+                ran = ran or loop_ran(ctx, count, first_value)
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
                 f"after it ({why}); assign it before the loop",
                 (after[n], ran) if n in after else None))
+        elif n in stale:
+            env.bind(n, Undefined(stale[n]))
         elif isinstance(plan, Static):
             env.bind(n, plan.value)
     if buffers:
@@ -303,240 +338,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         memory_sharing.mark_ambiguous(ctx, value, maybe)
 
 
-def _refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
-                        line: int) -> None:
-    """Refuses a name written through in the body that leaves an iteration bound to the
-    memory of another name that shares memory outside the loop (``a, out = out, a`` with
-    ``a`` an argument or a view): the next iteration's write goes to that memory, which the
-    loop's state does not follow (the write would be lost for the argument)."""
-    for n in names:
-        state_in = bound.get(n)
-        if state_in is None or not any(b.initial is state_in and v is not b.initial
-                                       for b, v in memory.items()):
-            continue  # not written through in the body
-        now = aliases.entry_of(ctx, exits.get(n))
-        if now is None:
-            continue
-        for m in sharing:
-            other = aliases.entry_of(ctx, bound.get(m))
-            if m != n and other is not None and other[0] is now[0]:
-                raise ctx.error(
-                    f"'{n}' is written in the loop at line {line} and rebound in it to the "
-                    f"memory of '{m}', which shares memory outside the loop (an argument, a "
-                    f"view or an alias): the next iteration writes into that memory, which "
-                    f"pyonnx does not follow across iterations; make '{m}' a private copy "
-                    f"before the loop ({m} = {m}.copy()) and write the result back after it "
-                    "if the caller must see it")
-
-
-def _refuse_swap_of_shared(ctx, n: str, bound: dict, exits: dict, names: list,
-                           line: int) -> None:
-    """The refusal for ``a, b = b, a`` in a loop with a run-time trip count where the names
-    share memory before it (arguments, views): after the loop each name is the one array or
-    the other depending on the number of iterations."""
-    after = exits.get(n)
-    for m in names:
-        start = bound.get(m)
-        same = after is start or (
-            isinstance(after, Array) and isinstance(start, Array)
-            and aliases.entry_of(ctx, after) is not None
-            and aliases.entry_of(ctx, after)[0] is (aliases.entry_of(ctx, start) or (None,))[0])
-        if m != n and start is not None and same:
-            raise ctx.error(
-                f"'{n}' is bound in the loop at line {line} to the memory '{m}' had before it "
-                f"(double buffering, {n}, {m} = {m}, {n}), and that memory is shared outside "
-                "the loop (an argument is the caller's memory, or a view): which array each "
-                "name is after the loop depends on the trip count, known only at run time; "
-                f"swap private copies ({n}, {m} = {n}.copy(), {m}.copy() before the loop) and "
-                "assign the results to the caller's arrays after it if the caller must see "
-                "them, or give the loop a static trip count (static_argnames=...) so that it "
-                "unrolls")
-
-
-def _refuse_rebound_while_written(ctx, names: set, entry: dict, exits: dict, memory: dict,
-                                  outer: set[int], line: int) -> None:
-    """A name that shares memory before the loop (an argument, a view, an alias), whose memory
-    the body writes (through another name), and that the body binds to other memory on some
-    path (``if c: a = a - k`` while ``t = a[1]; t += 1`` writes ``a``'s memory): after the
-    loop it is the written memory or the new array depending on the path each iteration took,
-    which pyonnx does not follow (fuzz seed 937309 returned the old values). Refused."""
-    changed = set(changed_buffers(ctx, [memory], outer))
-    if not changed:
-        return
-    for n in sorted(names):
-        before = entry.get(n)
-        hit = aliases.entry_of(ctx, before) if isinstance(before, Array) else None
-        if hit is None or hit[0] not in changed or aliases.AMBIGUOUS in hit[1]:
-            continue
-        after = aliases.entry_of(ctx, exits.get(n))
-        # (bound to a new array on every path is followed: _follow_memory's choice on "the
-        # loop ran"; only a choice made inside the body is not)
-        chosen = after is not None and (after[0].choice or aliases.AMBIGUOUS in after[1])
-        if chosen and not _same_view(ctx, before, exits.get(n), {hit[0]}):
-            raise ctx.error(
-                f"'{n}' shares memory with another array before the loop at line {line}, the "
-                "loop writes that memory, and it binds the name to a new array on some path: "
-                f"after the loop '{n}' is the written memory or the new array depending on the "
-                "path taken; use a new name for the new array")
-
-
-def _follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
-                   outer: set[int], count: Array | None, first: ir.Value,
-                   state_in: Any = None) -> list:
-    """A carried name whose memory depends on the trip count: bound before the loop to shared
-    memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
-    the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
-    both can be followed; else returns ``[(value, the buffers it may view)]`` for the caller to
-    mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
-    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
-    if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
-            e0[0] is e1[0] and aliases.steps_equal(e0[1], e1[1])
-            or state_in is not None and e1[0].initial is state_in and not e1[1]):
-        # the same view of the same memory whether the loop ran or not (t = t.T of 1-D t:
-        # the body's value is its state input's memory as it is)
-        ctx.aliases.register(value, e0[0], e0[1])
-        return []
-    was = choices.PRIVATE if before is None else choices.alternative(
-        ctx, before, name, None, outer, shared=True)
-    now = choices.alternative(ctx, after, name, exits, outer)
-    if was is choices.PRIVATE and now is choices.PRIVATE:
-        return []
-    if any(a is None or isinstance(a, choices.Nested) for a in (was, now)):
-        # Writes through it are refused; a write to memory it may view makes it stale.
-        return [(value, memory_sharing.candidates(ctx, before, after))]
-    ran = _ran(ctx, count, first)
-    pairs = [] if was is choices.PRIVATE else [(ctx.op("Not", ran), was)]
-    pairs += [] if now is choices.PRIVATE else [(ran, now)]
-    choices.make_choice(ctx, value, pairs)
-    return []
-
-
-def _ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:
-    """Whether a ``Loop`` with trip count ``count`` and first condition ``first`` runs its
-    body at least once (a bool 0-d value)."""
-    if count is None:
-        return first
-    more = ctx.op("Greater", count, ctx.const(np.array(0, np.int64)))
-    return ctx.op("And", more, first)
-
-
 def _at_least_once(count: Array | None) -> bool:
     """Whether a ``Loop`` trip count is a constant of at least 1."""
     const = getattr(getattr(count, "value", None), "const_value", None)
     if const is None:
         return False
     return int(np.asarray(const.numpy()).reshape(-1)[0]) >= 1
-
-
-def _same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
-    """Whether a name is the same view of a carried buffer before and after an iteration."""
-    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
-    return bool(e0 and e1 and e0[0] is e1[0] and e0[0] in buffers
-                and aliases.steps_equal(e0[1], e1[1]))
-
-
-def _lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                scalars=frozenset(), held=None, weak_entry=frozenset(), kinds=None):
-    """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
-    names' values and the buffers' contents at the end of the body, the body's nodes, its
-    inputs (iteration number, condition, per key its state inputs), its condition output, the
-    names bound to their state inputs. ``scalars``: names whose state is a numpy scalar.
-    ``held``: containers whose items' memory is not followed (held_items), name → buffers;
-    ``weak_entry``: names that are a Python number on the first iteration only; ``kinds``:
-    Python numbers whose kind may differ between iterations, name -> the narrower kind."""
-    ctx = lowering.ctx
-    env = lowering.env
-    iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
-                       shape=ir.Shape([]))
-    cond_in = ir.Value(name=ctx.fresh_name("cond"), type=ir.TensorType(ir.DataType.BOOL),
-                       shape=ir.Shape([]))
-    state_in: list[list[ir.Value]] = []
-    bound: dict[Any, Any] = {}
-    with isolated(lowering):
-        buffers = set()
-        for key, plan in plans.items():
-            inputs: list[ir.Value] = []
-            state_in.append(inputs)
-            if plan is None:
-                env.bind(key, Undefined(
-                    f"'{key}' is read in the loop at line {line} before it is assigned on the "
-                    "first iteration; assign it before the loop"))
-                continue
-            if isinstance(plan, Static):
-                env.bind(key, _fresh_static(plan.value))
-                continue
-            hint = f"buf{key.id}" if isinstance(key, aliases.Buffer) else key.lstrip("_")
-            for p in leaf_plans(plan):
-                inputs.append(typed(ir.Value(name=ctx.fresh_name(hint)), p))
-            value = rebuild(plan, iter(inputs))
-            if isinstance(key, aliases.Buffer):
-                ctx.aliases.memory[key] = value
-                ctx.aliases.register(value, key, ())
-                buffers.add(key)
-            else:
-                env.bind(key, value)
-                bound[key] = value
-                if key in scalars and isinstance(value, Array):
-                    ctx.aliases.scalars0d.add(value.value)
-                if key in weak_entry:
-                    path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
-                                   "its first iteration only")
-                if kinds and key in kinds:
-                    path_weak.mark_kind(ctx, value, f"the loop at line {line}: another kind "
-                                        "on some iterations", kinds[key], None)
-                if held and key in held:
-                    held_items.mark_items(ctx, value, held[key])
-                if key in sharing and isinstance(value, Array):
-                    # The name shares memory outside the loop: a write or an in-place operator
-                    # on it must be seen (lower_loop then follows the memory instead).
-                    ctx.aliases.buffer_of(value)[0].shared = True
-        ctx.loop_buffers.append((buffers, {id(v) for v in bound.values()}))
-        with ctx.subgraph() as nodes, dynamic(lowering):
-            if buffers:
-                # Views of a carried buffer (names bound before the loop) see its state.
-                alias_writes.rederive(lowering, buffers)
-            if start is not None:
-                start(Array(iter_in, _I64, (), weak=True))
-            lowering.block(node.body)
-            cond_out = None
-            if next_test is not None:
-                test = next_test()
-                if not (is_static(test) and bool(test) is True):
-                    cond_out = condition(ctx, test) if not is_static(test) else ctx.const(
-                        np.array(bool(test)))
-        ctx.loop_buffers.pop()
-        return (env.locals, ctx.aliases.memory, nodes, (iter_in, cond_in, state_in), cond_out,
-                bound)
-
-
-def _outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool:
-    """Whether ``value`` (a name's value at the end of a loop body) is memory that exists
-    outside the body: an argument's, or an array made before the loop (``t = w[1:]``), or the
-    memory another carried name or buffer enters the iteration with (``t = x[...]`` with ``x``
-    carried: next iteration ``x`` is still that memory), not one the iteration made (or the
-    name's own state ``own``, ``t = t[:]``)."""
-    hit = aliases.entry_of(ctx, value)
-    if hit is not None and hit[0].param is not None:
-        return True
-    origin = hit[0].initial.value if hit is not None else value.value
-    others = {id(v) for group in inputs[2] for v in group}
-    others -= {id(v) for v in own}
-    # (the other name's whole memory, a, b = b, a, is double buffering: _refuse_memory_swap)
-    if id(origin) in others and hit is not None and hit[1]:
-        # fuzz seed 13000343 (full program): ``x`` is loop state (rebound on another path),
-        # ``else: t1 = x[..., :]``, next iteration ``t1[...] = x - x`` writes ``x``
-        return True
-    inside = {id(v) for node in nodes for v in node.outputs}
-    inside |= {id(v) for group in inputs[2] for v in group}
-    if hit is not None:
-        # memory a run-time if in the body chose: outer memory if one alternative is
-        # (fuzz seed 13000343: ``else: t = x[..., :]``, then ``t[...] = ...`` next iteration)
-        for _, alt in hit[0].choice:
-            b = alt[0]
-            if b.param is not None or id(b.initial.value) not in inside \
-                    or id(b.initial.value) in others and alt[1]:
-                return True
-    return id(origin) not in inside
 
 
 def _weak_entry(entry_plans: dict, plans: dict) -> set:
@@ -570,11 +377,6 @@ def _kind_entry(entry_plans: dict, plans: dict) -> dict:
 
 def _same_list(a: list, b: Any) -> bool:
     return isinstance(b, list) and len(a) == len(b) and all(x is y for x, y in zip(a, b))
-
-
-def _fresh_static(value: Any) -> Any:
-    # A Python list is mutable: the body may be lowered more than once.
-    return list(value) if isinstance(value, list) else value
 
 
 def _widened(entry: Plan | None, final: Plan | None) -> bool:

@@ -74,9 +74,11 @@ def _through(ctx, value: Any, index, what: str) -> Any:
         new.producer().name += f"_{what}"
         out = Array(new, value.dtype, value.shape, value.weak)
         state = ctx.aliases
-        for kinds in (state.arrays0d, state.scalars0d, state.mixed0d):
+        for kinds in (state.arrays0d, state.scalars0d):
             if value.value in kinds:
                 kinds.add(out.value)
+        if value.value in state.mixed0d:
+            state.mixed0d[out.value] = state.mixed0d[value.value]
         return out
     if isinstance(value, tuple):
         return tuple(_through(ctx, v, index, what) for v in value)

@@ -16,8 +16,9 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import choices, memory_sharing
-from pyonnx.frontend.lower.control_flow.branches import (choose, join_branches,
-                                                          mark_path_types)
+from pyonnx.frontend.lower.control_flow import path_types
+from pyonnx.frontend.lower.control_flow.branches import join_branches
+from pyonnx.frontend.lower.control_flow.join_memory import choose
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, changed_buffers, condition, join_or_error, lower_branch, outer_ids)
 from pyonnx.frontend.lower.structure import Leaf, Static, leaf_plans, leaves_of, plan_of, rebuild
@@ -62,7 +63,7 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
             picked = [kernels.where(ctx, Array(cond, _BOOL, ()), x, y).value
                       for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
             value = rebuild(plan, iter(picked))
-            mark_path_types(ctx, value, plan, (a, b), cond, what)
+            path_types.mark(ctx, value, plan, (a, b), cond, what)
             if memory_sharing.shares_memory(ctx, a, None) or \
                     memory_sharing.shares_memory(ctx, b, None):
                 # a view of a or of b, decided at run time

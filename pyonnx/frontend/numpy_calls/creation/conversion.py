@@ -73,6 +73,17 @@ def _array(ctx, name: str, obj, dtype, ndmin=0, copy=True) -> Array:
         # not 'dt in (None, ...)': np.dtype('float64') == None is True
         same = isinstance(obj, Array) and not obj.weak and (dt is None or dt == obj.dtype) \
             and ndmin <= obj.ndim
+        if same and obj.ndim == 0 and scalar_kinds.scalar_kind(ctx, obj) == "unknown":
+            # numpy returns the array itself on the paths where it is one, a new 0-d array
+            # where it is a numpy scalar (np.asarray's result: view_calls.after_call makes
+            # writes through either refused or seen)
+            if name not in ("np.asarray", "np.asanyarray"):
+                raise ctx.error(
+                    f"{name}(..., copy=None/False) of a 0-d value that is a 0-d array on some "
+                    "paths of a run-time 'if' or loop and a numpy scalar on others: numpy "
+                    "returns the array itself on the first and a new array on the second; "
+                    "use np.array(v) for a copy")
+            return Array(ctx.op("Identity", obj), obj.dtype, ())
         if same and obj.ndim == 0 and not scalar_kinds.is_array0d(ctx, obj):
             # a numpy scalar: numpy makes a new 0-d array of it (view_calls marks the result)
             return Array(ctx.op("Identity", obj), obj.dtype, ())

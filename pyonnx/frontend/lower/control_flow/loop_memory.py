@@ -1,0 +1,177 @@
+"""What a run-time loop does to memory: names carried across iterations that share memory
+(arguments, views, aliases), whether the memory a name ends an iteration with exists outside the
+body, the choice of memory a trip count makes, and the refusals where pyonnx cannot follow which
+memory a name holds after the loop.
+
+Input: the values of :func:`.loop_body.lower_body` (the body's exit bindings and buffer
+contents, its state inputs) and the loop's entry bindings. Output: a registered choice (on "the
+loop ran") or the values to mark AMBIGUOUS, and ConversionErrors at the loop's line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower import aliases, choices, memory_sharing
+from pyonnx.frontend.lower.control_flow.common import changed_buffers
+
+__all__ = ["refuse_memory_swap", "refuse_swap_of_shared", "refuse_rebound_while_written",
+           "follow_memory", "outer_memory", "same_view", "loop_ran"]
+
+
+def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
+                        line: int) -> None:
+    """Refuses a name written through in the body that leaves an iteration bound to the
+    memory of another name that shares memory outside the loop (``a, out = out, a`` with
+    ``a`` an argument or a view): the next iteration's write goes to that memory, which the
+    loop's state does not follow (the write would be lost for the argument)."""
+    for n in names:
+        state_in = bound.get(n)
+        if state_in is None or not any(b.initial is state_in and v is not b.initial
+                                       for b, v in memory.items()):
+            continue  # not written through in the body
+        now = aliases.entry_of(ctx, exits.get(n))
+        if now is None:
+            continue
+        for m in sharing:
+            other = aliases.entry_of(ctx, bound.get(m))
+            if m != n and other is not None and other[0] is now[0]:
+                raise ctx.error(
+                    f"'{n}' is written in the loop at line {line} and rebound in it to the "
+                    f"memory of '{m}', which shares memory outside the loop (an argument, a "
+                    f"view or an alias): the next iteration writes into that memory, which "
+                    f"pyonnx does not follow across iterations; make '{m}' a private copy "
+                    f"before the loop ({m} = {m}.copy()) and write the result back after it "
+                    "if the caller must see it")
+
+
+def refuse_swap_of_shared(ctx, n: str, bound: dict, exits: dict, names: list,
+                           line: int) -> None:
+    """The refusal for ``a, b = b, a`` in a loop with a run-time trip count where the names
+    share memory before it (arguments, views): after the loop each name is the one array or
+    the other depending on the number of iterations."""
+    after = exits.get(n)
+    for m in names:
+        start = bound.get(m)
+        same = after is start or (
+            isinstance(after, Array) and isinstance(start, Array)
+            and aliases.entry_of(ctx, after) is not None
+            and aliases.entry_of(ctx, after)[0] is (aliases.entry_of(ctx, start) or (None,))[0])
+        if m != n and start is not None and same:
+            raise ctx.error(
+                f"'{n}' is bound in the loop at line {line} to the memory '{m}' had before it "
+                f"(double buffering, {n}, {m} = {m}, {n}), and that memory is shared outside "
+                "the loop (an argument is the caller's memory, or a view): which array each "
+                "name is after the loop depends on the trip count, known only at run time; "
+                f"swap private copies ({n}, {m} = {n}.copy(), {m}.copy() before the loop) and "
+                "assign the results to the caller's arrays after it if the caller must see "
+                "them, or give the loop a static trip count (static_argnames=...) so that it "
+                "unrolls")
+
+
+def refuse_rebound_while_written(ctx, names: set, entry: dict, exits: dict, memory: dict,
+                                  outer: set[int], line: int) -> None:
+    """A name that shares memory before the loop (an argument, a view, an alias), whose memory
+    the body writes (through another name), and that the body binds to other memory on some
+    path (``if c: a = a - k`` while ``t = a[1]; t += 1`` writes ``a``'s memory): after the
+    loop it is the written memory or the new array depending on the path each iteration took,
+    which pyonnx does not follow (fuzz seed 937309 returned the old values). Refused."""
+    changed = set(changed_buffers(ctx, [memory], outer))
+    if not changed:
+        return
+    for n in sorted(names):
+        before = entry.get(n)
+        hit = aliases.entry_of(ctx, before) if isinstance(before, Array) else None
+        if hit is None or hit[0] not in changed or aliases.AMBIGUOUS in hit[1]:
+            continue
+        after = aliases.entry_of(ctx, exits.get(n))
+        # (bound to a new array on every path is followed: follow_memory's choice on "the
+        # loop ran"; only a choice made inside the body is not)
+        chosen = after is not None and (after[0].choice or aliases.AMBIGUOUS in after[1])
+        if chosen and not same_view(ctx, before, exits.get(n), {hit[0]}):
+            raise ctx.error(
+                f"'{n}' shares memory with another array before the loop at line {line}, the "
+                "loop writes that memory, and it binds the name to a new array on some path: "
+                f"after the loop '{n}' is the written memory or the new array depending on the "
+                "path taken; use a new name for the new array")
+
+
+def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: dict,
+                   outer: set[int], count: Array | None, first: ir.Value,
+                   state_in: Any = None) -> list:
+    """A carried name whose memory depends on the trip count: bound before the loop to shared
+    memory (``before``, given when the loop may run 0 times: an argument, a view) and/or in
+    the body to a view (``after``). Registered as a choice on "the loop ran" (choices.py) when
+    both can be followed; else returns ``[(value, the buffers it may view)]`` for the caller to
+    mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
+            e0[0] is e1[0] and aliases.steps_equal(e0[1], e1[1])
+            or state_in is not None and e1[0].initial is state_in and not e1[1]):
+        # the same view of the same memory whether the loop ran or not (t = t.T of 1-D t:
+        # the body's value is its state input's memory as it is)
+        ctx.aliases.register(value, e0[0], e0[1])
+        return []
+    was = choices.PRIVATE if before is None else choices.alternative(
+        ctx, before, name, None, outer, shared=True)
+    now = choices.alternative(ctx, after, name, exits, outer)
+    if was is choices.PRIVATE and now is choices.PRIVATE:
+        return []
+    if any(a is None or isinstance(a, choices.Nested) for a in (was, now)):
+        # Writes through it are refused; a write to memory it may view makes it stale.
+        return [(value, memory_sharing.candidates(ctx, before, after))]
+    ran = loop_ran(ctx, count, first)
+    pairs = [] if was is choices.PRIVATE else [(ctx.op("Not", ran), was)]
+    pairs += [] if now is choices.PRIVATE else [(ran, now)]
+    choices.make_choice(ctx, value, pairs)
+    return []
+
+
+def outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool:
+    """Whether ``value`` (a name's value at the end of a loop body) is memory that exists
+    outside the body: an argument's, or an array made before the loop (``t = w[1:]``), or the
+    memory another carried name or buffer enters the iteration with (``t = x[...]`` with ``x``
+    carried: next iteration ``x`` is still that memory), not one the iteration made (or the
+    name's own state ``own``, ``t = t[:]``)."""
+    hit = aliases.entry_of(ctx, value)
+    if hit is not None and hit[0].param is not None:
+        return True
+    origin = hit[0].initial.value if hit is not None else value.value
+    others = {id(v) for group in inputs[2] for v in group}
+    others -= {id(v) for v in own}
+    # (the other name's whole memory, a, b = b, a, is double buffering: refuse_memory_swap)
+    if id(origin) in others and hit is not None and hit[1]:
+        # fuzz seed 13000343 (full program): ``x`` is loop state (rebound on another path),
+        # ``else: t1 = x[..., :]``, next iteration ``t1[...] = x - x`` writes ``x``
+        return True
+    inside = {id(v) for node in nodes for v in node.outputs}
+    inside |= {id(v) for group in inputs[2] for v in group}
+    if hit is not None:
+        # memory a run-time if in the body chose: outer memory if one alternative is
+        # (fuzz seed 13000343: ``else: t = x[..., :]``, then ``t[...] = ...`` next iteration)
+        for _, alt in hit[0].choice:
+            b = alt[0]
+            if b.param is not None or id(b.initial.value) not in inside \
+                    or id(b.initial.value) in others and alt[1]:
+                return True
+    return id(origin) not in inside
+
+
+def same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
+    """Whether a name is the same view of a carried buffer before and after an iteration."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    return bool(e0 and e1 and e0[0] is e1[0] and e0[0] in buffers
+                and aliases.steps_equal(e0[1], e1[1]))
+
+
+def loop_ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:
+    """Whether a ``Loop`` with trip count ``count`` and first condition ``first`` runs its
+    body at least once (a bool 0-d value)."""
+    if count is None:
+        return first
+    more = ctx.op("Greater", count, ctx.const(np.array(0, np.int64)))
+    return ctx.op("And", more, first)
