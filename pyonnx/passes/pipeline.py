@@ -19,6 +19,9 @@ The passes, in order (:func:`passes`), and why that order:
 1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
    → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
    makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
+1b'. ``UnobservedZeroSignsPass``: the exact sign of a ``±0`` tie of ``np.maximum``/``minimum``
+   (an ``If``) is dropped where nothing can observe it (the box arithmetic of NMS/IoU: ``x2 -
+   x1 + 1``, a comparison). After folding, which tells the constants it reasons with.
 1c. ``NarrowSelectsPass``: a prefix of a full ``TopK`` becomes a smaller ``TopK``
    (``np.argsort(x)[:, :5]``), a Slice taking one part of a ``Concat`` that part
    (``np.argpartition(x, -k)[-k:]``). After folding, for the same constant bounds.
@@ -61,6 +64,7 @@ from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.unique_names import UniqueNamesPass
+from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
 __all__ = ["finish", "optimize", "passes", "serialize", "to_bytes"]
 
@@ -74,6 +78,7 @@ def passes() -> list[ir.passes.PassBase]:
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
         RewriteIdiomsPass(),
+        UnobservedZeroSignsPass(),
         NarrowSelectsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
