@@ -166,6 +166,8 @@ def _appends(s_in: ir.Value, s_out: ir.Value, dtype: ir.DataType) -> list[ir.Nod
     """The chain of appends leading from body input ``s_in`` to body output ``s_out`` (in
     order), or None when the body does anything else with the list."""
     chain: list[ir.Node] = []
+    if list(s_out.uses()):  # read in the body after the last append (len(keep) >= k: break)
+        return None
     v = s_out
     while v is not s_in:
         node = _op(v, "SequenceInsert")
@@ -259,8 +261,10 @@ def _convert(b: Builder, graph: ir.Graph, loop: ir.Node, j: int) -> bool:
     return True
 
 
-def _reads(b: Builder, split: ir.Node) -> None:
-    """Rewrites the reads of ``split``'s list that have a tensor form (module docstring)."""
+def _reads(b: Builder, split: ir.Node, nonempty: bool = False) -> None:
+    """Rewrites the reads of ``split``'s list that have a tensor form (module docstring).
+    ``nonempty``: the list has an item (``np.array`` of an empty list fails: numpy makes it
+    float64, which one model cannot; so that read is rewritten only then)."""
     seq, t = split.outputs[0], split.inputs[0]
     dtype = _elem(seq)
     if dtype is None:
@@ -273,7 +277,7 @@ def _reads(b: Builder, split: ir.Node) -> None:
         op = node.op_type
         res = node.outputs[0]
         if op == "ConcatFromSequence" and attr(node, "axis", None) == 0 and \
-                attr(node, "new_axis", 0) == 1:
+                attr(node, "new_axis", 0) == 1 and nonempty:
             new = _after(b, graph, node, "Identity", t)
         elif op == "SequenceLength":
             new = _after(b, graph, node, "Size", t)
@@ -294,7 +298,7 @@ def _reads(b: Builder, split: ir.Node) -> None:
             new.type = res.type
             _swap(b, res, new)
             graph.remove(node, safe=True)
-            _reads(b, inner)
+            _reads(b, inner, nonempty=True)
             continue
         else:
             continue

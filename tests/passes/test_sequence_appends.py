@@ -187,3 +187,34 @@ def test_iou_exactly_at_the_threshold():
 def test_for_loops_appending(x):
     check(counted, x)
     check(conditional, x)
+
+
+def nms_at_most(boxes, scores, thresh, max_out):
+    order = np.argsort(-scores, kind="stable")
+    keep = []
+    while len(order) > 0:
+        i = order[0]
+        keep.append(i)
+        if len(keep) >= max_out:  # the body reads the list after appending: left a sequence
+            break
+        ovr = np.minimum(boxes[i, 2], boxes[order[1:], 2]) - np.maximum(boxes[i, 0],
+                                                                         boxes[order[1:], 0])
+        order = order[1:][ovr <= thresh]
+    return np.array(keep, dtype=np.int64)
+
+
+def kept_as_array(boxes, scores):
+    keep = nms(boxes, scores, 0.3)
+    return np.asarray(keep)  # float64 when empty in numpy: fails at run time then
+
+
+@pytest.mark.parametrize("n", [0, 1, 30])
+def test_list_read_in_the_body_and_empty_np_array(n):
+    boxes, scores = boxes_and_scores(n, seed=11)
+    for max_out in (1, 3, 100):
+        check(nms_at_most, boxes, scores, 0.0, max_out)
+    if n:
+        check(kept_as_array, boxes, scores)
+    else:
+        with pytest.raises(pyonnx.ExecutionError, match="ConcatFromSequence"):
+            pyonnx.compile(kept_as_array)(boxes, scores)
