@@ -364,6 +364,11 @@ REFUSALS = [
                                                             "empty arrays"]),
     ("mutates_argument", k.refuse_appends_to_argument, "ratios.append",
      ["list argument 'ratios'", "list(ratios)"]),
+    ("extend", k.refuse_extend, "keep.extend", ["list.extend()", "lst.append(v)"]),
+    ("sorted_range", k.refuse_sorted_range, "sorted(", ["sorted()", "run time",
+                                                        "np.argsort(-scores, kind='stable')"]),
+    ("sorted_array", k.refuse_sorted_array, "sorted(", ["sorted() of array values",
+                                                        "np.sort(x)"]),
 ]
 
 
