@@ -33,7 +33,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.passes.marks import replace_value
-from pyonnx.passes.setitem_forms import Builder, attr
+from pyonnx.passes.setitem_forms import Builder, attr, replace_uses
 
 __all__ = ["SequenceAppendsPass"]
 
@@ -72,10 +72,16 @@ def _graph(b: Builder, graph: ir.Graph) -> int:
             elif a.type == ir.AttributeType.GRAPHS:
                 for g in a.as_graphs():
                     count += _graph(b, g)
-        if node.op_type == "Loop":
-            for j in range(len(node.inputs) - 2):
-                if _convert(b, graph, node, j):
-                    count += 1
+        j = 0
+        while node.op_type == "Loop" and j < len(node.inputs) - 2:
+            done = _convert(b, graph, node, j)
+            if done is None:
+                j += 1
+                continue
+            count += 1
+            if done is node:  # still a state (a tensor now)
+                j += 1
+            node = done  # a new Loop without state j (a scan output): j is the next state
     return count
 
 
@@ -182,30 +188,39 @@ def _appends(s_in: ir.Value, s_out: ir.Value, dtype: ir.DataType) -> list[ir.Nod
     return chain[::-1] if chain else None
 
 
-def _convert(b: Builder, graph: ir.Graph, loop: ir.Node, j: int) -> bool:
+def _convert(b: Builder, graph: ir.Graph, loop: ir.Node, j: int) -> ir.Node | None:
+    """Carries state ``j`` of ``loop`` as a tensor when it qualifies (module docstring).
+    Returns the Loop afterwards (a new node when the state became a scan output), or None."""
     body_attr = loop.attributes.get("body")
     if body_attr is None or body_attr.is_ref():
-        return False
+        return None
     body = body_attr.as_graph()
     init, out = loop.inputs[2 + j], loop.outputs[j]
     s_in, s_out = body.inputs[2 + j], body.outputs[1 + j]
     empty = _op(init, "SequenceEmpty")
     start = _as_list(init) if empty is None else None
     if empty is None and start is None:
-        return False
+        return None
     # The element type, wherever it is declared (the values agree: ONNX checks the Loop).
     known = {_elem(v) for v in (init, out, s_in, s_out)} - {None}
     if empty is not None and attr(empty, "dtype", None) is not None:
         known.add(ir.DataType(attr(empty, "dtype", None)))
     if len(known) != 1:
-        return False
+        return None
     dtype = known.pop()
     if dtype == ir.DataType.STRING or (start is not None and start.type is not None and
                                        start.type != ir.TensorType(dtype)):
-        return False
+        return None
     chain = _appends(s_in, s_out, dtype)
     if chain is None:
-        return False
+        return None
+    if len(chain) == 1:
+        new = _as_scan_output(b, graph, loop, j, chain[0],
+                              None if empty is not None else start, dtype)
+        if empty is not None and empty.graph is not None and not list(init.uses()) and \
+                not init.is_graph_output():
+            empty.graph.remove(empty, safe=True)
+        return new
 
     def emit(g: ir.Graph, before: ir.Node, origin: ir.Node, op: str, *inputs, **attrs):
         node = ir.Node("", op, inputs, [_attr(k, v) for k, v in attrs.items()],
@@ -258,7 +273,64 @@ def _convert(b: Builder, graph: ir.Graph, loop: ir.Node, j: int) -> bool:
     split.resize_inputs(1)  # made without inputs: out's uses were redirected first
     split.replace_input_with(0, out)
     graph.insert_after(loop, split)
-    return True
+    return loop
+
+
+def _as_scan_output(b: Builder, graph: ir.Graph, loop: ir.Node, j: int, append: ir.Node,
+                    start: ir.Value | None, dtype: ir.DataType) -> ir.Node:
+    """One append per iteration: the item becomes a scan output of the Loop (no state, no
+    copy per iteration), the list after the loop ``start`` (the items on entry, None when
+    empty) followed by the scan output's items."""
+    body = loop.attributes["body"].as_graph()
+    item = append.inputs[1]
+    producer = item.producer()
+    if producer is None or producer.graph is not body or item.is_graph_output():
+        node = ir.Node("", "Identity", [item], name=b.node_name(f"{append.name}_Identity"))
+        node.outputs[0].name = b.value_name(f"{append.name}_item")
+        body.insert_before(append, node)
+        item = node.outputs[0]
+    item.type, item.shape = ir.TensorType(dtype), ir.Shape([])
+    body.outputs.pop(1 + j)
+    body.remove(append, safe=True)
+    body.inputs.pop(2 + j)
+    body.outputs.append(item)
+    old = loop.outputs
+    n_state = len(loop.inputs) - 2
+    kept = [k for k in range(n_state) if k != j]
+    new_loop = ir.Node("", "Loop", [loop.inputs[0], loop.inputs[1],
+                                    *(loop.inputs[2 + k] for k in kept)],
+                       list(loop.attributes.values()), num_outputs=len(old),
+                       name=loop.name, doc_string=loop.doc_string)
+    new_loop.meta.update(loop.meta)
+    graph.insert_before(loop, new_loop)
+    for out, k in zip(new_loop.outputs, [*kept, *range(n_state, len(old))]):
+        replace_uses(old[k], out)
+    scan = new_loop.outputs[-1]
+    scan.name = b.value_name(f"{append.name}_items")
+    scan.type, scan.shape = ir.TensorType(dtype), ir.Shape([None])
+    last = [new_loop]
+
+    def after(op: str, *inputs, **attrs) -> ir.Value:
+        node = ir.Node("", op, inputs, [_attr(k, v) for k, v in attrs.items()],
+                       name=b.node_name(f"{loop.name or 'Loop'}_{op}"),
+                       doc_string=loop.doc_string)
+        if _LOC in loop.meta:
+            node.meta[_LOC] = loop.meta[_LOC]
+        node.outputs[0].name = b.value_name(f"{scan.name}_{op.lower()}")
+        graph.insert_after(last[0], node)
+        last[0] = node
+        return node.outputs[0]
+
+    # (a 0-d scan output stacks as (n,); onnx's reference evaluator makes it (n, 1))
+    items = after("Reshape", scan, b.const(np.array([-1], np.int64)))
+    if start is not None:
+        items = after("Concat", start, items, axis=0)
+    items.type, items.shape = ir.TensorType(dtype), ir.Shape([None])
+    seq = after("SplitToSequence", items, axis=0, keepdims=0)
+    seq.type = ir.SequenceType(ir.TensorType(dtype))
+    replace_uses(old[j], seq)
+    graph.remove(loop, safe=True)
+    return new_loop
 
 
 def _reads(b: Builder, split: ir.Node, nonempty: bool = False) -> None:
