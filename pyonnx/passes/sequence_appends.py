@@ -11,9 +11,11 @@ Input: an ``ir.Model`` about to be serialized (an execution-only rewrite, run fr
   (``keep.append(i)``), each ``v`` a 0-d tensor of the sequence's dtype, nothing else reading
   the sequence in the body,
 
-is carried as a 1-D tensor ``t`` instead, each append ``Concat(t, Reshape(v, [1]))``; after
-the loop ``SplitToSequence(t, axis=0, keepdims=0)`` gives the same list back (one 0-d tensor
-per item, in order). Then the reads of such a list that have a tensor form read ``t``:
+is carried as a 1-D tensor ``t`` instead, each append ``Concat(t, Reshape(v, [1]))``; with
+exactly one append per iteration the state goes and ``v`` becomes a scan output of the Loop
+instead (nothing copied per iteration; the list on entry, if any, is concatenated in front
+after the loop). After the loop ``SplitToSequence(t, axis=0, keepdims=0)`` gives the same list
+back (one 0-d tensor per item, in order). Then the reads of such a list that have a tensor form read ``t``:
 ``ConcatFromSequence(new_axis=1)`` (``np.array(keep)``, ``boxes[keep]``) is ``t``,
 ``SequenceLength`` is ``Size(t)``, ``SequenceAt(i)`` is ``Gather(t, i)`` (both fail out of
 range), and a later append is a ``Concat`` again.
