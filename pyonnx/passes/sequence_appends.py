@@ -43,6 +43,10 @@ logger = logging.getLogger(__name__)
 
 _SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 _LOC = "pyonnx.loc"
+# The dtypes onnxruntime 1.32's CPU SplitToSequence runs (measured; int8/16, uint8-64 have no
+# kernel): other lists stay sequences.
+_SPLITTABLE = frozenset({ir.DataType.FLOAT, ir.DataType.DOUBLE, ir.DataType.FLOAT16,
+                         ir.DataType.INT32, ir.DataType.INT64, ir.DataType.BOOL})
 
 
 class SequenceAppendsPass(ir.passes.InPlacePass):
@@ -210,7 +214,7 @@ def _convert(b: Builder, graph: ir.Graph, loop: ir.Node, j: int) -> ir.Node | No
     if len(known) != 1:
         return None
     dtype = known.pop()
-    if dtype == ir.DataType.STRING or (start is not None and start.type is not None and
+    if dtype not in _SPLITTABLE or (start is not None and start.type is not None and
                                        start.type != ir.TensorType(dtype)):
         return None
     chain = _appends(s_in, s_out, dtype)

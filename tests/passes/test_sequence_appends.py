@@ -222,3 +222,20 @@ def test_list_read_in_the_body_and_empty_np_array(n):
     else:
         with pytest.raises(pyonnx.ExecutionError, match="ConcatFromSequence"):
             pyonnx.compile(kept_as_array)(boxes, scores)
+
+
+def pairs_of_small_ints(a0, a1):
+    # (fuzzer seed 44000312: a uint32 list; onnxruntime has no uint32 SplitToSequence)
+    t2 = a1.flat[-1:]
+    P10 = []
+    for i11 in range(t2.shape[0]):
+        P10.append((i11, t2[i11]))
+    for _j, _w in P10:
+        pass
+    return _w
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int8, np.uint8, np.int16, np.uint64, np.bool_])
+def test_lists_of_every_dtype(dtype):
+    check(pairs_of_small_ints, np.zeros((3, 1, 3), np.float16), np.array([0, 1, 5]).astype(dtype))
+    check(counted, np.array([1, 0, 3]).astype(dtype))
