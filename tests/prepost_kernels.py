@@ -389,3 +389,17 @@ def per_image(preds, conf=0.3):
         p = preds[i]
         output.append(p[p[:, 4] > conf])
     return output
+
+
+def refuse_extend(x):
+    keep = []
+    keep.extend(_kept(x))  # refused: extend
+    return keep
+
+
+def refuse_sorted_range(x):
+    return sorted(range(len(x)), key=lambda j: -x[j])  # refused: sorted_range
+
+
+def refuse_sorted_array(x):
+    return sorted(x)  # refused: sorted_array

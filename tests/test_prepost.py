@@ -272,6 +272,20 @@ def test_argpartition_property_and_topk():
     check(topk_flat, RNG.normal(size=(3, 4)))
 
 
+def top_values(x, k):
+    # (+ 0.0: the order of tied ±0 inside the part is introselect's)
+    return np.sort(x[np.argpartition(x, -k)[-k:]]) + 0.0, np.sort(x[np.argpartition(x, k)[:k]]) + 0.0
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_argpartition_with_nan_and_infinities(dtype):
+    # float16/32 take the NaN-last key only when the sum is NaN: both paths, NaNs last
+    special = np.array([3.0, np.nan, 1.0, np.inf, -np.inf, -0.0, 0.0, np.nan, 2.0], dtype)
+    for x in (special, special[~np.isnan(special)], RNG.normal(size=40).astype(dtype)):
+        for kk in (1, 2, 4):
+            check(top_values, x, kk)
+
+
 # ------------------------------------------------------------------ list arguments, forms
 def test_list_defaults_and_list_arguments_are_static():
     check(k.make_anchors)
@@ -364,6 +378,11 @@ REFUSALS = [
                                                             "empty arrays"]),
     ("mutates_argument", k.refuse_appends_to_argument, "ratios.append",
      ["list argument 'ratios'", "list(ratios)"]),
+    ("extend", k.refuse_extend, "keep.extend", ["list.extend()", "lst.append(v)"]),
+    ("sorted_range", k.refuse_sorted_range, "sorted(", ["sorted()", "run time",
+                                                        "np.argsort(-scores, kind='stable')"]),
+    ("sorted_array", k.refuse_sorted_array, "sorted(", ["sorted() of array values",
+                                                        "np.sort(x)"]),
 ]
 
 

@@ -19,6 +19,9 @@ The passes, in order (:func:`passes`), and why that order:
 1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
    → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
    makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
+1b'. ``UnobservedZeroSignsPass``: the exact sign of a ``±0`` tie of ``np.maximum``/``minimum``
+   (an ``If``) is dropped where nothing can observe it (the box arithmetic of NMS/IoU: ``x2 -
+   x1 + 1``, a comparison). After folding, which tells the constants it reasons with.
 1c. ``NarrowSelectsPass``: a prefix of a full ``TopK`` becomes a smaller ``TopK``
    (``np.argsort(x)[:, :5]``), a Slice taking one part of a ``Concat`` that part
    (``np.argpartition(x, -k)[-k:]``). After folding, for the same constant bounds.
@@ -32,7 +35,9 @@ The passes, in order (:func:`passes`), and why that order:
    value ``val_0`` like their parent, and a returned variable may share a generated name; then
    onnx-ir's ``NameFixPass`` makes every name unique (deterministically, in graph order).
 
-:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``LoopToScanPass``
+:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``SequenceAppendsPass``
+carries a list of numbers appended to in a loop as a 1-D tensor (onnxruntime's SequenceInsert
+copies the whole sequence per append), then ``LoopToScanPass``
 turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
 ``HoistScanMapsPass`` computes elementwise maps of scan input elements (``alpha * x[i]``) on
 the whole input before the Scan (one body node less per iteration). Not in
@@ -56,8 +61,10 @@ from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
+from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.unique_names import UniqueNamesPass
+from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
 __all__ = ["finish", "optimize", "passes", "serialize", "to_bytes"]
 
@@ -71,6 +78,7 @@ def passes() -> list[ir.passes.PassBase]:
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
         RewriteIdiomsPass(),
+        UnobservedZeroSignsPass(),
         NarrowSelectsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
@@ -96,6 +104,9 @@ def optimize(model: ir.Model) -> ir.Model:
 def finish(model: ir.Model) -> ir.Model:
     """The rewrites for onnxruntime only, in place, after :func:`optimize` (see the module
     docstring); returns the model."""
+    # Before LoopToScanPass: a for loop appending numbers then carries tensors only (a Scan
+    # state cannot be a sequence).
+    SequenceAppendsPass()(model)
     if os.environ.get("PYONNX_SCAN", "1") != "0":  # 0: keep every Loop (to compare both)
         LoopToScanPass()(model)
     # After every Scan exists (LoopToScanPass's and the row writes' of LowerSetItemPass).

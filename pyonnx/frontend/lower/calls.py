@@ -57,6 +57,14 @@ _SEQ_BUILTINS = {
     builtins.all: "np.all(x[keep])",
 }
 
+# What to write instead of a pure builtin given array values.
+_ARRAY_HINTS = {
+    builtins.sorted: "use np.sort(x), or np.argsort(x) for the indices in sorted order "
+                     "(np.argsort(-scores, kind='stable') for descending scores)",
+    builtins.any: "use np.any(x)",
+    builtins.all: "use np.all(x)",
+}
+
 _IO_HINT = {
     builtins.print: "print() cannot run inside an ONNX model; return the value and print it "
                     "outside the compiled function",
@@ -155,9 +163,16 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if is_static(args) or func in _CONTAINER_BUILTINS:
             try:
                 return func(*args, **kwargs)
+            except TypeError as e:
+                if func in _ARRAY_HINTS:  # e.g. sorted(range(len(x)), key=...): a run-time range
+                    raise ctx.error(f"{func.__name__}() of values known only at run time (a "
+                                    "range of a run-time length, an array) is not supported; "
+                                    + _ARRAY_HINTS[func]) from None
+                raise ctx.error(f"{type(e).__name__}: {e}") from None
             except Exception as e:
                 raise ctx.error(f"{type(e).__name__}: {e}") from None
-        raise ctx.error(f"{func.__name__}() of array values is not supported")
+        raise ctx.error(f"{func.__name__}() of array values is not supported"
+                        + ("; " + _ARRAY_HINTS[func] if func in _ARRAY_HINTS else ""))
     if isinstance(func, types.BuiltinMethodType) and type(func.__self__) in (dict, tuple, str) \
             and func.__name__ in _PURE_METHODS and is_static(args) \
             and is_static(list(kwargs.values())):
@@ -316,6 +331,9 @@ def _unsupported_call_message(func: Any) -> str:
     if module in ("time", "os", "sys", "io", "pathlib", "random", "logging", "pickle"):
         return (f"{full} cannot run inside an ONNX model ({module} is I/O or state); call it "
                 "outside the compiled function and pass the result in")
+    if name == "list.extend" and module in ("", "builtins"):
+        return ("list.extend() is not supported inside a compiled function; append the items "
+                "one by one (for v in items: lst.append(v))")
     if module == "builtins":
         return f"the builtin {name}() is not supported inside a compiled function"
     if inspect.isclass(func):

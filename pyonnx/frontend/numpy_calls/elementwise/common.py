@@ -222,8 +222,12 @@ def _float_max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype,
         run = _F32 if dt == np.float16 else dt
         plain = ctx.cast(_emit(ctx, op, [ctx.cast(a, run), ctx.cast(b, run)], run), dt)
         flag = flags[0] if len(flags) == 1 else _logic(ctx, "And", *flags)
-        return only_if(ctx, flag, plain, lambda ctx: _exact_max_min(
+        out = only_if(ctx, flag, plain, lambda ctx: _exact_max_min(
             ctx, op, a, b, dt, first_on_tie), "signed_zero")
+        # It differs from ``plain`` at most in the sign of zeros: the IR pass
+        # pyonnx.passes.zero_signs keeps ``plain`` where nothing can see that sign.
+        out.value.producer().meta["pyonnx.zero_sign_only"] = True
+        return out
     return _exact_max_min(ctx, op, a, b, dt, first_on_tie)
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.numpy_calls.reductions.nan_guard import nan_rule
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import _axis, _flatten
@@ -78,7 +79,14 @@ def _select(ctx, x: Array, kth: Any) -> Array | None:
     ks = np.asarray(kth).reshape(-1)
     if x.ndim != 1 or ks.size != 1:
         return None
-    key = _direct_key(ctx, x)
+    if x.dtype in (np.float16, np.float32):
+        # The NaN-last key (a float64 cast and two Where passes more) only when the sum is
+        # NaN; otherwise the float64 cast orders alike (stable_argsort's rule; top-k of 1e5
+        # float32 scores: four full passes fewer).
+        wide = ctx.cast(x, np.float64)
+        key = nan_rule(ctx, wide, wide, lambda ctx: _direct_key(ctx, x))
+    else:
+        key = _direct_key(ctx, x)
     if key is None:
         return None
     k = int(ks[0])
