@@ -54,8 +54,8 @@ def params_for(fn: Any, args: Sequence[Any], symbolic: bool,
                                       "does not support (bool, ints, floats, complex)")
             dims = tuple(f"{name}_{d}" for d in range(arr.ndim)) if symbolic else arr.shape
             # Byte order is the feed's concern (native in the model; see _Compiled.normalize).
-            params.append(Param(name, "tensor",
-                                spec=spec(arr.dtype.newbyteorder("="), dims)))
+            params.append(Param(name, "tensor", spec=spec(arr.dtype.newbyteorder("="), dims),
+                                numpy_scalar=isinstance(a, np.generic)))
         elif type(a) in _SCALAR_TYPES:
             params.append(Param(name, "scalar", spec=spec(SCALAR_DTYPES[type(a)], ())))
         elif isinstance(a, list):

@@ -89,10 +89,11 @@ def slow_key(args: Sequence[Any], static_idx: frozenset[int], shapes: bool = Fal
 def normalize(args: Sequence[Any]) -> tuple:
     """``args`` with the arrays onnxruntime would misread or refuse made plain.
 
-    onnxruntime reads non-native byte order as native (silently wrong values) and refuses
-    numpy scalars; ``np.memmap`` is an ndarray subclass numpy treats as a plain array. Other
-    arrays pass unchanged: onnxruntime copies non-contiguous and Fortran-ordered ones into
-    a contiguous buffer itself.
+    onnxruntime reads non-native byte order as native (silently wrong values);
+    ``np.memmap`` is an ndarray subclass numpy treats as a plain array. Other arrays pass
+    unchanged: onnxruntime copies non-contiguous and Fortran-ordered ones into a contiguous
+    buffer itself. A numpy scalar stays one: it has a signature of its own (it is immutable,
+    so no memory of the caller's: call_args.params_for), and is fed as a 0-d array.
     """
     out = list(args)
     for i, a in enumerate(out):
@@ -100,9 +101,6 @@ def normalize(args: Sequence[Any]) -> tuple:
         if t is np.ndarray:
             if not a.dtype.isnative:
                 out[i] = a.astype(a.dtype.newbyteorder("="))
-        elif isinstance(a, np.generic):
-            a = np.asarray(a)
-            out[i] = a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
         elif t is np.memmap:
             out[i] = np.asarray(a)
     return tuple(out)

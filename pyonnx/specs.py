@@ -49,6 +49,8 @@ class Param:
         value: the static value for "static", the parameter's name for "alias".
         group: for an item of ``*args``/``**kwargs`` (pyonnx.variadic), the ``*``/``**``
             parameter and its position or keyword.
+        numpy_scalar: a "tensor" that the caller passed as a numpy scalar (``np.float64(2)``):
+            immutable, so no memory of the caller's (``np.asarray`` of it is a new array).
     """
 
     name: str
@@ -56,6 +58,7 @@ class Param:
     spec: TensorSpec | None = None
     value: Any = None
     group: tuple[str, Any] | None = None  # ("args", 0) / ("kwargs", "alpha"): *args/**kwargs
+    numpy_scalar: bool = False
 
 
 def spec(dtype, shape=()) -> TensorSpec:

@@ -333,14 +333,17 @@ def test_numpy_scalars_memmap_and_python_scalars(tmp_path):
     f = pyonnx.compile(affine)
     x = np.arange(5, dtype=np.float32)
     check(f, x, np.float32(3), 2.0)
-    check(f, x, np.array(3, np.float32), 2.0)  # the same signature as the numpy scalar
     assert f.conversions == 1
-    check(f, x, np.float32(3), 2)      # int → a new signature (weak int64)
+    # a 0-d array is memory the function may write or alias, a numpy scalar is immutable:
+    # one signature each (np.asarray(s); s += 1 changes the 0-d array only)
+    check(f, x, np.array(3, np.float32), 2.0)
     assert f.conversions == 2
+    check(f, x, np.float32(3), 2)      # int → a new signature (weak int64)
+    assert f.conversions == 3
     m = np.memmap(tmp_path / "m.dat", dtype=np.float32, mode="w+", shape=(5,))
     m[:] = x
     check(f, m, np.float32(3), 2.0)
-    assert f.conversions == 2
+    assert f.conversions == 3
     check(f, np.float64(1.5), np.float32(3), 2.0)  # all 0-d: numpy returns a scalar
 
 
@@ -463,3 +466,18 @@ def test_fast_path_taken_for_tuple_arguments(shape):
         for _ in range(2):
             assert_same(f(x, other), g(x, other))
         assert calls == []  # then its own fast entry
+
+
+def write_through_asarray(a0):
+    t1 = np.asarray(a0)
+    t1 += 1
+    return a0, t1
+
+
+@pytest.mark.parametrize("a0", [np.float64(1.5), np.array(1.5), np.float32(-2.0),
+                                np.array(7, np.int32)])
+def test_numpy_scalar_argument_is_not_the_callers_memory(a0):
+    """np.asarray of a numpy scalar is a new array: writing it leaves the scalar (and the
+    result ``a0``) unchanged; a 0-d array argument is the caller's memory and changes. Both
+    were converted as the 0-d array (pyonnx returned 2.5 for np.float64(1.5))."""
+    check(write_through_asarray, a0)

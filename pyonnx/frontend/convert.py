@@ -104,7 +104,9 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         if p.kind == "scalar":
             ctx.mark_argument_scalar(value, p.name)
         bound[p.name] = Array(value, spec.dtype, static_shape, weak=p.kind == "scalar")
-        if p.kind == "tensor":
+        if p.numpy_scalar:  # immutable: a numpy scalar of its own, no memory of the caller's
+            ctx.aliases.scalars0d.add(value)
+        elif p.kind == "tensor":
             ctx.aliases.params[id(bound[p.name])] = p.name
             ctx.aliases.param_values[value] = p.name
     _regroup(fn, params, bound)
