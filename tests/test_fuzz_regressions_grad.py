@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+import pyonnx
+
 from tests.test_grad_regressions import check
 
 
@@ -44,3 +46,29 @@ def test_hessian_of_composites_in_a_loop_behind_an_early_return():
     check(early_return_then_composites_in_loop, [(x3, w3), (x4, w4)], hessian=True)
     x, w = np.array([0.3, 0.5, 0.4]), np.array([-0.85, 0.31, 0.14])
     check(branch_then_composite_in_loop, [(x, w), (x + 1.0, w)], hessian=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 42000176: the Hessian of a MatMul inside a loop behind a run-time check was refused ("the
+# gradient of MatMul needs the rank of its operand"). The first derivative's Loop records the
+# shape of the MatMul's result per iteration (Squeeze's VJP reshapes back to it), but the record
+# had no length (Shape's result untyped), and the If around the loop merged it with an empty
+# (0, 0) placeholder: the Reshape to the gathered shape lost its rank for the second pass.
+def matmul_in_a_loop_after_a_check(x, w):
+    n = x.shape[-1] - 1
+    assert n >= 0, f"n is {n}"
+    k = 0
+    while k < 3:
+        k += 1
+        t = x @ x
+        if w.max() < 0.84:
+            return np.sum(x) + np.sum(t) * np.sum(w * w)
+    return np.sum(w) + np.sum(x)
+
+
+def test_hessian_of_a_matmul_in_a_loop_behind_a_check():
+    x, w = np.array([-0.51, 0.86]), np.array([-0.01, -0.07])
+    check(matmul_in_a_loop_after_a_check, [(x, w), (x, w + 1.0), (x[:1], w[:1])], hessian=True)
+    # d2/dx2 of sum(x) + (x @ x) * sum(w * w) = 2 * sum(w * w) * I
+    h = pyonnx.jacobian(pyonnx.grad(matmul_in_a_loop_after_a_check))(x, w)
+    np.testing.assert_allclose(h, 2 * np.sum(w * w) * np.eye(2), rtol=1e-12)

@@ -29,6 +29,7 @@ from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower import checks
 from pyonnx.frontend.lower.aliases import AliasState
 from pyonnx.frontend.lower.function import FunctionLowering, prepare
+from pyonnx.loc import SourceLoc
 from pyonnx.specs import Param  # noqa: F401  (re-exported: defined with the specs, light to import)
 
 __all__ = ["Param", "Converted", "OutputStructure", "convert", "IR_VERSION"]
@@ -114,12 +115,12 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     result = lowering.run(bound)
     ctx.loc = None
     written = _written_arguments(ctx, [p.name for p in params])
+    # Every refusal has a line: one about the returned value is at the return statement
+    # (or the def, for a function that falls off its end; also for transforms, structure.loc).
+    at = lowering.return_loc or lowering.loc_of(lowering.tree)
     if result is None and written:
         outputs, structure, zero_d_arrays = [], "none", []
     else:
-        # Every refusal has a line: one about the returned value is at the return statement
-        # (or the def, for a function that falls off its end).
-        at = lowering.return_loc or lowering.loc_of(lowering.tree)
         try:
             outputs, structure, zero_d_arrays = _outputs(ctx, fn, tree, result, at)
         except ConversionError as e:
@@ -141,7 +142,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
     outputs += check_outputs
     structure = OutputStructure(structure, tuple(name for name, _ in written),
                                 getattr(structure, "tree", None),
-                                tuple(sorted(ctx.aliases.contiguous)))
+                                tuple(sorted(ctx.aliases.contiguous)), at)
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
                      opset_imports={"": ctx.opset, **ctx.custom_domains}, name=fn.__name__)
@@ -182,13 +183,17 @@ class OutputStructure(str):
     # their reshape, frontend/lower/layout.py): the call refuses other layouts
     contiguous: tuple[str, ...]
     tree: tuple | None
+    # the return statement (the def when the function falls off its end): where a transform
+    # refuses the returned value (grad of a possibly-None result), None when not converted
+    loc: SourceLoc | None
 
     def __new__(cls, kind: str, writeback: tuple[str, ...] = (), tree: tuple | None = None,
-                contiguous: tuple[str, ...] = ()):
+                contiguous: tuple[str, ...] = (), loc: SourceLoc | None = None):
         obj = super().__new__(cls, kind)
         obj.writeback = writeback
         obj.tree = tree
         obj.contiguous = contiguous
+        obj.loc = loc
         return obj
 
 

@@ -30,7 +30,7 @@ class _Step:
     def apply(self, converted, params: list, cotangents: Sequence = (), nested: bool = False):
         """Converted → Converted with the derivative outputs. ``nested``: another
         differentiation step follows this one."""
-        from pyonnx.frontend.convert import Converted
+        from pyonnx.frontend.convert import Converted, OutputStructure
         from pyonnx.passes.gradient.entry import differentiate, differentiate_jacobian
         from pyonnx.passes.pipeline import optimize
 
@@ -56,11 +56,16 @@ class _Step:
         # (first: they are the last outputs, after the written arguments').
         strip(converted.model)
         structure = converted.structure
+        # the return statement: where the refusals of the returned value point
+        at = getattr(structure, "loc", None)
+
+        def kind(k: str) -> OutputStructure:  # the next step's refusals point there too
+            return OutputStructure(k, loc=at)
         if _may_be_none(getattr(structure, "tree", None)):
             raise ConversionError(
                 f"{name} of {_fn_name(converted.model)}: the function may return None (a 'not "
                 "found yet' value returned as it is, e.g. 'best' after a loop that ran 0 "
-                "times), which has no derivative; return a number on every path")
+                "times), which has no derivative; return a number on every path", at)
         flags = _python_flags(getattr(structure, "tree", None))
         if flags:
             # A result that is a Python number on some paths only (s = 0.0 before a loop that
@@ -83,27 +88,29 @@ class _Step:
             if structure != "single":
                 raise ConversionError(
                     f"{name} requires a function returning one scalar, but "
-                    f"{_fn_name(model)} returns a tuple of {len(model.graph.outputs)} values")
+                    f"{_fn_name(model)} returns a tuple of {len(model.graph.outputs)} values", at)
             names = [f"grad_{p.name}" for p in wrt_params]
             keep = self.kind == "value_and_grad"
-            differentiate(model, inputs, keep_outputs=keep, names=names, nested=nested)
+            differentiate(model, inputs, keep_outputs=keep, names=names, nested=nested,
+                          out_loc=at)
             grads = tuple(p.spec.ndim == 0 for p in wrt_params)
             if keep:
-                return Converted(model, "tuple", (converted.output_is_scalar[0], *grads))
+                return Converted(model, kind("tuple"), (converted.output_is_scalar[0], *grads))
             if isinstance(self.argnums, int):
-                return Converted(model, "single", grads)
-            return Converted(model, "tuple", grads)
+                return Converted(model, kind("single"), grads)
+            return Converted(model, kind("tuple"), grads)
         if self.kind == "jacobian":
             if structure != "single":
                 raise ConversionError("jacobian needs a function returning one array, not a "
-                                      "tuple")
+                                      "tuple", at)
             out_rank = 0 if converted.output_is_scalar[0] else None
             differentiate_jacobian(model, inputs, names=[f"jacobian_{p.name}"
-                                                         for p in wrt_params], nested=nested)
+                                                         for p in wrt_params], nested=nested,
+                                  out_loc=at)
             scal = tuple(out_rank == 0 and p.spec.ndim == 0 for p in wrt_params)
             if isinstance(self.argnums, int):
-                return Converted(model, "single", scal)
-            return Converted(model, "tuple", scal)
+                return Converted(model, kind("single"), scal)
+            return Converted(model, kind("tuple"), scal)
         # vjp: one cotangent input per output, one output per differentiated primal.
         import onnx_ir as ir
 
@@ -128,7 +135,7 @@ class _Step:
                                       type=ir.TensorType(dtypes.to_ir(p.spec.dtype))))
         differentiate(model, inputs, cotangents=ct_values,
                       names=[f"vjp_{p.name}" for p in wrt_params], nested=nested)
-        return Converted(model, "tuple", tuple(p.spec.ndim == 0 for p in wrt_params))
+        return Converted(model, kind("tuple"), tuple(p.spec.ndim == 0 for p in wrt_params))
 
 
 def _fn_name(model) -> str:

@@ -1,4 +1,5 @@
 """Smooth programs for the gradient mode: float64 ``x``, ``w``; elementwise math, reductions,
+order statistics (sort, median, argmax, minimum/maximum, clip to arrays), running sums,
 matmul, slicing, item assignment into copies, run-time if/for/while, break, early return; one
 float scalar result. The same generator as compile mode, with this table of expressions."""
 
@@ -81,8 +82,24 @@ def g_shape(g):
                          f"np.maximum({a}, 0.2)", f"np.abs({a})", f"np.clip({a}, -0.9, 0.9)")), False
 
 
+def g_order(g):
+    """Order statistics, running sums and elementwise choices between two arrays: piecewise
+    smooth (fuzzing.kinks measures their ties), or smooth (cumsum, cumprod, logaddexp)."""
+    a = _float(g, scalar_ok=False)
+    if a is None:
+        return None
+    b = _float(g, scalar_ok=False) or a
+    forms = [f"np.sort({a}, axis=0)", f"np.sort({a})", f"np.median({a})",
+             f"np.cumsum({a}, axis=0)", f"np.cumprod({a} * 0.5 + 1.0, axis=0)",
+             f"np.minimum({a}, {b})", f"np.maximum({a}, {b} * 0.5)",
+             f"{a}.reshape(-1)[np.argmax({a})]", f"np.clip({a}, {b} - 0.5, {b} + 0.5)",
+             f"np.logaddexp({a}, {b})", f"np.diff({a}, axis=0)"]
+    return g.rng.choice(forms), False
+
+
 EXPRESSIONS = [(5, ("grad",), g_arith), (5, ("grad",), g_unary), (3, ("grad",), g_reduce),
-               (1, ("grad",), g_matmul), (3, ("grad",), g_index), (2, ("grad",), g_shape)]
+               (1, ("grad",), g_matmul), (3, ("grad",), g_index), (2, ("grad",), g_shape),
+               (2, ("grad",), g_order)]
 
 
 class GradGenerator(Generator):

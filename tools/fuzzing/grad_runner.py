@@ -1,8 +1,10 @@
 """The gradient mode's oracle and checks.
 
-Oracle: float64 central finite differences at two steps (1e-4 and 1e-6) that must agree; a
-point where they do not (a kink, a tie, a branch switch nearby) is resampled, and a program
-without a smooth point after 5 tries is ``invalid``. Checked: ``compile`` (forward),
+Oracle: float64 central finite differences at two steps (1e-4 and 1e-6) that must agree, at
+a point measured (fuzzing.kinks) to be far from every kink and singular point of the numpy
+functions the program calls; a point where the steps disagree (a branch switch nearby) or too
+close to a kink (a tie, ``hypot``'s origin) is resampled, and a program without a smooth point
+after 5 tries is ``invalid``. Checked: ``compile`` (forward),
 ``grad`` (argnums 0, 1 and (0, 1)), ``value_and_grad``, ``vjp``, ``jacobian``, the Hessian
 ``jacobian(grad(f))`` (small inputs), on two input sizes with one transformed function, in
 float64 and float32 (float32 against the float64 oracle, float32 tolerance).
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fuzzing import kinks
 from fuzzing.compare import compare
 from fuzzing.grad_gen import resample
 from fuzzing.program import load, run_numpy
@@ -80,9 +83,10 @@ def run(prog, timeout: float = 20.0) -> Outcome:
             sets = [prog.args(k) for k in range(2)]
             values = [run_numpy(fn, [v.copy() for v in a]) for a in sets]
             oracles = [oracle(fn, a) for a in sets]
+            near = [kinks.distances(fn, [v.copy() for v in a], run_numpy) for a in sets]
         except Exception as e:  # noqa: BLE001
             return Outcome("invalid", f"numpy raised {type(e).__name__}: {e}")
-        if all(o is not None for o in oracles):
+        if all(o is not None for o in oracles) and all(kinks.smooth_enough(*d) for d in near):
             break
         resample(prog, attempt)
         oracles = None
@@ -91,7 +95,7 @@ def run(prog, timeout: float = 20.0) -> Outcome:
     check = "compile"
     try:
         with alarm(timeout):
-            checks = _checks(pyonnx, fn, sets, values, oracles)
+            checks = _checks(pyonnx, fn, sets, values, oracles, near[0])
             for check, got_want in checks:
                 bad = got_want()
                 if bad:
@@ -124,8 +128,9 @@ class _Fresh:
         return len(self.arrays)
 
 
-def _checks(pyonnx, fn, sets, values, oracles):
-    """(name, thunk) pairs; a thunk returns None or what differs."""
+def _checks(pyonnx, fn, sets, values, oracles, near0):
+    """(name, thunk) pairs; a thunk returns None or what differs. ``near0``: set 0's distances
+    to kinks and singular points (the Hessian's steps are 10 times the gradient's)."""
     compiled = pyonnx.compile(fn)
     g0, g1, g01 = pyonnx.grad(fn, 0), pyonnx.grad(fn, 1), pyonnx.grad(fn, (0, 1))
     vg = pyonnx.value_and_grad(fn, 1)
@@ -165,7 +170,7 @@ def _checks(pyonnx, fn, sets, values, oracles):
             return None if _close(got[0], o[0], True) and _close(got[1], o[1], True) else f"got {got}, want {o}"
         yield f"grad float32 (set {k})", float32
     args = _Fresh(sets[0])
-    if args[0].size <= 4:
+    if args[0].size <= 4 and kinks.smooth_enough(*near0, scale=10.0):
         def hessian():
             want = hessian_fd(fn, args, 0)
             # Two steps, as for gradients: a branch switch within the step (seed 700027: a

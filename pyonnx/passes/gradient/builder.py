@@ -155,7 +155,18 @@ class Builder:
         key = (v, start, end)
         s = self._shapes.get(key)
         if s is None:
-            s = self._shapes[key] = self.op("Shape", v, start=start or None, end=end)
+            # Its length when v's rank is known: a Loop VJP that records this shape per
+            # iteration gives the record that type, so a Reshape to it keeps v's rank for a
+            # second differentiation (seed 42000176: MatMul's rank lost in a loop's Hessian).
+            r = self.rank(v) if rank is None else rank
+            n = None
+            if r is not None:
+                lo = start if start >= 0 else max(r + start, 0)
+                hi = r if end is None else (end if end >= 0 else r + end)
+                n = max(min(hi, r) - min(lo, r), 0)
+            s = self._shapes[key] = self.op("Shape", v, start=start or None, end=end,
+                                            dtype=ir.DataType.INT64,
+                                            dims=None if n is None else (n,))
         return s
 
     def zeros_like(self, v: ir.Value) -> ir.Value:

@@ -9,6 +9,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
+from pyonnx.loc import SourceLoc
 from pyonnx.passes.gradient import control_flow, rules  # noqa: F401  (their registrations)
 from pyonnx.passes.gradient.backward import Backward
 from pyonnx.passes.gradient.types import FLOAT_TYPES
@@ -55,9 +56,11 @@ class GradientPass(ir.passes.InPlacePass):
 
 def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | None = None,
                   cotangents: Sequence[ir.Value] | None = None, keep_outputs: bool = False,
-                  names: Sequence[str] | None = None, nested: bool = False) -> list[ir.Value]:
+                  names: Sequence[str] | None = None, nested: bool = False,
+                  out_loc: SourceLoc | None = None) -> list[ir.Value]:
     """The work of :class:`GradientPass`; returns the gradient output values. ``nested``:
-    the result is differentiated again (:attr:`Backward.nested`).
+    the result is differentiated again (:attr:`Backward.nested`). ``out_loc``: where the
+    function returns its result (the refusals of an output that is no float scalar).
 
     Raises:
         ConversionError: an output is not a float scalar (seeded with 1), an input is not
@@ -76,12 +79,13 @@ def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | No
             if dt not in FLOAT_TYPES:
                 raise ConversionError(f"grad requires real-valued outputs (a float dtype), "
                                       f"but output {k} has dtype "
-                                      f"{dt.numpy() if dt is not None else 'unknown'}")
+                                      f"{dt.numpy() if dt is not None else 'unknown'}",
+                                      out_loc)
             if dims != ():
                 raise ConversionError(
                     f"grad requires a scalar output (shape ()), but output {k} has "
                     f"{'rank ' + str(len(dims)) if dims is not None else 'unknown rank'}; "
-                    "reduce it (e.g. np.sum) or use pyonnx.vjp / pyonnx.jacobian")
+                    "reduce it (e.g. np.sum) or use pyonnx.vjp / pyonnx.jacobian", out_loc)
             seeds.append((v, b.const(np.ones((), dt.numpy()))))
     else:
         for k, ct in zip(of, cotangents, strict=True):
@@ -129,7 +133,8 @@ def differentiate(model: ir.Model, wrt: Sequence[int], *, of: Sequence[int] | No
 
 def differentiate_jacobian(model: ir.Model, wrt: Sequence[int],
                            names: Sequence[str] | None = None,
-                           nested: bool = False) -> list[ir.Value]:
+                           nested: bool = False,
+                           out_loc: SourceLoc | None = None) -> list[ir.Value]:
     """Replaces the single graph output ``y`` by its Jacobians ``dy/dx`` (shape
     ``y.shape + x.shape``) for the graph inputs ``wrt``: reverse mode, one VJP per element of
     ``y``, run by a ``Loop`` whose body seeds a one-hot cotangent and stacks the cotangents as
@@ -141,14 +146,16 @@ def differentiate_jacobian(model: ir.Model, wrt: Sequence[int],
     """
     graph = model.graph
     if len(graph.outputs) != 1:
-        raise ConversionError("jacobian needs a function returning one array, not a tuple")
+        raise ConversionError("jacobian needs a function returning one array, not a tuple",
+                              out_loc)
     y = graph.outputs[0]
     b = Backward(model)
     b.nested = nested
     dt = b.dtype(y)
     if dt not in FLOAT_TYPES:
         raise ConversionError(f"jacobian requires real-valued outputs (a float dtype), but the "
-                              f"output has dtype {dt.numpy() if dt is not None else 'unknown'}")
+                              f"output has dtype {dt.numpy() if dt is not None else 'unknown'}",
+                              out_loc)
     wrt_values = [graph.inputs[i] for i in wrt]
     for v in wrt_values:
         if not b.is_float(v):

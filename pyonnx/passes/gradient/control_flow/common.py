@@ -186,5 +186,11 @@ def _empty_like(b: Backward, v: ir.Value) -> ir.Value:
     if dt is None or not isinstance(v.type, (ir.TensorType, type(None))):
         raise b.error(f"the gradient of If needs '{v.name}' to be a tensor or a sequence of "
                       "tensors of known dtype")
-    rank = b.rank(v)
-    return b.const(np.zeros((0,) * (rank or 0), dt.numpy()))
+    dims = b.dims(v)
+    if not dims:
+        return b.const(np.zeros((), dt.numpy()))
+    # Empty along the first axis, the known sizes of the others kept: the If's output then
+    # keeps them (a recorded shape vector's length is what a Reshape to it needs to give its
+    # result a rank for a second differentiation, seed 42000176).
+    return b.const(np.zeros((0, *(d if isinstance(d, int) else 0 for d in dims[1:])),
+                            dt.numpy()))
