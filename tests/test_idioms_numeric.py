@@ -188,6 +188,20 @@ def test_square_power_is_numpys_square(dtype, n):
         check(square_power_call, x)
         check(rosenbrock, x)
     assert "Pow" not in op_types(pyonnx.compile(square_float), x)
+    # the squared values come out of Slice/Sub (intermediates without a declared type: the
+    # element type is followed through them)
+    assert "Pow" not in op_types(pyonnx.compile(rosenbrock), x)
+
+
+def int_powers(x, e):
+    return (x[1:] - x[:-1]) ** 2 + x[1:] ** e
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_integer_powers_keep_numpys_results(dtype):
+    x = np.array([3, -4, 2**20, 7], dtype)
+    check(int_powers, x, dtype(2))
+    check(int_powers, x[:0], dtype(3))
 
 
 def test_square_power_of_a_0d_value_by_a_1d_exponent_keeps_its_shape():

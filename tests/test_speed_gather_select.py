@@ -113,3 +113,39 @@ def test_small_static_keeps_where():
     ops = [n.op_type for n in compiled.to_onnx(np.ones(8)).graph.node]
     assert "GatherElements" not in ops
     check(compiled, np.array(SPECIAL), signed_zeros=True)
+
+
+def masked_loop(x):
+    y = np.empty_like(x)
+    for i in range(len(x)):
+        if x[i] > 0.0:
+            y[i] = x[i] * 2.0
+        else:
+            y[i] = -x[i]
+    return y
+
+
+def where_of_slices(x, a, b):
+    # the same slice spelled twice is one shape; x[a:b] beside x[a:b + 1] is not
+    return np.where(x[a:b] > 0, x[a:b] * 2, -x[a:b]), np.where(x[a:b] > 1, x[a:b], x[a:b + 1])
+
+
+@pytest.mark.parametrize("n", [0, 1, 9, 300])
+def test_operands_computed_alike_need_no_expand(n):
+    # a vectorized loop lowers x[i] once per use: Slices of equal bounds are one shape
+    x = np.random.default_rng(n).normal(size=n)
+    if n:
+        x[0] = -0.0
+    check(masked_loop, x)
+    m = pyonnx.compile(masked_loop).to_onnx(x)
+    assert "Expand" not in {node.op_type for node in m.graph.node}
+
+
+def test_slices_of_other_bounds_still_broadcast_as_numpy():
+    x = np.linspace(-2, 2, 9)
+    for a, b in ((2, 3), (0, 0)):   # lengths 1 and 2, 0 and 1: numpy broadcasts
+        check(where_of_slices, x, a, b)
+    with pytest.raises(ValueError):
+        where_of_slices(x, 1, 4)
+    with pytest.raises(pyonnx.PyonnxError):
+        pyonnx.compile(where_of_slices)(x, 1, 4)

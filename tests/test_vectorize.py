@@ -222,6 +222,16 @@ def test_running_extrema_nan_follow_the_loop():
     vectorized(K.running_max, np.array([np.nan, 1.0, 2.0]), scan=True)  # a NaN start stays
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_running_extrema_keep_a_negative_zero_that_wins(dtype):
+    # NaN becomes the identity through one Where with the values in its second branch, the
+    # branch onnxruntime copies exactly (-0.0 included); no tie of zeros here (the accumulate
+    # picks either zero of a tie).
+    x = np.array([-3.0, np.nan, -0.0, -1.0, -5.0, np.nan, 2.0], dtype)
+    vectorized(K.running_max, x, scan=True)
+    vectorized(K.running_min_reversed, -x, scan=True)
+
+
 def test_prefix_sum_int32_wraps():
     x = np.full(6, 2**30, np.int32)
     with np.errstate(over="ignore"):

@@ -21,6 +21,8 @@ import logging
 
 import onnx_ir as ir
 
+from pyonnx.passes.subgraph_walk import visit_innermost_first
+
 __all__ = ["HoistLoopInvariantsPass", "SAFE_OPS"]
 
 logger = logging.getLogger(__name__)
@@ -35,7 +37,6 @@ SAFE_OPS = frozenset({
     "ReduceL1", "ReduceL2", "Constant",
 })
 _GRAPH_ATTRS = (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
-_SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 
 
 class HoistLoopInvariantsPass(ir.passes.InPlacePass):
@@ -50,19 +51,8 @@ class HoistLoopInvariantsPass(ir.passes.InPlacePass):
 
 def _graph(graph: ir.Graph) -> int:
     """Hoists in ``graph``'s loops (and in every subgraph below it); returns the count."""
-    moved = 0
-    for node in list(graph):
-        if node.op_type not in _SUBGRAPH_OPS:  # only these carry graphs (cheap test first)
-            continue
-        for attr in node.attributes.values():
-            if attr.type == ir.AttributeType.GRAPH:
-                moved += _graph(attr.as_graph())
-            elif attr.type == ir.AttributeType.GRAPHS:
-                for g in attr.as_graphs():
-                    moved += _graph(g)
-        if node.op_type == "Loop" and not node.domain:
-            moved += _hoist(graph, node)
-    return moved
+    return visit_innermost_first(
+        graph, lambda g, node: _hoist(g, node) if node.op_type == "Loop" else 0)
 
 
 def _hoist(graph: ir.Graph, loop: ir.Node) -> int:

@@ -25,6 +25,7 @@ import logging
 import onnx_ir as ir
 
 from pyonnx.passes.setitem_forms import Builder
+from pyonnx.passes.subgraph_walk import visit_innermost_first
 
 __all__ = ["HoistScanMapsPass"]
 
@@ -36,7 +37,6 @@ _MAPS = frozenset({"Add", "Sub", "Mul", "Neg", "Abs", "Cast", "Identity", "Max",
                    "Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal", "Not", "And",
                    "Or", "Xor", "Floor", "Ceil", "Round", "Sqrt", "Exp", "Log", "Sin", "Cos",
                    "Tanh", "Sigmoid", "Relu", "IsNaN", "IsInf", "Sign", "Reciprocal"})
-_SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 # Ops whose output is 0-d when every input is (broadcasting of 0-d operands).
 _SCALAR_SAFE = _MAPS | {"Div", "Pow", "Mod", "Where"}
 
@@ -53,18 +53,15 @@ class HoistScanMapsPass(ir.passes.InPlacePass):
 
 
 def _graph(b: Builder, graph: ir.Graph) -> int:
-    count = 0
-    for node in list(graph):
-        if node.op_type not in _SUBGRAPH_OPS or node.domain:
-            continue
-        for attr in node.attributes.values():  # inner graphs first
-            if not attr.is_ref() and attr.type == ir.AttributeType.GRAPH:
-                count += _graph(b, attr.value)
-        if node.op_type == "Scan":
-            while _hoist_one(b, graph, node):
-                count += 1
-            _drop_unused_inputs(node)
-    return count
+    def visit(g: ir.Graph, node: ir.Node) -> int:
+        if node.op_type != "Scan":
+            return 0
+        count = 0
+        while _hoist_one(b, g, node):
+            count += 1
+        _drop_unused_inputs(node)
+        return count
+    return visit_innermost_first(graph, visit)
 
 
 def _drop_unused_inputs(scan: ir.Node) -> None:

@@ -80,11 +80,34 @@ def _replace(old: ir.Node, op: str, inputs: list, attributes: list[ir.Attr]) -> 
     return new
 
 
-def _dtype(value: ir.Value | None) -> ir.DataType | None:
-    """The element type of ``value``: its own, else a producing Cast's ``to`` (intermediate
-    values of the frontend carry no types), else None."""
+# Ops whose output has the element type of their first input (Where: of its second).
+_SAME_DTYPE = frozenset({
+    "Identity", "Slice", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Expand", "Flatten",
+    "Gather", "GatherElements", "Concat", "Neg", "Abs", "Add", "Sub", "Mul", "Div", "Pow",
+    "Max", "Min", "Relu", "Exp", "Log", "Sqrt", "Sin", "Cos", "Tanh", "Floor", "Ceil", "Round",
+    "CumSum", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare"})
+
+
+def _dtype(value: ir.Value | None, depth: int = 8) -> ir.DataType | None:
+    """The element type of ``value``: its own, a constant's, a producing Cast's ``to``, else
+    followed through ops that keep their input's type (intermediate values of the frontend
+    carry no types; :data:`_SAME_DTYPE`), else None."""
     if value is None:
         return None
+    if value.type is not None:
+        return value.type.dtype
+    if value.const_value is not None:
+        return value.const_value.dtype
+    node = value.producer()
+    if node is None or node.domain not in ("", "ai.onnx") or depth == 0:
+        return None
+    if node.op_type == "Cast":
+        return ir.DataType(node.attributes.get_int("to", 0))
+    if node.op_type in _SAME_DTYPE and node.inputs:
+        return _dtype(node.inputs[0], depth - 1)
+    if node.op_type == "Where" and len(node.inputs) == 3:
+        return _dtype(node.inputs[1], depth - 1)
+    return None
     if value.type is not None:
         return value.type.dtype
     cast = _producer(value, "Cast")

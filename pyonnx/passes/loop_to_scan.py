@@ -30,12 +30,12 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.passes.setitem_forms import Builder, replace_uses
+from pyonnx.passes.subgraph_walk import visit_innermost_first
 
 __all__ = ["LoopToScanPass"]
 
 logger = logging.getLogger(__name__)
 
-_SUBGRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 _I64 = np.int64
 
 
@@ -51,21 +51,8 @@ class LoopToScanPass(ir.passes.InPlacePass):
 
 
 def _graph(b: Builder, graph: ir.Graph) -> int:
-    count = 0
-    for node in list(graph):
-        if node.op_type not in _SUBGRAPH_OPS or node.domain:
-            continue
-        for attr in node.attributes.values():  # inner loops first
-            if attr.is_ref():
-                continue
-            if attr.type == ir.AttributeType.GRAPH:
-                count += _graph(b, attr.as_graph())
-            elif attr.type == ir.AttributeType.GRAPHS:
-                for g in attr.as_graphs():
-                    count += _graph(b, g)
-        if node.op_type == "Loop" and _convert(b, graph, node):
-            count += 1
-    return count
+    return visit_innermost_first(  # inner loops first
+        graph, lambda g, node: int(node.op_type == "Loop" and _convert(b, g, node)))
 
 
 def _is_true(value: ir.Value | None) -> bool:

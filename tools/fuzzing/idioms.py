@@ -46,6 +46,35 @@ def s_sentinel(g):
     return True
 
 
+def s_running_extreme(g):
+    """``m = start; for i in range(len(a)): m = max(m, a[i])`` (``min``, a descending range,
+    ``for v in a``, ``np.maximum``): the vectorizer's running extreme (vectorize/extremes.py)
+    from a literal, from ``a[0]`` or from another exact scalar of the data's dtype."""
+    names = _vectors(g)
+    if not names:
+        return False
+    a = g.rng.choice(names)
+    dtype = g.desc(a).dtype
+    m, v, i = g.fresh("m"), g.fresh("v"), g.fresh("i")
+    fn = g.rng.choice(("max", "min", "np.maximum", "np.minimum"))
+    big = "inf" if fn in ("min", "np.minimum") else "-inf"
+    starts = [f"np.{dtype}(0)", f"np.{dtype}({'' if big == 'inf' else '-'}3)"]
+    if dtype.startswith("float"):
+        starts += [f"np.{dtype}(np.{big[-3:]})" if big == "inf" else f"np.{dtype}(-np.inf)",
+                   f"np.{dtype}(-0.0)", f"np.{dtype}(np.nan)"]
+    starts.append(f"{a}[0] if {a}.shape[0] else np.{dtype}(0)")
+    start = g.rng.choice(starts)
+    head = g.rng.choice((f"for {i} in range({a}.shape[0]):",
+                         f"for {i} in range({a}.shape[0] - 1, -1, -1):", f"for {v} in {a}:"))
+    item = v if head.startswith(f"for {v}") else f"{a}[{i}]"
+    lines = [f"{m} = {start}", head, f"    {m} = {fn}({m}, {item})"]
+    if not g.try_stmt(lines, assigned=[m, v, i]):
+        return False
+    g.scoped_out.update((v, i))
+    g.exact[m] = True
+    return True
+
+
 def s_dict_branches(g):
     """``d = {...}`` with the same keys on both paths of a run-time ``if``, then its items."""
     from fuzzing.statements import cond

@@ -10,7 +10,8 @@ it must stay a ``Loop``; the caller then lowers it as before.
 Forms (the dependence rules are in :mod:`.forms`, expressions in :mod:`.exprs`):
 * maps and stencils, one loop or a perfect nest of two (``y[i] = f(x[i-1], x[i+1], i)``,
   ``out[i, :] = g(a[i])``, ``u[i, j] = ...``), ``if``/``else`` on comparisons as masks;
-* reductions, counts, flags and arg-extrema (:mod:`.forms`, :mod:`.emit`);
+* reductions, counts, flags and arg-extrema (:mod:`.forms`, :mod:`.emit`; a running
+  ``m = max(m, x[i])`` in few nodes: :mod:`.extremes`);
 * prefix recurrences ``y[i] = y[i-1] + e`` / ``* e``, ascending or descending
   (:mod:`.recurrences`);
 * first-index searches ``if cond: hit = i; break`` (:mod:`.recurrences`).

@@ -22,6 +22,7 @@ from pyonnx.frontend.canonicalize.setitem import SetItemTransformer
 from pyonnx.frontend.canonicalize.templates import located
 from pyonnx.frontend.graph import dtypes, path_weak
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.vectorize import extremes
 from pyonnx.frontend.vectorize.exprs import NP, Space, call, fresh, name
 
 __all__ = ["run_steps", "lower_stmts", "identity", "expr"]
@@ -252,6 +253,18 @@ def _reduce(lw, node, space, st) -> None:
     fn = "max" if kind == "max" else "min"
     e_cast = ast.Call(func=ast.Attribute(value=name(e_name), attr="astype", ctx=ast.Load()),
                       args=[_dtype_attr(P)], keywords=[])
+    if op in ("pymax", "pymin") and isinstance(e, Array) and e.dtype != P:
+        # As the Loop lowering (builtins max): Python returns the winner unchanged, an element
+        # of e's dtype or the start value: the result type would depend on the data.
+        fn = "max" if kind == "max" else "min"
+        raise lw.ctx.error(
+            f"{fn}() of a {e.dtype} value and a {P} value: Python returns the winner "
+            "unchanged, so the result type would depend on the data; cast the operands to one "
+            f"dtype or use np.{'maximum' if kind == 'max' else 'minimum'}")
+    if op in ("pymax", "pymin") and m_name is None and extremes.python_extreme(
+            lw, node, space, acc, a, e_name, P, kind, bind, lower_stmts, assign):
+        _keep_python_number(lw, acc, a, e, space, node)
+        return
     if op in ("pymax", "pymin"):
         # Python's max(acc, e) keeps acc unless e compares greater: NaN never wins.
         cmp = ast.Gt() if kind == "max" else ast.Lt()

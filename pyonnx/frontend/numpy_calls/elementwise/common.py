@@ -144,15 +144,14 @@ _UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint3
 
 def _max_min(ctx, op: str, a: Array, b: Array, dt: np.dtype,
              first_on_tie: bool | Array = False) -> Array:
-    """onnxruntime's Max/Min in dtype ``dt``, except int64.
+    """onnxruntime's Max/Min in dtype ``dt`` (float zeros and ties picked as numpy picks them).
 
-    onnxruntime 1.31's vectorized int64 Max/Min compare the low 32-bit halves as signed numbers
-    when the high halves are equal (Max(2**31, 1) == 1 on arrays of two or more; measured), so
-    int64 selects with Greater/Less, which are exact.
+    int64 runs onnxruntime's own Max/Min: 1.31's vectorized kernels compared the low 32-bit
+    halves as signed numbers when the high halves were equal (Max(2**31, 1) == 1), 1.32 (the
+    floor in pyproject.toml) is exact (measured on random and boundary int64 pairs, every
+    broadcast form; tests/test_elementwise_int64_extrema.py); one node where the select took
+    five (Greater, then the arithmetic select of ``where_``).
     """
-    if dt == _I64:
-        take_a = _cmp(ctx, "Greater" if op == "Max" else "Less", a, b)
-        return where_(ctx, take_a, a, b, dt)
     if dt.kind == "f" and _has_zero(a) is not False and _has_zero(b) is not False:
         if first_on_tie is False and _zero_bound(op, b, dt):
             # Of a ±0 tie numpy keeps b, a +0.0 here; onnxruntime may keep a's -0.0, and

@@ -268,6 +268,11 @@ def _is_static_py_int(v) -> bool:
 def _clip_emit(ctx, arrays, ins, outs):
     x, lo, hi = arrays
     dt = ins[0]
+    if dt in _CLIP_INTS and lo.ndim == 0 and hi.ndim == 0 and x.dtype == lo.dtype == hi.dtype:
+        # One pass: onnxruntime's Clip is min(max(x, lo), hi) for these (lo > hi gives hi, as
+        # numpy; int64 exact since 1.32, measured on boundary values), where Max then Min
+        # made two.
+        return Array(ctx.op("Clip", x, lo, hi), dt, x.shape)
     # numpy's clip is min(max(x, lo), hi) with NaN propagating from x and from the bounds,
     # which is what onnxruntime's Max/Min do (bool through uint8, float16 exactly in float32,
     # int16/uint16 widened by the kernel ladder). Of a ±0 tie numpy 2.4 keeps the bound, as
@@ -292,6 +297,7 @@ def _one_element_bounds(ctx, lo: Array, hi: Array):
 
 
 _CLIP_UFUNC = getattr(np._core.umath, "clip")
+_CLIP_INTS = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int32, np.uint32, np.int64))
 UFUNCS[_CLIP_UFUNC] = _UfuncSpec(_clip_emit)
 
 

@@ -68,8 +68,40 @@ def _root(v: ir.Value, depth: int = 6) -> ir.Value:
 
 
 def _shaped_like(v: ir.Value, base: ir.Value) -> bool:
-    """Whether ``v``'s run-time shape is provably ``base``'s (one root, see :func:`_root`)."""
-    return v is base or _root(v) is _root(base)
+    """Whether ``v``'s run-time shape is provably ``base``'s: one root (see :func:`_root`), or
+    roots computed alike (:func:`_key`: ``x[i]`` lowered once per use in a vectorized loop
+    body is the same Slice of the same bounds each time)."""
+    if v is base:
+        return True
+    rv, rb = _root(v), _root(base)
+    return rv is rb or _key(rv) == _key(rb)
+
+
+def _attr_key(a: ir.Attr):
+    if a.type == ir.AttributeType.TENSOR:
+        arr = a.value.numpy()
+        return ("tensor", arr.dtype.str, arr.shape, arr.tobytes())
+    return repr(a.value)
+
+
+def _key(v: ir.Value | None, depth: int = 8):
+    """A structural key: equal keys mean the same op on equal inputs (the same values at run
+    time: every op here is deterministic); a graph input, a node with graphs or too deep a
+    chain is keyed by identity."""
+    if v is None:
+        return None
+    c = v.const_value
+    if c is not None:
+        arr = c.numpy()
+        return ("const", arr.dtype.str, arr.shape, arr.tobytes())
+    node = v.producer()
+    if node is None or depth == 0 or node.op_type.startswith("Random") or \
+            any(a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+                for a in node.attributes.values()):
+        return ("value", id(v))
+    attrs = tuple(sorted((k, _attr_key(a)) for k, a in node.attributes.items()))
+    return (node.domain, node.op_type, attrs, node.outputs.index(v) if v in node.outputs else 0,
+            tuple(_key(i, depth - 1) for i in node.inputs))
 
 
 def _broadcast_vector(ctx, arrays: list[Array]) -> ir.Value:

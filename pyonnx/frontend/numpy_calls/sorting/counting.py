@@ -18,7 +18,6 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls.reductions.common import reduce_any
 from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.sorting.common import _I64, _ints
@@ -47,6 +46,57 @@ def _minlength(ctx, minlength) -> ir.Value:
     return _ints(ctx, int(minlength))
 
 
+def _is_0d(v: ir.Value | None, depth: int = 4) -> bool:
+    """Whether ``v`` is provably 0-d: a 0-d constant or declared value, or elementwise
+    arithmetic of such values."""
+    if v is None:
+        return False
+    if v.const_value is not None:
+        return v.const_value.shape.dims == ()
+    if v.shape is not None:
+        return len(v.shape) == 0
+    node = v.producer()
+    return node is not None and depth > 0 and not node.domain and \
+        node.op_type in ("Add", "Sub", "Mul", "Cast", "Max", "Min", "Neg") and \
+        all(_is_0d(i, depth - 1) for i in node.inputs)
+
+
+def _nonnegative(v: ir.Value) -> bool:
+    """``Max(a, c)`` with a constant ``c`` whose every element is >= 0."""
+    node = v.producer()
+    if node is None or node.domain or node.op_type != "Max":
+        return False
+    return any(i is not None and i.const_value is not None and
+               bool(np.all(i.const_value.numpy() >= 0)) for i in node.inputs)
+
+
+def _clip_bound(idx: ir.Value, minlength) -> ir.Value | None:
+    """``b`` when ``idx = Min(a, b)`` with ``a`` non-negative, or ``Clip(v, c >= 0, b)``, and
+    ``b = m - 1`` for the run-time ``minlength`` ``m`` (``np.clip(v, 0, m - 1)``), else None."""
+    node = idx.producer()
+    if not isinstance(minlength, Array) or node is None or node.domain:
+        return None
+    if node.op_type == "Clip" and len(node.inputs) == 3:
+        lo, b = node.inputs[1], node.inputs[2]
+        low = lo.const_value if lo is not None else None
+        if low is None or not bool(np.all(low.numpy() >= 0)) or not _is_0d(b):
+            return None
+    elif node.op_type == "Min" and len(node.inputs) == 2:
+        a, b = node.inputs
+        if not (_nonnegative(a) and _is_0d(b)):
+            return None
+    else:
+        return None
+    sub = b.producer()
+    if sub is None or sub.domain or sub.op_type != "Sub" or sub.inputs[0] is not minlength.value:
+        return None
+    one = sub.inputs[1].const_value if sub.inputs[1] is not None else None
+    if one is None or one.numpy().size != 1 or int(one.numpy().reshape(-1)[0]) != 1 or \
+            minlength.dtype != _I64:
+        return None
+    return b
+
+
 @register(np.bincount)
 def bincount(ctx, x, weights=None, minlength=0):
     """``np.bincount(x, weights=None, minlength=0)``: ``x`` 1-D non-negative integers (a
@@ -62,17 +112,28 @@ def bincount(ctx, x, weights=None, minlength=0):
                         "TypeError); pass non-negative integers")
     least = _minlength(ctx, minlength)
     idx = ctx.cast(xs, _I64).value
-    # Length: max(max(x) + 1, minlength), max(x) taken as -1 for an empty x (a scalar Where on
-    # the size, not a Concat of -1: that copied the whole array).
-    top = ctx.op("ReduceMax", idx, keepdims=1)
-    empty = ctx.op("Equal", ctx.op("Size", idx), ctx.const(np.array(0, np.int64)))
-    top = ctx.op("Where", empty, _ints(ctx, -1), top)
-    length = Array(ctx.op("Max", ctx.op("Add", top, _ints(ctx, 1)), least), _I64, (1,))
-    # A negative x makes the run fail, as numpy raises: a flag reduced in uint8 guards the
-    # length (one Less and one small reduction: a Where over x cost 20x an Add, measured).
-    negative = reduce_any(ctx, Array(ctx.op("Less", idx, ctx.const(np.array(0, np.int64))),
-                                     np.dtype(np.bool_), xs.shape), (0,), keepdims=False)
-    length = runtime_check(ctx, negative, length, "bincount_negative_value",
+    size = ctx.op("Size", idx)
+    nonempty = ctx.op("Greater", size, ctx.const(np.array(0, np.int64)))
+    bound = _clip_bound(idx, minlength)
+    if bound is not None:
+        # idx = min(max(v, c >= 0), m - 1) with m the minlength (np.clip(v, 0, m - 1)): every
+        # value lies in [0, m - 1] unless m - 1 < 0, where every value is m - 1 (negative).
+        length = Array(least, _I64, (1,))
+        negative = ctx.op("And", ctx.op("Less", bound, ctx.const(np.array(0, np.int64))),
+                          nonempty)
+    else:
+        # Length: max(max(x) + 1, minlength), max(x) taken as -1 for an empty x (a scalar
+        # Where on the size, not a Concat of -1: that copied the whole array). A negative x
+        # makes the run fail, as numpy raises: ReduceMin (exact for int64 since onnxruntime
+        # 1.32; int64's largest value for an empty x), one pass where Less, a Cast and a
+        # reduction made three.
+        top = ctx.op("ReduceMax", idx, keepdims=1)
+        top = ctx.op("Where", ctx.op("Not", nonempty), _ints(ctx, -1), top)
+        length = Array(ctx.op("Max", ctx.op("Add", top, _ints(ctx, 1)), least), _I64, (1,))
+        negative = ctx.op("Less", ctx.op("ReduceMin", idx, keepdims=0),
+                          ctx.const(np.array(0, np.int64)))
+    length = runtime_check(ctx, Array(negative, np.dtype(np.bool_), ()), length,
+                           "bincount_negative_value",
                            "ValueError: 'list' argument must have no negative elements").value
     if weights is None:
         out_dt = _I64

@@ -1,0 +1,117 @@
+"""The running extreme ``acc = max(acc, e)`` (``min``) of a one-variable loop in few nodes.
+
+Input: the FunctionLowering, the loop ``node``, its :class:`~.exprs.Space`, the accumulator's
+name and start value ``a`` (a Python number known at conversion time, or a 0-d Array of
+dtype ``P`` or weak: a Python number known at run time), the bound name of the
+per-iteration values ``e`` (1-d, iteration ``t`` at position ``t`` of the ascending range,
+reversed for a descending one), the dtype ``P`` the comparisons end in and "max"/"min".
+Output: True when ``acc`` was rebound to the loop's result; False (nothing emitted) when the
+form does not apply (then :mod:`.emit` lowers its general form).
+
+Python's loop keeps ``acc`` unless ``e`` compares greater, so its result is the *first* element
+(in iteration order) equal to the largest ``e`` that exceeds the start value, or the start
+value:
+
+* ``W = where((e <= a) | isnan(e), ident, e)``: NaN and values not above ``a`` never win;
+  ``e`` sits in Where's second branch, which keeps a -0.0 (no ``Not``: onnxruntime fuses
+  ``Where(Not(c), a, b)`` into ``Where(c, b, a)``, which would lose it);
+* one identity appended (an empty range still has an argmax), ``p = argmax(W)``
+  (onnxruntime's ArgMax gives the first index of the maximum, ``select_last_index`` the last
+  one for a descending range: iteration order), ``r = W[p]``;
+* ``where(r <= a, a, r)`` for a constant start that is neither -0.0 nor NaN (the selected
+  ``r`` again in the second branch), else a Gather from ``(a, r)`` at ``r > a`` (exact for
+  any value, -0.0 and NaN included).
+
+The sign of a zero result is the loop's; 8 to 13 nodes where the general form (a reduction,
+its NaN test and an exact 0-d select) took about 30.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.values import Array
+
+__all__ = ["python_extreme"]
+
+# ArgMax, ArgMin and Where kernels exist for these in onnxruntime's CPU provider.
+_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64))
+
+
+def _start(a: Any, P: np.dtype) -> np.ndarray | None:
+    """The start value as a 0-d array of ``P`` when it is a Python number that ``P`` holds
+    exactly and not -0.0 (Where's first branch would give +0.0); else None."""
+    if isinstance(a, bool) or not isinstance(a, (int, float)):
+        return None
+    if isinstance(a, float) and (math.isnan(a) or a == 0.0 and math.copysign(1.0, a) < 0):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            v = np.array(a, P)
+    except (OverflowError, ValueError):
+        return None
+    return v if bool(v == a) else None
+
+
+def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, kind: str,
+                   bind, lower_stmts, assign) -> bool:
+    """Rebinds ``acc`` to the loop's ``max``/``min`` (see the module docstring)."""
+    from pyonnx.frontend.vectorize.exprs import name
+
+    P = np.dtype(P)
+    start = _start(a, P)
+    # (a weak start, a Python number at run time, compares in P as the loop's comparison does)
+    dynamic = isinstance(a, Array) and a.ndim == 0 and (a.dtype == P or a.weak)
+    e = lw.env.lookup(e_name)[1]
+    if (start is None and not dynamic) or P not in _DTYPES or len(space.vars) != 1 or \
+            not isinstance(e, Array) or e.ndim != 1:
+        return False
+    ctx = lw.ctx
+    # keep = not (e > a), spelled (e <= a) | isnan(e) in numpy's promotion of e and the start
+    # (as the loop compares): onnxruntime fuses Not into Where by swapping its branches, which
+    # would put e in the first branch. (A NaN start: nothing is kept here, but no r passes
+    # the final test r > a.)
+    not_better = ast.LtE() if kind == "max" else ast.GtE()
+    start_e = name(acc) if dynamic else ast.Constant(a)
+    test: ast.expr = ast.Compare(left=name(e_name), ops=[not_better], comparators=[start_e])
+    if P.kind == "f" or e.dtype.kind == "f":
+        from pyonnx.frontend.vectorize.exprs import call
+        test = ast.BinOp(left=test, op=ast.BitOr(), right=call("isnan", name(e_name)))
+    keep_name, keep = bind(lw, node, test, "keep")
+    if not isinstance(keep, Array):
+        return False
+    if P.kind == "f":
+        ident = -np.inf if kind == "max" else np.inf
+    else:
+        info = np.iinfo(P)
+        ident = info.min if kind == "max" else info.max
+    ident_c = ctx.const(np.array(ident, P))
+    w = ctx.op("Where", keep.value, ident_c, ctx.cast(e, P).value)
+    wp = ctx.op("Concat", w, ctx.const(np.array([ident], P)), axis=0)
+    last = 1 if space.vars[0].step < 0 else 0
+    p = ctx.op("ArgMax" if kind == "max" else "ArgMin", wp, axis=0, keepdims=0,
+               select_last_index=last)
+    r = ctx.op("Gather", wp, p, axis=0)
+    better = "Greater" if kind == "max" else "Less"
+    if dynamic:
+        # a run-time start may be -0.0: the exact select is a Gather from (start, r).
+        one = ctx.const(np.array([1], np.int64))
+        a1 = ctx.op("Reshape", ctx.cast(a, P).value, one)
+        r1 = ctx.op("Reshape", r, one)
+        pick = ctx.op("Cast", ctx.op(better, r1, a1), to=7)  # 1: r is better (int64)
+        out = ctx.op("Squeeze", ctx.op("Gather", ctx.op("Concat", a1, r1, axis=0), pick,
+                                       axis=0), ctx.const(np.array([0], np.int64)))
+    else:
+        start_c = ctx.const(start)  # (not NaN: r <= a is then "r is not better")
+        out = ctx.op("Where", ctx.op("LessOrEqual" if kind == "max" else "GreaterOrEqual", r,
+                                     start_c), start_c, r)
+    tmp = "_pyonnx_extreme_" + acc
+    lw.env.bind(tmp, Array(out, P, ()))
+    # (a 0-d array indexed with (): the numpy scalar the loop leaves)
+    lower_stmts(lw, node, [assign(acc, ast.Subscript(value=name(tmp), slice=ast.Tuple(
+        elts=[], ctx=ast.Load()), ctx=ast.Load()))])
+    return True
