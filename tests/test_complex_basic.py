@@ -252,17 +252,6 @@ def test_refusals_name_the_construct():
             pyonnx.compile(fn)(*args)
 
 
-def test_sklearn_complex_input_is_refused_with_advice():
-    # skl2onnx types a complex X as an ONNX complex tensor, which onnxruntime cannot compute on
-    import pyonnx.sklearn
-    from tests.sklearn_kernels import SelectPower
-
-    x = np.arange(6.0).reshape(3, 2)
-    step = SelectPower().fit(x)
-    with pytest.raises(pyonnx.ConversionError, match=r"np.hstack\(\[X.real, X.imag\]\)"):
-        pyonnx.sklearn.to_onnx(step, (x + 1j).astype(np.complex64))
-
-
 def likes(a, x):
     return np.zeros_like(a), np.ones_like(a), np.full_like(a, 2), np.full_like(x, 1 + 2j), \
         np.full_like(a, 1j, dtype=np.complex128), np.full(2, 1j), np.full_like(x, a[0])
