@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Undefined
 from pyonnx.frontend.lower.aliases import (
     AMBIGUOUS, UNKNOWN, AliasState, Buffer, MaybeCopy, Reshape)
@@ -187,8 +188,16 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
     ctx = lowering.ctx
     state: AliasState = ctx.aliases
     cache: dict[tuple[int, int], Any] = {}
+    rebuilt: dict[int, Any] = {}  # id(Complex) → its rebuilt value (one per object: aliases)
 
     def fresh(value: Any) -> Any:
+        if isinstance(value, Complex):
+            # a complex array is its two parts' memory (complex_aliases registers them)
+            got = rebuilt.get(id(value))
+            if got is None:
+                got = rebuilt[id(value)] = rebuild_complex(value, fresh(value.re),
+                                                           fresh(value.im))
+            return got
         if isinstance(value, Array):
             hit = state.lookup(value)
             if hit is None or hit[0] not in buffers and not may_view(hit[0], buffers):
@@ -235,6 +244,19 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             if new is not value:
                 env[name] = new
 
+
+
+def rebuild_complex(z: Complex, re: Any, im: Any) -> Any:
+    """``z`` with re-derived parts (``z`` itself when neither changed; a stale part makes
+    the whole value stale)."""
+    if re is z.re and im is z.im:
+        return z
+    for part in (re, im):
+        if isinstance(part, Undefined):
+            return part
+    out = Complex(re, im, z.dtype, z.weak)
+    out.base, out.param, out.shared, out.mem = z.base, z.param, z.shared, z.mem
+    return out
 
 
 def _stale(ctx, steps: tuple) -> Undefined:

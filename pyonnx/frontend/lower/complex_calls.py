@@ -146,7 +146,8 @@ def _is_complex_dtype(dt: Any) -> bool:
 def attribute(ctx, z: Complex, name: str) -> Any:
     """``z.name``: .real/.imag (parts, views numpy can write through: refused), .T, shape."""
     if name in ("real", "imag"):
-        return F.part_view(ctx, z, z.re if name == "real" else z.im)
+        return F.part_view(ctx, z, z.re if name == "real" else z.im,
+                           "re" if name == "real" else "im")
     if name == "dtype":
         return z.dtype
     if name in ("itemsize", "nbytes"):
@@ -172,7 +173,10 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
     index = sequences.lists_as_arrays(ctx, index)
     out = F.partwise(ctx, z, lambda p: real_getitem(ctx, p, index))
     if _basic(index):
-        out.base, out.mem = z, z.mem  # numpy's view: writes while it is alive are refused
+        # numpy's view: followed where complex_aliases can, else writes are refused
+        from pyonnx.frontend.lower.aliases import GetItem
+        from pyonnx.frontend.lower.complex_aliases import view
+        return view(ctx, z, out, GetItem(index))
     return out
 
 
