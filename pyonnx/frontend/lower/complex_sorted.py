@@ -124,7 +124,17 @@ def unique(ctx, ar, return_index=False, return_inverse=False, return_counts=Fals
                   (None,))
     values = make(ctx, r.take(sr, first), r.take(si, first), ar.dtype)
     if not any(flags):
-        return values
+        # numpy 2.4 answers this form from a hash table, which keeps the first NaN of the
+        # input (in order); with flags it sorts, keeping the first NaN of the sorted values
+        # (a NaN appended so that argmax and take work on an empty input too)
+        pad = r.concatenate((x.re, r.reshape(r.multiply(r.sum(x.re), np.nan), (1,))))
+        in_nan = r.concatenate((_has_nan(r, x.re, x.im), r.isnan(r.reshape(
+            r.multiply(r.sum(x.re), np.nan), (1,)))))
+        k = r.argmax(in_nan)
+        pad_im = r.concatenate((x.im, r.reshape(r.sum(x.im), (1,))))
+        kept = r.take(nan, first)
+        return make(ctx, r.where(kept, r.take(pad, k), values.re),
+                    r.where(kept, r.take(pad_im, k), values.im), ar.dtype)
     out: list[Any] = [values]
     if flags[0]:
         out.append(r.take(perm, first))
