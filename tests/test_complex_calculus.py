@@ -101,3 +101,27 @@ def test_ediff1d_refuses_numpy_type_errors():
     with pytest.raises(pyonnx.ConversionError, match="same_kind"):
         pyonnx.compile(complex_edge_of_real)(np.arange(3.0))
     check(complex64_edge, np.ones(3, np.complex64))
+
+
+def medians(z):
+    return np.median(z, axis=(0, 2)), np.median(z, axis=(-1, 0), keepdims=True), \
+        np.median(z, axis=(1,)), np.median(z, axis=(0, 1, 2))
+
+
+@pytest.mark.parametrize("special", [False, True])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_median_over_several_axes(dtype, special):
+    rng = np.random.default_rng(0)
+    z = rng.integers(-3, 3, (3, 4, 5)) + 1j * rng.integers(-3, 3, (3, 4, 5))
+    if special:
+        z[0, 1, 2] = complex(np.nan, 1)
+        z[2, 3, 4] = complex(np.inf, -np.inf)
+    check(medians, z.astype(dtype))
+
+
+def test_median_axes_refusals():
+    def repeated(z):
+        return np.median(z, axis=(0, 0))
+
+    with pytest.raises(pyonnx.ConversionError, match="repeated axis"):
+        pyonnx.compile(repeated)(np.ones((2, 2), np.complex128))

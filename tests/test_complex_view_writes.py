@@ -98,7 +98,33 @@ def rows_of_a_matrix(z):
     return z, r0, r1
 
 
-CASES = [view_write, alias_write, base_write_seen_by_view, view_of_view, helper_writes_argument,
+def inplace_through_view_then_base(z):
+    v = z[1:]
+    v *= 2j
+    z += 1
+    return z, v
+
+
+def inplace_through_alias(z):
+    w = z
+    w -= 1j
+    return z, w
+
+
+def inplace_divide_view(z):
+    v = z[::2]
+    v /= 2
+    return v
+
+
+def inplace_row_plus_row(z):
+    v = z[0]
+    v += z[1]
+    return z
+
+
+CASES = [inplace_through_view_then_base, inplace_through_alias, inplace_divide_view,
+         inplace_row_plus_row, view_write, alias_write, base_write_seen_by_view, view_of_view, helper_writes_argument,
          list_sees_write, view_then_read_in_loop, argument_written_through_view_after_rebind,
          view_rebound_to_a_copy, rows_of_a_matrix, k.cw_arg_rebind]
 

@@ -73,6 +73,10 @@ def written_arguments(ctx, lowering, taken: set[str]) -> list[tuple[str, Array, 
                 if name in getattr(ctx, "complex_param_dtypes", {}) else None
             if memory is not None:
                 found = {id(memory): memory}
+        if len(found) > 1:
+            from pyonnx.frontend.lower.complex_aliases import one_memory
+            if one_memory(ctx, list(found.values())):  # aliases of the argument's memory
+                found = dict([next(iter(found.items()))])
         if len(found) != 1:
             raise ConversionError(
                 f"the function writes into its complex argument '{name}' and then binds the "

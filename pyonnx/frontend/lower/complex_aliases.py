@@ -26,7 +26,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.aliases import AMBIGUOUS, UNKNOWN, Step, register_view
 
 __all__ = ["static_code", "followed", "register", "view", "write", "holders",
-           "argument_memory", "buffer_param"]
+           "argument_memory", "buffer_param", "one_memory"]
 
 
 def static_code(ctx) -> bool:
@@ -86,6 +86,18 @@ def register(ctx, z: Complex) -> Complex:
 def buffer_param(ctx, buffer) -> str | None:
     """The complex parameter whose memory part ``buffer`` is (None: not an argument's)."""
     return _owned(ctx).get(buffer)
+
+
+def one_memory(ctx, values: list) -> bool:
+    """Whether ``values`` (Complex) are all this module's views of the same part buffers with
+    the same steps (the same numpy array seen through several names: the same contents)."""
+    keys = set()
+    for z in values:
+        if not followed(ctx, z):
+            return False
+        (br, sr), (bi, si) = _entry(ctx, z.re), _entry(ctx, z.im)
+        keys.add((br, tuple(map(id, sr)), bi, tuple(map(id, si))))
+    return len(keys) == 1
 
 
 def argument_memory(ctx, param: str, dtype) -> Complex | None:
@@ -148,9 +160,10 @@ def holders(ctx, target: Complex) -> list[tuple[str, Any]]:
     return out
 
 
-def write(lowering, target: Complex, compute_re, compute_im, loc_text: str) -> None:
+def write(lowering, target: Complex, compute_re, compute_im, loc_text: str) -> Complex:
     """Writes ``compute_re(ctx, re)`` / ``compute_im(ctx, im)`` into the parts of ``target``'s
-    memory (each None: that part unchanged) and rebinds every name that sees it.
+    memory (each None: that part unchanged) and rebinds every name that sees it; returns
+    ``target`` as registered (its parts' entries name the buffers and steps written).
 
     Preconditions: :func:`static_code`, and ``target`` and each of its :func:`holders` are
     :func:`followed` or fresh (checked by complex_writes.write)."""
@@ -163,3 +176,4 @@ def write(lowering, target: Complex, compute_re, compute_im, loc_text: str) -> N
         alias_writes.write_with(lowering, target.re, compute_re, loc_text)
     if compute_im is not None:
         alias_writes.write_with(lowering, target.im, compute_im, loc_text)
+    return target

@@ -152,6 +152,27 @@ def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any
     written_arguments(ctx).update(params)  # the caller's arrays: written back
 
 
+def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
+    """``x op= v`` on a complex array other names or views share: the result written into
+    ``x``'s memory (numpy's in-place ufunc), the name's new value re-derived from it."""
+    from pyonnx.frontend.lower import complex_aliases as CA
+    from pyonnx.frontend.lower.alias_writes import current
+    from pyonnx.frontend.lower.setitem import setitem
+
+    ctx = lowering.ctx
+    if result.dtype != left.dtype:
+        result = make(ctx, result.re, result.im, left.dtype)
+    params = {v.param for _, v in CA.holders(ctx, left) if v.param is not None}
+    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, left) or ())
+               if p is not None}
+    target = CA.write(lowering, left, lambda c, t: setitem(c, t, Ellipsis, result.re),
+                      lambda c, t: setitem(c, t, Ellipsis, result.im), "'x op= ...'")
+    written_arguments(ctx).update(params)
+    out = Complex(current(ctx, target.re), current(ctx, target.im), left.dtype)
+    out.base, out.param, out.shared, out.mem = target.base, target.param, "", target.mem
+    return out
+
+
 def _direct(value: Any) -> bool:
     return isinstance(value, (Complex, Array, bool, int, float, complex, np.generic,
                               np.ndarray))
@@ -224,6 +245,8 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
         if inplace is True:
             holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
                           if v is left or _meets(v, left))
+            if (shared(lowering, left) or holders > 1) and _followable(ctx, left):
+                return _inplace_followed(lowering, left, result)
             if shared(lowering, left) or holders > 1:
                 raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
                                 "view or the caller shares is not supported (numpy would change "
