@@ -186,3 +186,26 @@ def transposed_view(z):
 def test_writes_not_followed_are_refused(fn, args):
     with pytest.raises(pyonnx.ConversionError):
         pyonnx.compile(fn)(*[a.copy() for a in args])
+
+
+def item_is_a_scalar_copy(z):
+    v = z[0]
+    v += 1  # numpy: v is a numpy scalar (a copy); z is unchanged
+    return z, v
+
+
+def zero_d_view(z):
+    v = z[0, ...]  # a 0-d array view: numpy's in-place add writes into z
+    v += 1
+    w = z[...]
+    w += 1j
+    return z, v, w
+
+
+def test_numpy_scalars_are_not_views():
+    z = np.arange(3) * 1j
+    check(zero_d_view, z)
+    # (a scalar from integer indexing is not followed as a view: refused, never written
+    # into the array it came from)
+    with pytest.raises(pyonnx.ConversionError):
+        pyonnx.compile(item_is_a_scalar_copy)(z.copy())

@@ -175,6 +175,12 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
     index = sequences.lists_as_arrays(ctx, index)
     out = F.partwise(ctx, z, lambda p: real_getitem(ctx, p, index))
     if _basic(index):
+        if out.ndim == 0 and not any(i is Ellipsis or i is None for i in (
+                index if isinstance(index, tuple) else (index,))):
+            # a numpy scalar (every axis taken by an integer): a copy, which numpy's
+            # 'v += 1' rebinds; as a view its writes are refused (not followed)
+            out.base, out.mem = z, z.mem
+            return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem
         from pyonnx.frontend.lower.complex_aliases import view
