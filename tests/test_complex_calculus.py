@@ -125,3 +125,15 @@ def test_median_axes_refusals():
 
     with pytest.raises(pyonnx.ConversionError, match="repeated axis"):
         pyonnx.compile(repeated)(np.ones((2, 2), np.complex128))
+
+
+def likes_with_dtype(z):
+    return np.zeros_like(z, dtype=np.float32), np.ones_like(z, dtype=np.int64), \
+        np.ones_like(z, dtype=np.complex64), np.zeros_like(z, dtype=complex), \
+        np.ones_like(z, dtype=bool), np.full_like(z, 2.5, dtype=np.int32)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_like_creation_with_a_dtype(dtype):
+    check(likes_with_dtype, (np.arange(6.0).reshape(2, 3) * 1j).astype(dtype))
+    check(likes_with_dtype, np.array(1j, dtype))

@@ -32,13 +32,10 @@ class R:
         out = w(cond, a, b)
         if out.dtype.kind != "f":
             return out
-        from pyonnx.frontend.numpy_calls.elementwise.common import _const, where_
-
         flip = self.logical_xor(w(cond, self._negative(a), self._negative(b)),
                                 self._negative(out))
-        one = _const(self.ctx, 1.0, out.dtype)
-        factor = where_(self.ctx, flip, _const(self.ctx, -1.0, out.dtype), one, out.dtype)
-        return self.multiply(out, factor)
+        minus, one = (self.ctx.const_array(np.asarray(v, out.dtype)) for v in (-1.0, 1.0))
+        return self.multiply(out, w(flip, minus, one))
 
     def _negative(self, x):
         """Whether ``x`` has its sign bit set (False for a NaN): ``x < 0`` or ``1/x < 0``

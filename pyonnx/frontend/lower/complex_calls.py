@@ -58,6 +58,7 @@ _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
                               "argsort", "var", "std", "clip"}
+_LIKES = (np.zeros_like, np.ones_like, np.full_like)  # (any dtype: complex_creation.create)
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -205,7 +206,8 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
     if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))
-                                or C.creation_dtype(func, args, kwargs) is None):
+                                or C.creation_dtype(func, args, kwargs) is None
+                                or func in _LIKES and args and isinstance(args[0], Complex)):
         return C.create(ctx, func, args, kwargs)
     if isinstance(func, type) and issubclass(func, np.generic) and len(args) == 1 and \
             not kwargs and isinstance(args[0], Complex):

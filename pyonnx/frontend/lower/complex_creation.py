@@ -69,7 +69,8 @@ def create(ctx, func, args: list, kwargs: dict) -> Complex:
 
 def _zeros_like(ctx, a, dtype=None, **kw):
     if dtype is not None or kw:
-        raise ctx.error("np.zeros_like(z, dtype=...) of a complex array is not supported yet")
+        # (numpy's zeros of the template's shape in dtype: a complex one is made as full_like)
+        return create(ctx, np.zeros_like, [a], {"dtype": dtype, **kw})
     return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
 
 
