@@ -209,3 +209,19 @@ def test_numpy_scalars_are_not_views():
     # into the array it came from)
     with pytest.raises(pyonnx.ConversionError):
         pyonnx.compile(item_is_a_scalar_copy)(z.copy())
+
+
+def copy_of_real_then_real_write(x):
+    z = x.astype(np.complex128)
+    c = np.complex128(x)
+    y = x[1:]
+    w = y.astype(np.complex64)
+    x[1] = 5
+    x += 1
+    return z, c, w
+
+
+def test_complex_copies_of_real_arrays_do_not_see_real_writes():
+    # (a complex part may be the real array's own graph value: a write into the real array
+    # must not re-derive the complex copy)
+    check(copy_of_real_then_real_write, np.arange(4.0))

@@ -192,7 +192,11 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
 
     def fresh(value: Any) -> Any:
         if isinstance(value, Complex):
-            # a complex array is its two parts' memory (complex_aliases registers them)
+            # a complex array is its two parts' memory when complex_aliases registered them
+            # as its own buffers; else a part may be a real array's object (x.astype(complex)
+            # reuses x's values) whose writes the complex copy must not see
+            if not _complex_owned(ctx, value):
+                return value
             got = rebuilt.get(id(value))
             if got is None:
                 got = rebuilt[id(value)] = rebuild_complex(value, fresh(value.re),
@@ -244,6 +248,14 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             if new is not value:
                 env[name] = new
 
+
+
+def _complex_owned(ctx, z: Complex) -> bool:
+    owned = getattr(ctx, "complex_buffers", None)
+    if not owned:
+        return False
+    hits = [ctx.aliases.lookup(z.re), ctx.aliases.lookup(z.im)]
+    return all(h is not None and h[0] in owned for h in hits)
 
 
 def rebuild_complex(z: Complex, re: Any, im: Any) -> Any:
