@@ -137,3 +137,16 @@ def likes_with_dtype(z):
 def test_like_creation_with_a_dtype(dtype):
     check(likes_with_dtype, (np.arange(6.0).reshape(2, 3) * 1j).astype(dtype))
     check(likes_with_dtype, np.array(1j, dtype))
+
+
+def setdiffs(a, b):
+    return np.setdiff1d(a, b), np.setdiff1d(b, a), np.setdiff1d(a, [1 + 1j, 3]), \
+        np.setdiff1d(a, b.real)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_setdiff1d(dtype):
+    a = np.array([1 + 1j, np.nan, 3, 1 + 1j, -2j, complex(1, np.nan), 0j], dtype)
+    b = np.array([[3, 2j], [np.nan, -0.0]], dtype)
+    check(setdiffs, a, b)
+    check(setdiffs, a[:0].copy(), b)

@@ -333,7 +333,7 @@ C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argma
           "np.unique({z}, return_counts=True)[1]", "np.mean({z}, axis=0)", "np.ediff1d({z})",
           "np.ediff1d({z}, to_begin=1j)", "np.trapezoid({z}, axis=0)", "np.trapezoid({z}, dx=0.5j)",
           "np.union1d(np.ravel({z}), np.ravel({w}))", "np.nanargmax({z})",
-          "np.nanargmin({z}, axis=0)")
+          "np.nanargmin({z}, axis=0)", "np.setdiff1d({z}, {w})")
 
 
 def _complex_name(g):

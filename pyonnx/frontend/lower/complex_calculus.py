@@ -1,4 +1,4 @@
-"""np.ediff1d, np.trapezoid, np.union1d, np.nanargmax and np.nanargmin with complex values.
+"""np.ediff1d, np.trapezoid, np.union1d, np.setdiff1d, np.nanargmax and np.nanargmin with complex values.
 
 Input: numpy's arguments, at least one complex. Output: numpy's result and dtype.
 
@@ -9,6 +9,7 @@ Input: numpy's arguments, at least one complex. Output: numpy's result and dtype
   so ``inf`` parts give numpy's NaNs), the sum part by part (as numpy's pairwise complex sum).
 * ``union1d``: numpy's ``unique(concatenate((ar1, ar2), axis=None))`` (sorted
   lexicographically, NaNs last, as complex ``np.unique``).
+* ``setdiff1d``: ``unique(ar1)`` without the values ``==`` one of ``unique(ar2)``.
 * ``nanargmax``/``nanargmin``: numpy's ``_replace_nan``: an element with a NaN in either part
   becomes ``∓inf + 0j``, then the complex (lexicographic) argmax/argmin; an all-NaN slice
   raises ValueError at run time, as in numpy.
@@ -166,6 +167,32 @@ def union1d(ctx, ar1, ar2):
     return SORTED[np.unique](ctx, joined)
 
 
-FUNCS = {np.ediff1d: ediff1d, np.union1d: union1d, np.trapezoid: trapezoid,
+def setdiff1d(ctx, ar1, ar2, assume_unique=False):
+    """``np.setdiff1d``: numpy's ``unique(ar1)`` without the values equal (``==``, so never a
+    NaN) to one of ``unique(ar2)``."""
+    from pyonnx.frontend.graph.indexing import getitem as real_getitem
+    from pyonnx.frontend.lower.complex_functions import partwise
+    from pyonnx.frontend.lower.complex_sorted import FUNCS as SORTED
+
+    if ctx.static(assume_unique, "assume_unique"):
+        raise ctx.error("np.setdiff1d(..., assume_unique=True) of complex values is not "
+                        "supported (numpy's result on repeated values depends on its sort); "
+                        "leave assume_unique at False")
+    if not isinstance(ar1, Complex):
+        raise ctx.error("np.setdiff1d of a real first array with complex values is not "
+                        "supported; make the first array complex (ar1.astype(complex))")
+    r = R(ctx)
+    u1 = SORTED[np.unique](ctx, ar1)
+    if not isinstance(ar2, Complex):
+        ar2 = make(ctx, *parts(ctx, ar2 if isinstance(ar2, Array) else np.asarray(ar2),
+                               ar1.dtype), ar1.dtype)
+    u2 = SORTED[np.unique](ctx, ar2)
+    eq = r.logical_and(r.equal(r.expand_dims(u1.re, 1), r.expand_dims(u2.re, 0)),
+                       r.equal(r.expand_dims(u1.im, 1), r.expand_dims(u2.im, 0)))
+    keep = r.logical_not(r.any(eq, axis=1))
+    return partwise(ctx, u1, lambda p: real_getitem(ctx, p, keep))
+
+
+FUNCS = {np.ediff1d: ediff1d, np.union1d: union1d, np.setdiff1d: setdiff1d, np.trapezoid: trapezoid,
          np.nanargmax: _nanarg(True, "np.nanargmax"),
          np.nanargmin: _nanarg(False, "np.nanargmin")}
