@@ -329,10 +329,6 @@ def c_more_math(z):
     return np.sinh(z), np.cosh(z), np.log10(z), np.log2(z), np.sign(z), np.linalg.norm(z)
 
 
-def c_refused_trapezoid(z):
-    return np.trapezoid(z)
-
-
 def c_refused_gradient(z):
     return np.gradient(z)
 

@@ -197,8 +197,7 @@ def test_more_math(dtype):
     check(k.c_more_math, rc((2, 3), dtype), **tol)
 
 
-@pytest.mark.parametrize("fn, match", [(k.c_refused_trapezoid, "np.trapezoid"),
-                                       (k.c_refused_gradient, "np.gradient")])
+@pytest.mark.parametrize("fn, match", [(k.c_refused_gradient, "np.gradient")])
 def test_not_yet_converted_is_refused_at_the_line(fn, match):
     # numpy computes these; pyonnx refuses at the user's line (never a real-only result)
     fn(rc((3,)))
@@ -250,17 +249,6 @@ def test_refusals_name_the_construct():
             (k.c_bad_inplace_real, (np.arange(2.0),), "same_kind")]:
         with pytest.raises(pyonnx.ConversionError, match=match):
             pyonnx.compile(fn)(*args)
-
-
-def test_sklearn_complex_input_is_refused_with_advice():
-    # skl2onnx types a complex X as an ONNX complex tensor, which onnxruntime cannot compute on
-    import pyonnx.sklearn
-    from tests.sklearn_kernels import SelectPower
-
-    x = np.arange(6.0).reshape(3, 2)
-    step = SelectPower().fit(x)
-    with pytest.raises(pyonnx.ConversionError, match=r"np.hstack\(\[X.real, X.imag\]\)"):
-        pyonnx.sklearn.to_onnx(step, (x + 1j).astype(np.complex64))
 
 
 def likes(a, x):

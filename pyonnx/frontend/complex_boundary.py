@@ -33,6 +33,9 @@ def input_value(ctx, name: str, dtype: np.dtype, shape: tuple) -> tuple[ir.Value
     static_shape = tuple(d if isinstance(d, int) else None for d in shape)
     z = unpack(ctx, Array(value, rd, static_shape + (2,)), dtype)
     z.param = name
+    if not hasattr(ctx, "complex_param_dtypes"):
+        ctx.complex_param_dtypes = {}
+    ctx.complex_param_dtypes[name] = np.dtype(dtype)
     return value, z
 
 
@@ -64,6 +67,16 @@ def written_arguments(ctx, lowering, taken: set[str]) -> list[tuple[str, Array, 
     for name in sorted(names(ctx)):
         found = {id(v): v for v in lowering.env.locals.values()
                  if isinstance(v, Complex) and v.param == name}
+        if not found:  # written through a view after the name was rebound
+            from pyonnx.frontend.lower.complex_aliases import argument_memory
+            memory = argument_memory(ctx, name, ctx.complex_param_dtypes.get(name)) \
+                if name in getattr(ctx, "complex_param_dtypes", {}) else None
+            if memory is not None:
+                found = {id(memory): memory}
+        if len(found) > 1:
+            from pyonnx.frontend.lower.complex_aliases import one_memory
+            if one_memory(ctx, list(found.values())):  # aliases of the argument's memory
+                found = dict([next(iter(found.items()))])
         if len(found) != 1:
             raise ConversionError(
                 f"the function writes into its complex argument '{name}' and then binds the "

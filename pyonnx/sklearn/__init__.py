@@ -22,6 +22,11 @@ scikit-learn estimator or pipeline held on ``self`` (``self.scaler_.transform(X)
 own skl2onnx graph, inlined (:mod:`pyonnx.sklearn.fitted`); objects built inside a method are
 converted or refused with advice (:mod:`pyonnx.sklearn.objects`).
 
+A complex ``X`` (or a complex result) is a real tensor with a trailing dimension of 2 in the
+model, as in :func:`pyonnx.to_onnx`'s models and recorded the same way (doc string and metadata,
+see :mod:`pyonnx.sklearn.complex_pairs`); only the steps pyonnx converts compute on complex
+values.
+
 Importing this module also lets skl2onnx convert ``FunctionTransformer(func)`` for any numpy
 ``func`` (``func=None`` keeps skl2onnx's own converter).
 

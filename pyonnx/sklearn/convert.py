@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pyonnx.errors import ConversionError
+from pyonnx.sklearn import complex_pairs
 from pyonnx.sklearn.register import MIN_OPSET, onnx_opset, register
 
 __all__ = ["to_onnx", "custom_steps", "MIN_OPSET"]
@@ -78,6 +79,7 @@ def to_onnx(estimator: Any, X_sample: Any = None, *, target_opset: Any = None,
             ``target_opset`` is below 21.
     """
     import skl2onnx
+    from skl2onnx.common.utils import InvalidInputTypeException
 
     from pyonnx.api import _at_user_level
 
@@ -88,7 +90,15 @@ def to_onnx(estimator: Any, X_sample: Any = None, *, target_opset: Any = None,
         for step in custom_steps(estimator):
             if not _registered_with_skl2onnx(type(step)):
                 register(type(step))
-        return skl2onnx.to_onnx(estimator, X_sample, target_opset=target_opset, **options)
+        with complex_pairs.conversion() as state:
+            try:
+                model = skl2onnx.to_onnx(estimator, X_sample, target_opset=target_opset,
+                                         **options)
+            except InvalidInputTypeException as e:
+                complex_pairs.refuse_wrong_type(e)
+                raise
+            # complex inputs/outputs become trailing-2 real tensors
+            return complex_pairs.finish(model, state)
     except ConversionError as e:
         raise _at_user_level(e) from None
 

@@ -27,6 +27,7 @@ import types
 from typing import Any
 
 from pyonnx.errors import ConversionError
+from pyonnx.sklearn.complex_pairs import note_step
 from pyonnx.sklearn.graph import convert_function
 from pyonnx.sklearn.register import (concat_inputs, declare_outputs, graph_for, onnx_opset)
 from pyonnx.sklearn.inline import add_graph
@@ -99,6 +100,8 @@ def _converter(scope: Any, operator: Any, container: Any) -> None:
     if transformer.func is None:
         return _ORIGINAL["convert"](scope, operator, container)
     graph = graph_for(operator, onnx_opset(container.target_opset_all), _build(transformer))
+    first = len(container.nodes)
     x = concat_inputs(scope, operator, container)
     add_graph(scope, container, graph.model, x, [v.full_name for v in operator.outputs],
               type(transformer).__name__)
+    note_step(operator, container, first)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
+from pyonnx.sklearn.complex_pairs import graph_output_types
 from pyonnx.specs import spec
 
 __all__ = ["MethodGraph", "convert_methods", "convert_function", "method_function",
@@ -161,13 +162,29 @@ def _convert(fn: Callable[..., Any], statics: dict[str, Any], x_dtype: np.dtype,
         raise ConversionError(f"{what} returns a tuple; a scikit-learn step's method returns "
                               "one array")
     _check_operator_versions(model, opset)
+    _check_model_opset(model, what)
     out_dtypes, out_shapes = [], []
     for out in model.graph.output:
         t = out.type.tensor_type
         out_dtypes.append(np.dtype(onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)))
         out_shapes.append(tuple(d.dim_value if d.HasField("dim_value") else None
                                 for d in t.shape.dim))
+    # complex outputs are trailing-2 real tensors in the graph, complex for the pipeline
+    out_dtypes, out_shapes = graph_output_types(model, out_dtypes, out_shapes)
     return MethodGraph(model, tuple(out_dtypes), tuple(out_shapes))
+
+
+def _check_model_opset(model: Any, what: str) -> None:
+    """Refuses a graph that needs an operator newer than skl2onnx writes (BitCast, opset 26,
+    reads the sign bit of a NaN for np.signbit/np.copysign and the special cases of complex
+    functions such as sqrt, log and arcsin)."""
+    for imp in model.opset_import:
+        if imp.domain in ("", "ai.onnx") and imp.version > NEWEST_SAFE_OPSET:
+            raise ConversionError(
+                f"{what} needs ONNX opset {imp.version} (BitCast reads the sign bits of NaNs "
+                "for np.signbit/np.copysign and for the special values of complex functions "
+                f"such as np.sqrt or np.log), and skl2onnx writes opset {NEWEST_SAFE_OPSET} at "
+                "most; compile this function with pyonnx.compile / pyonnx.to_onnx instead")
 
 
 def _check_operator_versions(model: Any, opset: int) -> None:

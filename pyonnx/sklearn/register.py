@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.errors import ConversionError
+from pyonnx.sklearn.complex_pairs import COMPLEX_TYPES, check_active, note_step
 from pyonnx.sklearn.graph import (MAX_METHODS, MIN_OPSET_TEXT, MethodGraph, convert_methods,
                                   method_function)
 from pyonnx.sklearn.inline import add_graph
@@ -167,7 +168,12 @@ def _type_table() -> dict[np.dtype, type]:
 
 def tensor_type(dtype: np.dtype, shape: list) -> Any:
     """The skl2onnx tensor type of ``dtype`` and ``shape``."""
-    return _type_table()[np.dtype(dtype)](shape)
+    dtype = np.dtype(dtype)
+    if dtype.kind == "c":
+        from skl2onnx.common import data_types as t
+
+        return (t.Complex64TensorType if dtype == np.complex64 else t.Complex128TensorType)(shape)
+    return _type_table()[dtype](shape)
 
 
 def numpy_dtype(var_type: Any) -> np.dtype:
@@ -175,14 +181,11 @@ def numpy_dtype(var_type: Any) -> np.dtype:
     for dtype, cls in _type_table().items():
         if type(var_type) is cls:
             return dtype
-    if type(var_type).__name__ in ("Complex64TensorType", "Complex128TensorType"):
-        # skl2onnx types a complex X as an ONNX complex tensor, on which onnxruntime has
-        # almost no kernels (pyonnx's own models carry complex values as real pairs)
-        raise ConversionError(
-            "pyonnx.sklearn does not convert complex inputs: skl2onnx makes X an ONNX complex "
-            "tensor, which onnxruntime cannot compute on; give the pipeline real columns "
-            "(np.hstack([X.real, X.imag])), or compile the complex function with "
-            "pyonnx.compile / pyonnx.to_onnx, whose models carry complex values as real pairs")
+    dtype = COMPLEX_TYPES.get(type(var_type).__name__)
+    if dtype is not None:
+        # complex X: real pairs in the graph (see pyonnx.sklearn.complex_pairs)
+        check_active(dtype)
+        return dtype
     raise ConversionError(f"pyonnx converts numeric tensors, not {type(var_type).__name__} "
                           "inputs")
 
@@ -322,6 +325,8 @@ def _check_zipmap(operator: Any, graph: MethodGraph) -> None:
 def _converter(scope: Any, operator: Any, container: Any) -> None:
     estimator = operator.raw_operator
     graph = graph_for(operator, onnx_opset(container.target_opset_all), _build(estimator))
+    first = len(container.nodes)
     x = concat_inputs(scope, operator, container)
     add_graph(scope, container, graph.model, x, [v.full_name for v in operator.outputs],
               type(estimator).__name__, _label_casts(estimator, graph))
+    note_step(operator, container, first)

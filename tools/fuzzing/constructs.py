@@ -333,7 +333,10 @@ C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argma
           "np.convolve(np.ravel({z}), np.ravel({w}))",
           "np.correlate(np.ravel({z}), np.ravel({w}), 'full')", "np.median({z}, axis=-1)",
           "np.linalg.norm({z}, 1, axis=-1)", "np.linalg.norm({z}, np.inf)",
-          "np.unique({z}, return_counts=True)[1]", "np.mean({z}, axis=0)")
+          "np.unique({z}, return_counts=True)[1]", "np.mean({z}, axis=0)", "np.ediff1d({z})",
+          "np.ediff1d({z}, to_begin=1j)", "np.trapezoid({z}, axis=0)", "np.trapezoid({z}, dx=0.5j)",
+          "np.union1d(np.ravel({z}), np.ravel({w}))", "np.nanargmax({z})",
+          "np.nanargmin({z}, axis=0)", "np.setdiff1d({z}, {w})")
 
 
 def _complex_name(g):

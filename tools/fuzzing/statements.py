@@ -125,6 +125,34 @@ def s_part_write(g):
     return False
 
 
+def s_complex_view_write(g):
+    """A view of a complex array, written through (issue 11): ``v = z[1:]`` then ``v[i] = x``
+    (or ``v.real[i] = x``); numpy's write reaches ``z`` and every other view of it."""
+    names = g.names(("array",), lambda n, d: d.dtype.startswith("complex") and d.ndim > 0)
+    if not names:
+        return False
+    z = g.rng.choice(names)
+    forms = [z, f"{z}[1:]", f"{z}[::-1]", f"{z}[::2]", f"{z}[...]", f"{z}[-1:]"]
+    if g.desc(z).ndim >= 2:
+        forms += [f"{z}[1]", f"{z}[:, 0]", f"{z}[:, 1:]", f"{z}[0]"]
+    v = g.fresh("v")
+    if not g.try_stmt([f"{v} = {g.rng.choice(forms)}"], assigned=[v]):
+        return False
+    g.exact[v] = g.is_exact(z)
+    if v not in g.names(("array",), lambda n, d: d.ndim > 0):
+        return True  # (a 0-d view, or a statement no input set reaches: no values known)
+    part = g.rng.choice(("", "", ".real", ".imag"))
+    idx = C.gen_index(g, v, write=True)
+    cur = g.eval(f"{v}{part}[{idx}]")
+    if cur is None:
+        return True
+    val, exact = _value_for(g, cur, False)
+    if g.try_stmt([f"{v}{part}[{idx}] = {val}"]) and not exact:
+        _mark_inexact(g, v)
+        _mark_inexact(g, z)
+    return True
+
+
 def s_augname(g):
     names = g.names(("array", "npscalar", "pyscalar"))
     if not names:
@@ -403,7 +431,7 @@ STATEMENTS = [
     (1, ("compile",), idioms.s_sentinel), (1, ("compile",), idioms.s_dict_branches),
     (1, ("compile",), idioms.s_records), (1, ("compile",), idioms.s_mixed_kind),
     (1, ("compile",), idioms.s_running_extreme),
-    (1, ("compile",), s_part_write),
+    (1, ("compile",), s_part_write), (1, ("compile",), s_complex_view_write),
 ]
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Undefined
 from pyonnx.frontend.lower.aliases import (
     AMBIGUOUS, UNKNOWN, AliasState, Buffer, MaybeCopy, Reshape)
@@ -211,8 +212,20 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
     ctx = lowering.ctx
     state: AliasState = ctx.aliases
     cache: dict[tuple[int, int], Any] = {}
+    rebuilt: dict[int, Any] = {}  # id(Complex) → its rebuilt value (one per object: aliases)
 
     def fresh(value: Any) -> Any:
+        if isinstance(value, Complex):
+            # a complex array is its two parts' memory when complex_aliases registered them
+            # as its own buffers; else a part may be a real array's object (x.astype(complex)
+            # reuses x's values) whose writes the complex copy must not see
+            if not _complex_owned(ctx, value):
+                return value
+            got = rebuilt.get(id(value))
+            if got is None:
+                got = rebuilt[id(value)] = rebuild_complex(value, fresh(value.re),
+                                                           fresh(value.im))
+            return got
         if isinstance(value, Array):
             hit = state.lookup(value)
             if hit is None or hit[0] not in buffers and not may_view(hit[0], buffers):
@@ -259,6 +272,27 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
             if new is not value:
                 env[name] = new
 
+
+
+def _complex_owned(ctx, z: Complex) -> bool:
+    owned = getattr(ctx, "complex_buffers", None)
+    if not owned:
+        return False
+    hits = [ctx.aliases.lookup(z.re), ctx.aliases.lookup(z.im)]
+    return all(h is not None and h[0] in owned for h in hits)
+
+
+def rebuild_complex(z: Complex, re: Any, im: Any) -> Any:
+    """``z`` with re-derived parts (``z`` itself when neither changed; a stale part makes
+    the whole value stale)."""
+    if re is z.re and im is z.im:
+        return z
+    for part in (re, im):
+        if isinstance(part, Undefined):
+            return part
+    out = Complex(re, im, z.dtype, z.weak)
+    out.base, out.param, out.shared, out.mem = z.base, z.param, z.shared, z.mem
+    return out
 
 
 def _stale(ctx, steps: tuple) -> Undefined:

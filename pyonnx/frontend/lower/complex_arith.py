@@ -23,13 +23,28 @@ class R:
 
     def where(self, cond, a, b):
         """``np.where(cond, a, b)`` keeping the sign of a selected zero: onnxruntime's Where
-        gives +0.0 for a selected -0.0 (common.where_), so the sign is put back from a Where
-        of the operands' signs (±1, exact)."""
-        w, cs = self.__getattr__("where"), self.__getattr__("copysign")
+        gives +0.0 for a selected -0.0 (common.where_), so ``out`` is multiplied by -1 where
+        its sign differs from the selected operand's. Signs are read by comparisons, not
+        BitCast (opset 26, which skl2onnx cannot write); a NaN counts as positive on both
+        sides, so a selected NaN is multiplied by 1, which keeps its bits (sign included:
+        later copysign/signbit lowerings read them)."""
+        w = self.__getattr__("where")
         out = w(cond, a, b)
         if out.dtype.kind != "f":
             return out
-        return cs(out, w(cond, cs(1.0, a), cs(1.0, b)))
+        flip = self.logical_xor(w(cond, self._negative(a), self._negative(b)),
+                                self._negative(out))
+        minus, one = (self.ctx.const_array(np.asarray(v, out.dtype)) for v in (-1.0, 1.0))
+        return self.multiply(out, w(flip, minus, one))
+
+    def _negative(self, x):
+        """Whether ``x`` has its sign bit set (False for a NaN): ``x < 0`` or ``1/x < 0``
+        (which sees -0.0)."""
+        if not isinstance(x, Array):
+            return bool(np.signbit(x)) and not np.isnan(x)
+        if x.dtype.kind != "f":
+            return self.less(x, 0)
+        return self.logical_or(self.less(x, 0.0), self.less(self.reciprocal(x), 0.0))
 
     def __getattr__(self, name: str):
         entry = lookup(getattr(np, name))

@@ -58,6 +58,7 @@ _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
                               "argsort", "var", "std", "clip"}
+_LIKES = (np.zeros_like, np.ones_like, np.full_like)  # (any dtype: complex_creation.create)
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
 
@@ -108,8 +109,10 @@ def _FFT_FUNCS():
 def _STATS_FUNCS():
     # (complex_stats, complex_reductions and complex_sorted use complex_functions: they are
     # merged here, not into F.FUNCS)
-    from pyonnx.frontend.lower import complex_reductions, complex_sorted, complex_stats
-    return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS}
+    from pyonnx.frontend.lower import (complex_calculus, complex_reductions, complex_sorted,
+                                       complex_stats)
+    return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS,
+            **complex_calculus.FUNCS}
 
 
 def _ORDER_METHODS():
@@ -146,7 +149,8 @@ def _is_complex_dtype(dt: Any) -> bool:
 def attribute(ctx, z: Complex, name: str) -> Any:
     """``z.name``: .real/.imag (parts, views numpy can write through: refused), .T, shape."""
     if name in ("real", "imag"):
-        return F.part_view(ctx, z, z.re if name == "real" else z.im)
+        return F.part_view(ctx, z, z.re if name == "real" else z.im,
+                           "re" if name == "real" else "im")
     if name == "dtype":
         return z.dtype
     if name in ("itemsize", "nbytes"):
@@ -172,7 +176,16 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
     index = sequences.lists_as_arrays(ctx, index)
     out = F.partwise(ctx, z, lambda p: real_getitem(ctx, p, index))
     if _basic(index):
-        out.base, out.mem = z, z.mem  # numpy's view: writes while it is alive are refused
+        if out.ndim == 0 and not any(i is Ellipsis or i is None for i in (
+                index if isinstance(index, tuple) else (index,))):
+            # a numpy scalar (every axis taken by an integer): a copy, which numpy's
+            # 'v += 1' rebinds; as a view its writes are refused (not followed)
+            out.base, out.mem = z, z.mem
+            return out
+        # numpy's view: followed where complex_aliases can, else writes are refused
+        from pyonnx.frontend.lower.aliases import GetItem
+        from pyonnx.frontend.lower.complex_aliases import view
+        return view(ctx, z, out, GetItem(index))
     return out
 
 
@@ -193,7 +206,8 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
     if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))
-                                or C.creation_dtype(func, args, kwargs) is None):
+                                or C.creation_dtype(func, args, kwargs) is None
+                                or func in _LIKES and args and isinstance(args[0], Complex)):
         return C.create(ctx, func, args, kwargs)
     if isinstance(func, type) and issubclass(func, np.generic) and len(args) == 1 and \
             not kwargs and isinstance(args[0], Complex):

@@ -71,16 +71,10 @@ def create(ctx, func, args: list, kwargs: dict) -> Complex:
 
 
 def _zeros_like(ctx, a, dtype=None, **kw):
-    """np.zeros_like of a complex array: its shape only (zeros of ``dtype``, real or complex;
-    ``order``/``shape``/... as for a real array)."""
-    real_zeros_like = lookup(np.zeros_like).fn
-    if dtype is None and not kw:
-        return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
-    dt = a.dtype if dtype is None else np.dtype(ctx.static(dtype, "dtype"))
-    if dt.kind != "c":
-        return real_zeros_like(ctx, a.re, dtype=dt, **kw)
-    part = real_zeros_like(ctx, a.re, dtype=real_dtype(dt), **kw)
-    return make(ctx, part, part, dt)
+    if dtype is not None or kw:
+        # (numpy's zeros of the template's shape in dtype: a complex one is made as full_like)
+        return create(ctx, np.zeros_like, [a], {"dtype": dtype, **kw})
+    return make(ctx, zeros_like(ctx, a.re), zeros_like(ctx, a.im), a.dtype)
 
 
 def _dtype_of(v):

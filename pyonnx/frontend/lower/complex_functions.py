@@ -33,7 +33,7 @@ def lookup_attribute_of(ctx, a: Array, name: str) -> Any:
     return lookup_attribute(name)(ctx, a)
 
 
-def part_view(ctx, z: Complex, part: Array) -> Array:
+def part_view(ctx, z: Complex, part: Array, which: str = "") -> Array:
     """A part of ``z`` as numpy's view of it: writing through it would change ``z``, which
     pyonnx does not follow, so the view is registered as one it refuses to write through."""
     from pyonnx.frontend.graph.scalar_kinds import mark_array0d
@@ -41,6 +41,13 @@ def part_view(ctx, z: Complex, part: Array) -> Array:
     array0d = z.param is not None or z.base is not None or bool(z.shared)
     if z.ndim == 0 and not array0d:  # a numpy scalar's part is a numpy scalar (a copy)
         return Array(part.value, part.dtype, part.shape)
+    from pyonnx.frontend.lower import complex_aliases as CA
+    if CA.static_code(ctx) and not z.shared and (z.base is None or CA.followed(ctx, z)):
+        # registered on z's own part buffers: a write into z makes the view stale (reading
+        # it afterwards is refused), where numpy would show the new values
+        z = CA.register(ctx, z)
+        which = which or ("re" if part is z.re else "im")
+        part = z.re if which == "re" else z.im
     view = register_view(ctx, part, part, UNKNOWN)
     if z.ndim == 0:
         # the part of a 0-d *array* (an argument, a view) is a 0-d view: ``r += 1`` writes
@@ -135,7 +142,7 @@ def make_value(ctx, func: Any, args: list, kwargs: dict) -> Any:
 
 def real(ctx, z: Any) -> Any:
     if isinstance(z, Complex):
-        return part_view(ctx, z, z.re)
+        return part_view(ctx, z, z.re, "re")
     if isinstance(z, Array):
         from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
         return register_view(ctx, z, z, UNKNOWN)
@@ -144,7 +151,7 @@ def real(ctx, z: Any) -> Any:
 
 def imag(ctx, z: Any) -> Any:
     if isinstance(z, Complex):
-        return part_view(ctx, z, z.im)
+        return part_view(ctx, z, z.im, "im")
     if isinstance(z, Array):
         return zeros_like(ctx, z)
     return np.imag(z)

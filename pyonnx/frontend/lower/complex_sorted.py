@@ -61,8 +61,7 @@ def median(ctx, a, axis=None, out=None, overwrite_input=False, keepdims=False):
                             f"{a.ndim} (numpy raises AxisError)")
         ax = int(axis) % a.ndim
     else:
-        raise ctx.error("np.median of a complex array over several axes is not supported yet; "
-                        "take one axis at a time or flatten first")
+        return _median_axes(ctx, a, axis, keepdims)
     s = ORDER[np.sort](ctx, z, axis=ax)
     n = r.sum(r.add(zeros_like(ctx, s.re), 1.0), axis=ax, keepdims=True)  # the count, float
     # positions along the axis, broadcast against the sorted values
@@ -88,6 +87,43 @@ def median(ctx, a, axis=None, out=None, overwrite_input=False, keepdims=False):
     elif axis is None:
         re, im = r.reshape(re, ()), r.reshape(im, ())
     return make(ctx, re, im, a.dtype)
+
+
+def _median_axes(ctx, a: Complex, axis: Any, keepdims: bool) -> Complex:
+    """``np.median`` over a tuple of axes, as numpy's ``_ureduce``: the axes moved to the end
+    and merged into one, the median over it, the reduced axes put back as 1s for keepdims."""
+    try:
+        axes = tuple(int(x) for x in axis)
+    except (TypeError, ValueError):
+        raise ctx.error(f"np.median: axis must be None, an int or a tuple of ints, not "
+                        f"{axis!r}") from None
+    nd = a.ndim
+    if any(not -nd <= x < nd for x in axes):
+        raise ctx.error(f"np.median: axis {axis} is out of bounds for array of dimension {nd} "
+                        "(numpy raises AxisError)")
+    axes = tuple(x % nd for x in axes)
+    if len(set(axes)) != len(axes):
+        raise ctx.error("np.median: repeated axis (numpy raises ValueError)")
+    keep = [i for i in range(nd) if i not in axes]
+    perm = keep + list(axes)
+    # (the kept dimensions of the input, in order, then the merged axes)
+    shape = ctx.op("Gather", ctx.op("Shape", a.re.value), _ints(ctx, *keep), axis=0) if keep \
+        else None
+    target = ctx.op("Concat", shape, _ints(ctx, -1), axis=0) if keep else _ints(ctx, -1)
+    sizes = [a.shape[i] for i in axes]
+    merged = None if None in sizes else int(np.prod(sizes))
+    static = tuple(a.shape[i] for i in keep) + (merged,)
+
+    def fold(p: Array) -> Array:
+        t = Array(ctx.op("Transpose", p.value, perm=perm), p.dtype,
+                  tuple(p.shape[i] for i in perm))
+        return Array(ctx.op("Reshape", t.value, target), p.dtype, static)
+    m = median(ctx, make(ctx, fold(a.re), fold(a.im), a.dtype), axis=-1)
+    if keepdims:
+        r = R(ctx)
+        return make(ctx, r.expand_dims(m.re, tuple(sorted(axes))),
+                    r.expand_dims(m.im, tuple(sorted(axes))), a.dtype)
+    return m
 
 
 def unique(ctx, ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
@@ -124,7 +160,17 @@ def unique(ctx, ar, return_index=False, return_inverse=False, return_counts=Fals
                   (None,))
     values = make(ctx, r.take(sr, first), r.take(si, first), ar.dtype)
     if not any(flags):
-        return values
+        # numpy 2.4 answers this form from a hash table, which keeps the first NaN of the
+        # input (in order); with flags it sorts, keeping the first NaN of the sorted values
+        # (a NaN appended so that argmax and take work on an empty input too)
+        pad = r.concatenate((x.re, r.reshape(r.multiply(r.sum(x.re), np.nan), (1,))))
+        in_nan = r.concatenate((_has_nan(r, x.re, x.im), r.isnan(r.reshape(
+            r.multiply(r.sum(x.re), np.nan), (1,)))))
+        k = r.argmax(in_nan)
+        pad_im = r.concatenate((x.im, r.reshape(r.sum(x.im), (1,))))
+        kept = r.take(nan, first)
+        return make(ctx, r.where(kept, r.take(pad, k), values.re),
+                    r.where(kept, r.take(pad_im, k), values.im), ar.dtype)
     out: list[Any] = [values]
     if flags[0]:
         out.append(r.take(perm, first))

@@ -74,6 +74,9 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
                         "is not supported yet; write into the array's own name (z[i] = v)")
     name = target_node.id
+    if isinstance(target, Complex) and _followable(ctx, target):
+        _write_followed(lowering, name, target, index, value, part)
+        return
     why = shared(lowering, target)
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
@@ -102,6 +105,77 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
     if out.param is not None:  # the caller's array: written back (complex_boundary)
         written_arguments(ctx).add(out.param)
     lowering.env.bind(name, out)
+
+
+def _followable(ctx, target: Complex) -> bool:
+    """Whether complex_aliases follows a write into ``target``: outside run-time bodies, not
+    out of a run-time if/loop, not iterated by a run-time loop, a fresh array or a followed
+    view, and every other value that may share its memory a followed view of the same parts'
+    buffers."""
+    from pyonnx.frontend.lower import complex_aliases as CA
+    from pyonnx.frontend.lower.complex_iteration import iterated
+
+    if not CA.static_code(ctx) or target.shared or target.mem & iterated(ctx):
+        return False
+    if target.base is not None and not CA.followed(ctx, target):
+        return False
+    mine = _buffers(ctx, target)
+    for _, v in CA.holders(ctx, target):
+        if v is not target and (not CA.followed(ctx, v) or mine is None
+                                or _buffers(ctx, v) != mine):
+            return False
+    return True
+
+
+def _buffers(ctx, z: Complex):
+    hits = [ctx.aliases.lookup(z.re), ctx.aliases.lookup(z.im)]
+    return None if None in hits else (hits[0][0], hits[1][0])
+
+
+def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any,
+                    part: str | None) -> None:
+    """``target[index] = value`` through numpy's memory (complex_aliases.write)."""
+    from pyonnx.frontend.lower import complex_aliases as CA
+    from pyonnx.frontend.lower.setitem import setitem
+
+    ctx = lowering.ctx
+    vr, vi = parts(ctx, value if _direct(value) else ctx.asarray(value), target.dtype)
+    params = {v.param for _, v in CA.holders(ctx, target) if v.param is not None}
+    # (an argument's memory written through a view after its name was rebound)
+    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, target) or ())
+               if p is not None}
+    written = vr if part == "imag" else vi
+    CA.write(lowering, target,
+             None if part == "imag" else (lambda c, t: setitem(c, t, index, vr)),
+             None if part == "real" else (lambda c, t: setitem(c, t, index, written)),
+             f"'{name}'")
+    written_arguments(ctx).update(params)  # the caller's arrays: written back
+
+
+def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
+    """``x op= v`` on a complex array other names or views share: the result written into
+    ``x``'s memory (numpy's in-place ufunc), the name's new value re-derived from it."""
+    from pyonnx.frontend.lower import complex_aliases as CA
+    from pyonnx.frontend.lower.alias_writes import current
+    from pyonnx.frontend.lower.setitem import setitem
+
+    ctx = lowering.ctx
+    if result.dtype != left.dtype:
+        result = make(ctx, result.re, result.im, left.dtype)
+    params = {v.param for _, v in CA.holders(ctx, left) if v.param is not None}
+    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, left) or ())
+               if p is not None}
+    target = CA.write(lowering, left, lambda c, t: setitem(c, t, Ellipsis, result.re),
+                      lambda c, t: setitem(c, t, Ellipsis, result.im), "'x op= ...'")
+    written_arguments(ctx).update(params)
+    out = Complex(current(ctx, target.re), current(ctx, target.im), left.dtype)
+    out.base, out.param, out.shared, out.mem = target.base, target.param, "", target.mem
+    return out
+
+
+def _direct(value: Any) -> bool:
+    return isinstance(value, (Complex, Array, bool, int, float, complex, np.generic,
+                              np.ndarray))
 
 
 def written_arguments(ctx) -> set:
@@ -171,6 +245,8 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
         if inplace is True:
             holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
                           if v is left or _meets(v, left))
+            if (shared(lowering, left) or holders > 1) and _followable(ctx, left):
+                return _inplace_followed(lowering, left, result)
             if shared(lowering, left) or holders > 1:
                 raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
                                 "view or the caller shares is not supported (numpy would change "
