@@ -221,7 +221,12 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     name = getattr(func, "__name__", None)
     fn = F.FUNCS.get(func) or _STATS_FUNCS().get(func)
     if fn is not None:
-        return fn(ctx, *args, **kwargs)
+        out = fn(ctx, *args, **kwargs)
+        if isinstance(func, np.ufunc) and isinstance(out, Complex) and out.weak:
+            # a ufunc of Python numbers gives a numpy scalar (np.minimum(3j, 0.75) is
+            # np.complex128), where the operator on them gives a Python complex
+            out = Complex(out.re, out.im, out.dtype)
+        return out
     if name in _PARTWISE_FIRST and lookup(func) is not None and args and \
             isinstance(args[0], Complex) and not _any_complex(args[1:], kwargs):
         if kwargs.get("dtype") is not None:
