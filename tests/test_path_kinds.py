@@ -222,3 +222,20 @@ def test_a_dtype_passed_to_astype_fails_on_the_python_path():
     assert dtype_used_by_astype(x, np.zeros(0)).dtype == np.float32
     with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
         f(x, np.zeros(0))
+
+
+def flag_loop_numpy_start(x):
+    s = np.float64(0.0)
+    for v in x:
+        if v > 5:
+            s = 1.5
+    return x.astype(np.float32) * s
+
+
+def test_a_numpy_scalar_start_is_no_python_number():
+    """np.float64 subclasses float: the vectorized flag took np.float64(0.0) for a Python
+    float, and x32 * s was float32 where numpy's (no hit) is float64."""
+    f = check(flag_loop_numpy_start, np.array([1.0, 2.0]))
+    assert flag_loop_numpy_start(np.array([1.0, 7.0])).dtype == np.float32
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        f(np.array([1.0, 7.0]))

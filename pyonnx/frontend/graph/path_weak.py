@@ -26,9 +26,20 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag", "zero_trip_message",
-           "kind_word"]
+           "kind_word", "python_kind"]
 
 _KINDS = "biuf"  # a Python bool < int < float
+
+
+def python_kind(v: Any) -> str | None:
+    """"b"/"i"/"f" for a Python number (a conversion-time bool/int/float, not a numpy scalar:
+    np.float64 subclasses float; or a weak 0-d graph value, a Python number at run time),
+    else None."""
+    if type(v) in (bool, int, float):
+        return {bool: "b", int: "i", float: "f"}[type(v)]
+    if isinstance(v, Array) and v.weak and v.ndim == 0 and v.dtype.kind in "biuf":
+        return "i" if v.dtype.kind == "u" else v.dtype.kind
+    return None
 
 
 def mark(ctx, value: Any, where: str, python: Any = None) -> None:

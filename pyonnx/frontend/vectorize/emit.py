@@ -76,21 +76,13 @@ def _dtype_attr(dtype: np.dtype) -> ast.expr:
 
 def run_steps(lw, node: ast.AST, space: Space, steps: list) -> None:
     # (a flag step records its kinds itself: which one the result is depends on the data)
-    before = {st.target: _python_kind(lw.env.lookup(st.target)[1]) for st in steps
+    before = {st.target: path_weak.python_kind(lw.env.lookup(st.target)[1])
+              for st in steps
               if st.kind in ("reduce", "argext")}
     for st in steps:
         globals()[f"_{st.kind}"](lw, node, space, st)
     for target, kind in before.items():
         _fail_on_zero_trips_if_kind_changed(lw, node, space, target, kind)
-
-
-def _python_kind(value: Any) -> str | None:
-    """"b"/"i"/"f" for a Python number (or a weak 0-d value: a Python number at run time)."""
-    if isinstance(value, (bool, int, float)):
-        return "b" if isinstance(value, bool) else "i" if isinstance(value, int) else "f"
-    if isinstance(value, Array) and value.weak and value.ndim == 0:
-        return value.dtype.kind
-    return None
 
 
 _KIND_NAMES = {"b": "bool", "i": "int", "f": "float"}
@@ -204,7 +196,7 @@ def _flag(lw, node, space, st) -> None:
     lower_stmts(lw, node, [assign(st.target, _scalar(call("where", name(hit_name),
                                                           name(v_name), name(st.target))))])
     after = lw.env.lookup(st.target)[1]
-    kb, kv = _python_kind(before), _python_kind(v)
+    kb, kv = path_weak.python_kind(before), path_weak.python_kind(v)
     if not isinstance(after, Array) or after.ndim != 0 or (kb is None and kv is None):
         return
     ctx = lw.ctx
@@ -293,7 +285,7 @@ def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -
     each = (not isinstance(e, Array) and isinstance(e, (bool, int, float))) or \
         (isinstance(e, Array) and e.weak)
     after = lw.env.lookup(acc)[1]
-    if _python_kind(before) is None or not isinstance(after, Array) or after.ndim != 0 \
+    if path_weak.python_kind(before) is None or not isinstance(after, Array) or after.ndim != 0 \
             or after.weak:
         return
     if each:

@@ -21,15 +21,6 @@ from pyonnx.frontend.lower.structure import Leaf, Plan, Tree, mixes_python_scala
 __all__ = ["mark", "select_flag"]
 
 
-def _python_kind(v: Any) -> str | None:
-    """"b"/"i"/"f" for a Python number (static, or a weak 0-d graph value), else None."""
-    if type(v) in (bool, int, float):
-        return {bool: "b", int: "i", float: "f"}[type(v)]
-    if isinstance(v, Array) and v.weak and v.shape == () and v.dtype.kind in "biuf":
-        return "i" if v.dtype.kind == "u" else v.dtype.kind
-    return None
-
-
 def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str) -> None:
     """After a join on ``cond`` of ``sides`` (then, else) into ``value``: a 0-d number that is a
     Python number on one path and a numpy value on the other (graph/path_weak.mark), or Python
@@ -58,13 +49,13 @@ def _mark_python_kinds(ctx, value: Any, sides: tuple, cond, where: str) -> None:
     join records where it is the narrower (unknown when a side's own flag is)."""
     if not isinstance(value, Array):
         return
-    kinds = [_python_kind(v) for v in sides]
+    kinds = [path_weak.python_kind(v) for v in sides]
     marks = [path_weak.kind_entry(ctx, v) for v in sides]
     if None in kinds or (kinds[0] == kinds[1] and marks == [None, None]):
         return
     seen = kinds + [m[2].kind for m in marks if m is not None]
     narrow_kind = min(seen, key="bif".index)
-    if narrow_kind == _python_kind(value):
+    if narrow_kind == path_weak.python_kind(value):
         return
     narrow = np.dtype(np.bool_) if narrow_kind == "b" else np.dtype(np.int64)
     flags = []
