@@ -265,5 +265,38 @@ def test_hessian_through_a_loop_whose_state_grows_fails_at_run_time():
     # the first derivative records the growing state in a sequence: exact
     np.testing.assert_allclose(pyonnx.grad(loop_state_that_grows, 0)(x, w),
                                _fd(loop_state_that_grows, [x, w], 0), rtol=1e-6, atol=1e-7)
-    with pytest.raises(pyonnx.ExecutionError, match="refused_loop_state_changes_shape"):
+    with pytest.raises(pyonnx.ExecutionError, match="refused_loop_state_changes_shape") as e:
         pyonnx.jacobian(pyonnx.grad(loop_state_that_grows, 0), 0)(x, w)
+    # pyonnx's words at the loop's line, not onnxruntime's "indices element out of bounds"
+    text = str(e.value)
+    assert "a loop state changes its shape after the first iteration" in text
+    assert f":{loop_state_that_grows.__code__.co_firstlineno + 2}:" in text
+    assert "out of data bounds" not in text
+
+
+def loop_state_that_shrinks_under_an_if(x, w):
+    # fuzz seed 20501335 (grad mode): the loop sits after a run-time if, so onnxruntime's
+    # message names the If, then the Loop, then the check inside
+    if w.sum() > 0.6:
+        x = x * 1.5
+    for i in range(min(x.shape[0], 3)):
+        x = x / (x * x + 1.0)
+        if x.sum() < 1.3:
+            x = w[:]            # x's shape changes in the second iteration
+        w = x[-1:None:-2]
+    return np.sum(w) + np.sum(x)
+
+
+def test_hessian_refusal_inside_an_if_names_the_loop():
+    import pyonnx
+
+    x, w = np.array([0.3, -0.6, 0.8]), np.array([0.5, 0.25, -0.4])
+    np.testing.assert_allclose(pyonnx.grad(loop_state_that_shrinks_under_an_if, 0)(x, w),
+                               _fd(loop_state_that_shrinks_under_an_if, [x, w], 0), rtol=1e-6,
+                               atol=1e-7)
+    with pytest.raises(pyonnx.ExecutionError) as e:
+        pyonnx.jacobian(pyonnx.grad(loop_state_that_shrinks_under_an_if, 0), 0)(x, w)
+    text = str(e.value)
+    assert "a loop state changes its shape after the first iteration" in text
+    assert f":{loop_state_that_shrinks_under_an_if.__code__.co_firstlineno + 5}:" in text
+    assert "for i in range(min(x.shape[0], 3)):" in text

@@ -232,7 +232,7 @@ class Session:
         numpy's class, see errors.numpy_execution_error): the failing node carries it in its
         ``metadata_props`` (``pyonnx.raises`` = ``"ValueError: message"``); the message is
         numpy's, at the user's line."""
-        node = self._failing_node(str(error))
+        node = self._raising_node(str(error))
         if node is None:
             return None
         props = {p.key: p.value for p in node.metadata_props}
@@ -243,12 +243,26 @@ class Session:
             error, "run the model",
             message if kind == "ExecutionError" else f"{message} (numpy raises {kind})"))
 
-    def _failing_node(self, text: str) -> onnx.NodeProto | None:
-        """The node onnxruntime's message names, if the model has it."""
+    def _raising_node(self, text: str) -> onnx.NodeProto | None:
+        """The innermost node onnxruntime's message names that carries ``pyonnx.raises``
+        (a check inside a Loop or If body fails as "... If node ... Loop node ... Gather
+        node 'name'": the names run outermost first)."""
         nodes = {n.name: n for n in _all_nodes(self._model().graph) if n.name}
-        m = re.search(r"[Nn]ame:\s*'([^']*)'", text)
-        if m and m.group(1) in nodes:
-            return nodes[m.group(1)]
+        for name in reversed(re.findall(r"[Nn]ame:\s*'([^']*)'", text)):
+            node = nodes.get(name)
+            if node is not None and any(p.key == "pyonnx.raises" for p in node.metadata_props):
+                return node
+        return None
+
+    def _failing_node(self, text: str) -> onnx.NodeProto | None:
+        """The node onnxruntime's message names, if the model has it: the innermost one with
+        a source location (a failure inside a Loop or If body names the outer nodes first;
+        nodes a pass made, such as the gradient's, may have no location)."""
+        nodes = {n.name: n for n in _all_nodes(self._model().graph) if n.name}
+        named = [nodes[m] for m in re.findall(r"[Nn]ame:\s*'([^']*)'", text) if m in nodes]
+        located = [n for n in named if _loc_of(n)[0] is not None]
+        if located or named:
+            return (located or named)[-1]
         for name in re.findall(r"\w+_L\d+_\w+", text):
             if name in nodes:
                 return nodes[name]

@@ -355,4 +355,9 @@ def _same_shape_check(b: Backward, it: ir.Value, before: ir.Value, after: ir.Val
     index = b.op("Mul", count, later, dtype=i64, dims=())
     zero = b.op("Gather", b.const(np.zeros(1, dt.numpy())), index, dtype=dt, dims=())
     zero.producer().name = b.fresh("refused_loop_state_changes_shape_for_second_derivatives_")
+    # (runtime/session.py raises this message, at the loop's line, instead of onnxruntime's)
+    zero.producer().metadata_props["pyonnx.raises"] = (
+        "ExecutionError: a loop state changes its shape after the first iteration; "
+        "gradients of gradients (jacobian(grad(f)), hessian) through such a loop are not "
+        "supported: keep the state's shape fixed in the loop, or take one derivative")
     return b.op("Add", after, zero, dtype=dt, dims=b.dims(after))
