@@ -121,6 +121,15 @@ class Undefined:
         return "Undefined()"
 
 
+class Stale(Undefined):
+    """A name that viewed memory which was then written in a way pyonnx cannot re-derive (an
+    unmodelled view, a view on some paths only): reading it is a ConversionError with
+    ``message``, the reason; a branch join keeps it rather than saying the name is unassigned
+    on that path."""
+
+    __slots__ = ()
+
+
 def is_static(value: Any) -> bool:
     """True when ``value`` holds no Array anywhere (containers are searched)."""
     if isinstance(value, (Array, Seq)) or getattr(type(value), "pyonnx_dynamic", False):

@@ -17,7 +17,7 @@ import numpy as np
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
 from pyonnx.frontend.graph.complex_values import Complex
-from pyonnx.frontend.graph.values import Array, Undefined
+from pyonnx.frontend.graph.values import Array, Stale, Undefined
 from pyonnx.frontend.lower.aliases import (
     AMBIGUOUS, UNKNOWN, AliasState, Buffer, MaybeCopy, Reshape)
 from pyonnx.frontend.lower.memory_sharing import may_view
@@ -268,7 +268,7 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
                 continue
             new = fresh(value)
             if isinstance(new, Undefined) and new is not value:  # (stale just now)
-                new = Undefined(new.message.replace("this name", f"'{name}'", 1))
+                new = Stale(new.message.replace("this name", f"'{name}'", 1))
             if new is not value:
                 env[name] = new
 
@@ -295,7 +295,7 @@ def rebuild_complex(z: Complex, re: Any, im: Any) -> Any:
     return out
 
 
-def _stale(ctx, steps: tuple) -> Undefined:
+def _stale(ctx, steps: tuple) -> Stale:
     """What a name becomes when the memory it views was just written but pyonnx cannot
     re-derive it (an unmodelled view, or memory chosen by run-time data): reading it later is
     a ConversionError, not the old values numpy would not show."""
@@ -304,7 +304,7 @@ def _stale(ctx, steps: tuple) -> Undefined:
         why = ("is a view made by a numpy function whose memory layout pyonnx does not follow "
                "(np.split, the ravel of a view, ...)")
     elif any(isinstance(s, MaybeCopy) for s in steps):
-        return Undefined(
+        return Stale(
             "this name is the reshape of an array whose memory order is not C (a transpose, or "
             "an elementwise result of one), which numpy makes a copy or a view depending on the "
             f"strides, and that array was written at line {line}: whether numpy shows the new "
@@ -313,7 +313,7 @@ def _stale(ctx, steps: tuple) -> Undefined:
     else:
         why = ("was bound in a run-time 'if' or loop to a view of some memory on some paths "
                "only (which one depends on run-time data)")
-    return Undefined(f"this name {why}, and the memory it views was written at line {line} "
+    return Stale(f"this name {why}, and the memory it views was written at line {line} "
                      "after it was made: numpy shows the new values through it, which pyonnx "
                      "cannot re-derive; take .copy() of it before that write, or make it after")
 

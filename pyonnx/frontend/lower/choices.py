@@ -219,37 +219,57 @@ def make_choice(ctx, value: Array, alternatives: list[tuple[ir.Value, Any]]) -> 
 
 def propagate(lowering, written: aliases.Buffer) -> set[aliases.Buffer]:
     """After ``written``'s contents changed: updates every memory that shares elements with
-    it under a run-time condition (see the module docstring); returns the buffers updated."""
+    it under a run-time condition (see the module docstring); returns the buffers updated.
+
+    Down: the write reaches the memory the name saw on the path that ran. A choice among
+    choices (``t = a if c1 else a[::-1]``, then ``if c2: t = a[:]``) is followed to the memory
+    under the conjunction of the conditions on the way: the inner choice's memory is not
+    written through on its own (fuzz seeds 20006311, 20014119: the route through the inner
+    choice was skipped once ``a`` had been updated by the other route, and the write was lost
+    when ``c2`` was false). Up: every choice that saw updated memory, in the order they were
+    made (a choice only sees memory made before it), is re-derived under its conditions."""
     ctx = lowering.ctx
     state: aliases.AliasState = ctx.aliases
+    new = state.memory[written]
     touched: set[aliases.Buffer] = set()
-    pending = [written]
-    while pending:
-        b = pending.pop()
-        new = state.memory[b]
-        here: set[aliases.Buffer] = set()
-        for cond, (x, steps) in b.choice:  # down: the memory the name saw on a path
-            # (two paths may have seen one buffer through different steps: both apply)
-            if x is written or x in touched and x not in here:
-                continue
-            here.add(x)
-            old = state.memory.get(x, x.initial)
-            state.memory[x] = _if(ctx, cond, lambda c, x=x, s=steps, o=old: _write_back(
-                c, o, s, new), old)
-            state.register(state.memory[x], x, ())
-            touched.add(x)
-            pending.append(x)
-        for q in state.choices:  # up: names that saw b on some path
-            if q is written or q in touched or q not in state.memory:
-                continue
-            for cond, (x, steps) in q.choice:
-                if x is b:
-                    old = state.memory[q]
-                    state.memory[q] = _if(ctx, cond, lambda c, s=steps: _derive(c, new, s), old)
-                    state.register(state.memory[q], q, ())
-                    touched.add(q)
-                    pending.append(q)
+    for cond, x, steps in _routes(ctx, written, None, (), 0):
+        if x is written:
+            continue
+        old = state.memory.get(x, x.initial)
+        state.memory[x] = _if(ctx, cond, lambda c, s=steps, o=old: _write_back(c, o, s, new),
+                              old)
+        state.register(state.memory[x], x, ())
+        touched.add(x)
+    done = touched | {written}
+    for q in state.choices:  # up: names that saw updated memory on some path
+        if q is written or q not in state.memory:
+            continue
+        for cond, (x, steps) in q.choice:
+            if x in done and x is not q:
+                old = state.memory[q]
+                state.memory[q] = _if(ctx, cond, lambda c, b=state.memory[x], s=steps:
+                                      _derive(c, b, s), old)
+                state.register(state.memory[q], q, ())
+                touched.add(q)
+        if q in touched:
+            done.add(q)
     return touched
+
+
+def _routes(ctx, b: aliases.Buffer, cond: ir.Value | None, after: tuple, depth: int):
+    """(condition, memory, steps from it) for each memory a write to the choice buffer ``b``
+    reaches, under ``cond`` (None: always) with the steps ``after`` applied to ``b``; a choice
+    on the way is written and followed to the memory it saw."""
+    if depth > 16:
+        raise ctx.error("names chosen at run time are nested too deeply for pyonnx to follow "
+                        "a write through them; take .copy() before writing")
+    for c, (x, steps) in b.choice:
+        both = c if cond is None else ctx.op("And", cond, c)
+        yield both, x, steps + after
+        if x.choice and x in ctx.aliases.memory:
+            # (x itself is written too: on its private paths, PRIVATE alternatives are not
+            # listed, its contents are the memory)
+            yield from _routes(ctx, x, both, steps + after, depth + 1)
 
 
 def _derive(ctx, base: Array, steps: tuple) -> Array:

@@ -47,7 +47,7 @@ class Env:
         """Returns (found, value, why-not) for ``name``."""
         if name in self.locals:
             value = self.locals[name]
-            if type(value) is Undefined:
+            if isinstance(value, Undefined):
                 return False, None, value.message
             return True, value, ""
         if name in self._local_names:

@@ -137,7 +137,7 @@ class ExprLowering:
         found, value, why = self.env.lookup(node.id)
         if not found:
             pending = self.env.locals.get(node.id)
-            if type(pending) is Undefined and pending.bound is not None:
+            if isinstance(pending, Undefined) and pending.bound is not None:
                 # first assigned in a loop that may run 0 times: checked at run time
                 from pyonnx.frontend.lower.control_flow import maybe_bound
                 return maybe_bound.read(self, node.id, pending)

@@ -32,7 +32,7 @@ from pyonnx.frontend.lower.control_flow.common import (
 from pyonnx.frontend.lower.structure import (
     Leaf, Plan, Static, Tree, leaf_plans, leaves_of, mixes_python_scalar, placeholder,
     plan_of, rebuild)
-from pyonnx.frontend.graph.values import Array, Undefined
+from pyonnx.frontend.graph.values import Array, Stale, Undefined
 
 __all__ = ["lower_if", "unrolled_iteration", "join_branches"]
 
@@ -182,6 +182,10 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             # this 'if' runs under early_return's guard, as after a return guard.
             returned = (a_undef and then_env.get(RETURN_FLAG) is True) or \
                 (b_undef and else_env.get(RETURN_FLAG) is True)
+            stale = a if isinstance(a, Stale) else b if isinstance(b, Stale) else None
+            if stale is not None and not internal(name) and not returned:
+                lowering.env.bind(name, stale)  # (its own reason, not "unassigned there")
+                continue
             if not internal(name) and not return_guard and not returned:
                 if construct == "if":
                     missing = "the 'if' branch" if a_undef else "the 'else' branch"

@@ -15,7 +15,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
-from pyonnx.frontend.lower import alias_writes, aliases
+from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
 from pyonnx.frontend.lower.control_flow import held_items
 from pyonnx.frontend.lower.control_flow.common import (
     _I64, condition, dynamic, isolated, typed)
@@ -25,7 +25,8 @@ __all__ = ["lower_body"]
 
 
 def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
-                kinds=None, held=None, weak_entry=frozenset(), stale=None, py_kinds=None):
+                kinds=None, held=None, weak_entry=frozenset(), stale=None, py_kinds=None,
+                watched=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
@@ -34,7 +35,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
     of a read.
     ``held``: containers whose items' memory is not followed (held_items), name → buffers;
     ``weak_entry``: names that are a Python number on the first iteration only; ``py_kinds``:
-    Python numbers whose kind may differ between iterations, name -> the narrower kind."""
+    Python numbers whose kind may differ between iterations, name -> the narrower kind;
+    ``watched``: names whose state input a write to the given buffers makes stale (a view of
+    that memory on the first iteration, read before the write only)."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -45,6 +48,7 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
     bound: dict[Any, Any] = {}
     with isolated(lowering):
         buffers = set()
+        marked: list = []  # watched names' state inputs, marked after the first re-derivation
         for key, plan in plans.items():
             inputs: list[ir.Value] = []
             state_in.append(inputs)
@@ -77,7 +81,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                                         "on some iterations", py_kinds[key], None)
                 if held and key in held:
                     held_items.mark_items(ctx, value, held[key])
-                if key in sharing and isinstance(value, Array):
+                if watched and key in watched and isinstance(value, Array):
+                    marked.append((value, watched[key]))
+                elif key in sharing and isinstance(value, Array):
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).
                     ctx.aliases.buffer_of(value)[0].shared = True
@@ -86,6 +92,8 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
             if buffers:
                 # Views of a carried buffer (names bound before the loop) see its state.
                 alias_writes.rederive(lowering, buffers)
+            for value, maybe in marked:  # (stale from the body's first write to ``maybe``)
+                memory_sharing.mark_ambiguous(ctx, value, maybe)
             if start is not None:
                 start(Array(iter_in, _I64, (), weak=True))
             lowering.block(node.body)

@@ -19,7 +19,7 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import aliases, choices, memory_sharing
 from pyonnx.frontend.lower.control_flow.common import changed_buffers
 
-__all__ = ["refuse_memory_swap", "refuse_swap_of_shared", "refuse_rebound_while_written",
+__all__ = ["refuse_memory_swap", "refuse_swap_of_shared", "refuse_other_view", "refuse_rebound_while_written",
            "follow_memory", "outer_memory", "same_view", "loop_ran"]
 
 
@@ -73,6 +73,30 @@ def refuse_swap_of_shared(ctx, n: str, bound: dict, exits: dict, names: list,
                 "unrolls")
 
 
+def refuse_other_view(ctx, n: str, before: Any, after: Any, line: int,
+                      by_other: bool = False) -> None:
+    """The refusal for a name that views memory the loop writes and that an iteration binds
+    to another view of the same memory (``v = v[1:]``, ``v = v[::-1]``): after the loop the
+    view depends on the trip count. (The same view, ``v = v[:]``, is followed: same_view.)
+    ``by_other``: the memory is written through another name only; a name bound to a new
+    array (``v = v * 2``) is then a view on the first iteration only, not followed."""
+    e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    if by_other and not (e0 and e1 and e0[0] is e1[0]):
+        raise ctx.error(
+            f"'{n}' is a view of memory the loop at line {line} writes through another name, "
+            f"and the loop binds '{n}' to a new array: on the first iteration '{n}' reads the "
+            "written memory, on later ones its own array, which pyonnx does not follow; take "
+            f"a copy before the loop ({n} = {n}.copy()) if it must keep the old values, or "
+            f"give the new array another name")
+    if e0 and e1 and e0[0] is e1[0]:
+        raise ctx.error(
+            f"'{n}' is a view of memory the loop at line {line} writes, and the loop binds it "
+            f"to another view of that memory ({n} = {n}[1:], {n}[::-1], ...): which part of "
+            f"the memory '{n}' views after the loop depends on the trip count, known only at "
+            "run time; index the written array after the loop instead (with the trip count), "
+            f"or take a copy before the loop ({n} = {n}.copy())")
+
+
 def refuse_rebound_while_written(ctx, names: set, entry: dict, exits: dict, memory: dict,
                                   outer: set[int], line: int) -> None:
     """A name that shares memory before the loop (an argument, a view, an alias), whose memory
@@ -110,7 +134,7 @@ def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: 
     mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
     e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
     if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
-            e0[0] is e1[0] and aliases.steps_equal(e0[1], e1[1])
+            e0[0] is e1[0] and aliases.steps_equal(_plain(e0[1]), _plain(e1[1]))
             or state_in is not None and e1[0].initial is state_in and not e1[1]):
         # the same view of the same memory whether the loop ran or not (t = t.T of 1-D t:
         # the body's value is its state input's memory as it is)
@@ -162,10 +186,22 @@ def outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool:
 
 
 def same_view(ctx, before: Any, after: Any, buffers: set) -> bool:
-    """Whether a name is the same view of a carried buffer before and after an iteration."""
+    """Whether a name is the same view of a carried buffer before and after an iteration
+    (``v = v[:]`` keeps it the same view)."""
     e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
     return bool(e0 and e1 and e0[0] is e1[0] and e0[0] in buffers
-                and aliases.steps_equal(e0[1], e1[1]))
+                and aliases.steps_equal(_plain(e0[1]), _plain(e1[1])))
+
+
+def _plain(steps: tuple) -> tuple:
+    """``steps`` without the views that are the whole array as it is (``v[:]``, ``v[...]``)."""
+    return tuple(s for s in steps if not (isinstance(s, aliases.GetItem) and _whole(s.index)))
+
+
+def _whole(index: Any) -> bool:
+    if isinstance(index, tuple):
+        return all(_whole(i) for i in index)
+    return index is Ellipsis or (isinstance(index, slice) and index == slice(None))
 
 
 def loop_ran(ctx, count: Array | None, first: ir.Value) -> ir.Value:

@@ -24,7 +24,7 @@ from pyonnx.frontend.lower.control_flow import held_items, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
     follow_memory, loop_ran, outer_memory, refuse_memory_swap, refuse_rebound_while_written,
-    refuse_swap_of_shared, same_view)
+    refuse_other_view, refuse_swap_of_shared, same_view)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, changed_buffers, condition, internal, join_or_error, outer_ids,
     outputs_of, subgraph_output, typed)
@@ -102,6 +102,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # Names an iteration leaves stale (a view whose memory was written in a way pyonnx does not
     # follow): not carried; reading one in a later iteration or after the loop is refused.
     stale: dict[str, str] = {}
+    by_other: set[str] = set()  # names derived because another name writes their memory
+    # Such names that the body binds to a new array (u = u + U[1:]): their state input is
+    # made stale by a write to that memory in the body (a read after it is refused), name ->
+    # the written buffers
+    watched: dict[str, frozenset] = {}
     # Python numbers whose kind an iteration may leave changed on some paths only (``s = 0``,
     # then ``if c: s = 0.5``): name -> the narrower kind (graph/path_weak.mark_kind)
     mixed_kinds: dict[Any, np.dtype] = {}
@@ -109,7 +114,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
-            _weak_entry(entry_plans, plans), stale, py_kinds)
+            _weak_entry(entry_plans, plans), stale, py_kinds, watched)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -119,9 +124,20 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if found:
             mixed_kinds.update(found)
             continue
+        changed = set(changed_buffers(ctx, [memory], outer))
         written = {n for n in sharing - derived
                    if any(b.initial is bound.get(n) and v is not b.initial
                           for b, v in memory.items())}
+        # or written through another name (a0 -= 1 with v = a0[::-1] carried): the state
+        # input of v is a copy the write does not reach (fuzz seed 20004919 read v's old
+        # values in the next iteration and after the loop)
+        # (only where the copy is read: a name rebound before any read, a0 = v.reshape(...),
+        # is followed as before)
+        by_other |= {n for n in sharing - derived - written - set(watched)
+                     if (hit := aliases.entry_of(ctx, entry[n])) is not None
+                     and hit[0] in changed and aliases.AMBIGUOUS not in hit[1]
+                     and _state_read(ctx, bound.get(n), exits.get(n))}
+        written |= by_other & (sharing - derived)
         # A name bound in the body to memory another name sees (a view or alias of an
         # argument, ``t = w[1:]``) while it entered the loop as an array of its own: on the
         # next iteration a write through it reaches that memory. Lower again with the name
@@ -158,9 +174,21 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if lost:
             kinds = {n: k for n, k in kinds.items() if n not in lost}
             continue
+        rebound_away = {n for n in derived & by_other
+                        if not same_view(ctx, entry[n], exits.get(n), set(plans))
+                        and not _views_same_memory(ctx, entry[n], exits.get(n))}
+        if rebound_away:
+            for n in rebound_away:
+                watched[n] = frozenset({aliases.entry_of(ctx, entry[n])[0]})
+                derived.discard(n)
+                by_other.discard(n)
+                plans[n] = entry_plans.get(n) or plan_of(entry[n])
+            outer = outer_ids(ctx)
+            continue
         for n in derived:
             if not same_view(ctx, entry[n], exits.get(n), set(plans)):
                 refuse_swap_of_shared(ctx, n, bound, exits, names, line)
+                refuse_other_view(ctx, n, entry[n], exits.get(n), line, n in by_other)
                 raise ctx.error(
                     f"'{n}' shares memory with another array before the loop at line {line} "
                     "but is bound to a new array in it, so a write through it changes the "
@@ -336,6 +364,24 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
         memory_sharing.mark_ambiguous(ctx, value, maybe)
+
+
+def _views_same_memory(ctx, a: Any, b: Any) -> bool:
+    e0, e1 = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
+    return bool(e0 and e1 and e0[0] is e1[0])
+
+
+def _state_read(ctx, state_in: Any, exit_value: Any) -> bool:
+    """Whether the body reads a name's state input: a node uses it, or the name leaves the
+    iteration bound to it or to a view of it (``v = v[:]``)."""
+    if state_in is None or exit_value is state_in:
+        return state_in is not None
+    value = getattr(state_in, "value", None)
+    if not isinstance(value, ir.Value) or list(value.uses()) or \
+            getattr(exit_value, "value", None) is value:
+        return True
+    e0, e1 = aliases.entry_of(ctx, state_in), aliases.entry_of(ctx, exit_value)
+    return bool(e0 and e1 and e0[0] is e1[0])
 
 
 def _at_least_once(count: Array | None) -> bool:

@@ -96,7 +96,7 @@ def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
     value and flagged with its ``ran``, a bound value flagged None, a never-bound name by a
     stand-in flagged false; None where neither is maybe-bound or a path has another
     Undefined (a stale view: refused at its read, as before)."""
-    ua, ub = type(a) is Undefined, type(b) is Undefined
+    ua, ub = isinstance(a, Undefined), isinstance(b, Undefined)
     if not (ua and a.bound is not None or ub and b.bound is not None):
         return None
     sides, flags = [], []
@@ -104,7 +104,7 @@ def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
         if v is missing:
             sides.append(placeholder(ctx, plan_of(other.bound[0])))
             flags.append(Array(ctx.const(np.array(False)), _BOOL, ()).value)
-        elif type(v) is Undefined:
+        elif isinstance(v, Undefined):
             if v.bound is None:
                 return None
             sides.append(v.bound[0])

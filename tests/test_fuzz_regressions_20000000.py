@@ -1,0 +1,211 @@
+"""Regressions from the compile campaign at fuzzer seeds 20,000,000 and after (issue 13: never
+silently wrong).
+
+Two classes, both silently wrong before:
+
+* A name chosen at run time among names chosen at run time (``t = a if c1 else a[::-1]``,
+  then ``if c2: t = a[:]``): a write through it reached the inner choice's memory only when
+  ``c2`` held (seeds 20006311, 20014119, there through a dict item).
+* A view carried by a loop whose memory the body writes through another name
+  (``v = a[::-1]``; ``for ...: a -= 1; v = v[:]``): the loop carried a copy of ``v`` that
+  the write did not reach, in later iterations and after the loop (seed 20004919).
+
+Each kernel is checked as the fuzzer does (``check_calls``: one compiled function, several
+input sets, results with their Python types, arguments after the call).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.test_fuzz_regressions import check_calls
+
+
+# ---------------------------------------------------------------------------------------------
+# Choices among choices
+def choice_of_a_choice(a0):
+    if a0.sum() > 3:
+        t = a0
+    else:
+        t = a0[::-1]
+    if t.sum() < 3:
+        t = a0[:]
+    t[:] = 3
+    return a0
+
+
+def choice_of_a_dict_item(a0):                      # seed 20006311
+    if not a0.sum() < 113.625:
+        d4 = {'u': a0, 'n': 1}
+    else:
+        d4 = {'u': a0[::-1], 'n': 3}
+    t5 = d4['u']
+    if t5.sum() < 113.625:
+        t5 = a0[:]
+    else:
+        pass
+    t5[:] = 3
+    return (a0,)
+
+
+def choice_of_a_dict_item_written_in_elif(a0):      # seed 20014119
+    if a0.max() > 2.625:
+        d5 = {'u': a0, 'n': 1}
+    else:
+        d5 = {'u': a0[::-1], 'n': 2}
+    t6 = d5['u']
+    t7 = d5['n']
+    t8 = np.square(t7)
+    if t8 > 2.625 or t7 < 1.625:
+        pass
+    elif not t8 > 2.625:
+        t6 *= 3
+        t6 = np.asarray(a0, dtype=np.float64)
+    a0[-1] -= t6.any(where=t6 > 0.5)
+    return (t6, t8)
+
+
+def choice_of_a_copy_or_an_argument(a0, b0):
+    # the inner choice is private memory on one path: the write must reach it there too
+    if a0.sum() > 3:
+        t = a0
+    else:
+        t = b0 * 1
+    if t.sum() < 3:
+        t = a0[:]
+    t[:] = 3
+    return a0, b0, t
+
+
+def choice_of_views_of_two_arguments(a0, b0):
+    if a0.sum() > 3:
+        t = a0[1:]
+    else:
+        t = b0[::-1]
+    if t.sum() < 3:
+        u = t
+    else:
+        u = a0[:2]
+    u[0] = 7
+    return a0, b0, t, u
+
+
+_SETS = [(np.arange(6.0),), (np.zeros(3),), (np.array([5.0, -4, -3, 0, 0, 0]),)]
+_PAIRS = [(a, a[::-1].copy()) for (a,) in _SETS]
+
+
+@pytest.mark.parametrize("fn", [choice_of_a_choice, choice_of_a_dict_item])
+def test_a_write_through_a_choice_of_a_choice_reaches_every_path(fn):
+    check_calls(fn, *_SETS, (np.arange(24, dtype=np.uint16).reshape(2, 3, 4),))
+
+
+def test_seed_20014119():
+    check_calls(choice_of_a_dict_item_written_in_elif, (np.array([[0.75], [-2.25]]),),
+                (np.array([[1.5], [-3.0], [4.0], [3.0], [-0.5]]),), (np.array([[3.0]]),))
+
+
+@pytest.mark.parametrize("fn", [choice_of_a_copy_or_an_argument,
+                                choice_of_views_of_two_arguments])
+def test_a_write_through_nested_choices_of_two_arguments(fn):
+    check_calls(fn, *_PAIRS)
+
+
+# ---------------------------------------------------------------------------------------------
+# A carried view whose memory the loop writes through another name
+def view_kept_while_base_written(a0, a2):           # seed 20004919
+    v6 = a0[::-1]
+    for i14 in range(a2.shape[-1] - 1, -1, -1):
+        a0 -= v6[np.array([-1])]
+        v6 = v6[:]
+    return (v6,)
+
+
+def view_kept_then_base_written(a0, n):
+    v6 = a0[::-1]
+    for i in range(n):
+        v6 = v6[...]
+        a0 -= 1.0
+    return v6, a0
+
+
+def view_kept_in_a_while_loop(a0, n):
+    v = a0[::-1]
+    i = 0
+    while i < n:
+        a0[0] += v[0]
+        v = v[:]
+        i += 1
+    return v, a0
+
+
+def view_kept_in_a_nested_loop(a0, n):
+    v = a0[1:]
+    for i in range(n):
+        for j in range(2):
+            a0[j] += v[0]
+            v = v[...]
+    return v
+
+
+def stencil_view_rebound_before_the_write(U, n):
+    # u is read (as the old view) before the write on the first iteration: followed
+    u = U[1:-1]
+    for _ in range(n):
+        u = u + 0.1 * (U[:-2] + U[2:] - 2 * u)
+        U[1:-1] = u
+    return U, u
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("fn", [view_kept_then_base_written, view_kept_in_a_while_loop,
+                                view_kept_in_a_nested_loop,
+                                stencil_view_rebound_before_the_write])
+def test_a_view_carried_by_a_loop_sees_writes_to_its_memory(fn, n):
+    a = np.array([0.5, -0.25, -2.5, 4.0], np.float32)
+    check_calls(fn, (a, np.int64(n)), (a[:3].copy(), np.int64(n)))
+
+
+def test_seed_20004919():
+    check_calls(view_kept_while_base_written,
+                (np.array([0.5, -0.25, -2.5], np.float32), np.zeros((3, 1), np.float16)),
+                (np.array([-4.0], np.float32), np.zeros((4, 1), np.float16)),
+                (np.array([1.0, 2.0], np.float32), np.zeros((2, 0), np.float16)))
+
+
+def view_shrunk_while_base_written(a0, n):
+    v = a0[::-1]
+    for i in range(n):
+        a0 -= 1.0
+        v = v[1:]
+    return v
+
+
+def view_flipped_while_base_written(a0, n):
+    v = a0
+    for i in range(n):
+        a0 -= 1.0
+        v = v[::-1]
+    return v
+
+
+def view_read_after_the_write_then_rebound(a0, n):
+    v = a0[::-1]
+    for i in range(n):
+        a0 -= 1.0
+        v = v * 2
+    return v
+
+
+@pytest.mark.parametrize("fn,match", [
+    (view_shrunk_while_base_written, "binds it to another view of that memory"),
+    (view_flipped_while_base_written, "binds it to another view of that memory"),
+    (view_read_after_the_write_then_rebound,
+     "'v' was bound in a run-time 'if' or loop to a view"),
+])
+def test_a_view_the_loop_cannot_follow_is_refused_at_the_line(fn, match):
+    a = np.array([0.5, -0.25, -2.5], np.float32)
+    with pytest.raises(pyonnx.ConversionError, match=match) as info:
+        pyonnx.compile(fn)(a, np.int64(2))
+    assert "line" in str(info.value) and "^" in str(info.value)
