@@ -99,7 +99,8 @@ class ExecutionError(PyonnxError):
     """onnxruntime failed while running a model; the message names the Python source line."""
 
 
-_NUMPY_KINDS = (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError)
+_NUMPY_KINDS = (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
+                UnboundLocalError)
 _EXECUTION_KINDS: dict[str, type] = {}
 
 

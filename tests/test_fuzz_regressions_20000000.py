@@ -209,3 +209,50 @@ def test_a_view_the_loop_cannot_follow_is_refused_at_the_line(fn, match):
     with pytest.raises(pyonnx.ConversionError, match=match) as info:
         pyonnx.compile(fn)(a, np.int64(2))
     assert "line" in str(info.value) and "^" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 20000153: a name two loops may bind (``for _j, _w in pairs:`` twice), read after the
+# second one ran 0 times: it is the first loop's value (the model failed as if unbound), and
+# where neither ran Python's UnboundLocalError is raised at the read.
+def bound_by_an_earlier_loop(a):
+    for _w in a:
+        pass
+    for _w in a[a > 100]:
+        pass
+    return _w
+
+
+def bound_by_an_earlier_loop_of_pairs(a2):
+    P10 = []
+    for i11 in range(a2.shape[0]):
+        if i11 % 2 == 0:
+            P10.append((i11, a2[i11]))
+    for _j, _w in P10:
+        t13 = _w
+    k25 = 0
+    while k25 < 3:
+        k25 += 1
+        P26 = []
+        for i27 in range(a2.shape[0]):
+            if a2[i27] != a2[0]:
+                P26.append((i27, a2[i27]))
+        for _j, _w in P26:
+            t29 = _w
+    return _w, _j
+
+
+def test_seed_20000153_a_name_an_earlier_loop_bound():
+    check_calls(bound_by_an_earlier_loop, (np.arange(3.0),), (np.array([200.0, 1.0]),),
+                (np.array([1.0, 300.0]),))
+    check_calls(bound_by_an_earlier_loop_of_pairs, (np.ones(4, np.int8),),
+                (np.arange(3, dtype=np.int8),), (np.ones(1, np.int8),))
+
+
+def test_a_read_where_no_loop_bound_the_name_raises_unbound_local_error():
+    with pytest.raises(UnboundLocalError, match="_w"):
+        bound_by_an_earlier_loop(np.zeros(0))
+    with pytest.raises(UnboundLocalError, match="cannot access local variable '_w'") as info:
+        pyonnx.compile(bound_by_an_earlier_loop)(np.zeros(0))
+    assert isinstance(info.value, pyonnx.ExecutionError)
+    assert f":{bound_by_an_earlier_loop.__code__.co_firstlineno + 5}:" in str(info.value)

@@ -241,7 +241,8 @@ class Session:
             return None
         return numpy_execution_error(kind, self._explain(
             error, "run the model",
-            message if kind == "ExecutionError" else f"{message} (numpy raises {kind})"))
+            message if kind == "ExecutionError" else
+            f"{message} ({'Python' if kind == 'UnboundLocalError' else 'numpy'} raises {kind})"))
 
     def _raising_node(self, text: str) -> onnx.NodeProto | None:
         """The innermost node onnxruntime's message names that carries ``pyonnx.raises``

@@ -75,6 +75,9 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # not carried (reading it after the loop is an error), an internal one (the return value)
     # is carried with a stand-in that its flag keeps anyone from reading.
     pending = {n for n, v in entry.items() if isinstance(v, Undefined)}
+    # Of those, names an earlier loop may have bound (maybe_bound.py): (value, flag) there
+    prior = {n: v.bound for n, v in entry.items()
+             if isinstance(v, Undefined) and v.bound is not None and not internal(n)}
     # A carried Python number almost always changes in the body (a counter, a flag): start it
     # as a graph value, which saves lowering the body a second time to find that out.
     plans: dict[Any, Plan | None] = {
@@ -253,6 +256,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     initial: list[Array] = []
     for k in keys:
         value = entry[k] if k not in pending else placeholder(ctx, plans[k])
+        if k in prior and _same_leaves(plan_of(prior[k][0]), plans[k]):
+            # bound before the loop where an earlier loop ran: after 0 iterations it is that
+            # value, bound where that loop ran (fuzz seed 20000153: a false refusal)
+            value = prior[k][0]
+        else:
+            prior.pop(k, None)
         initial.extend(leaves_of(ctx, plans[k], value))
     for a in initial:
         # A static entry shape on the value: LoopToScanPass runs the Loop as a Scan only when
@@ -350,10 +359,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                    else "the first iteration may stop before assigning it")
             if n in after:
                 ran = ran or loop_ran(ctx, count, first_value)
+            bound_here = ran if n not in prior else ctx.op("Or", ran, prior[n][1])
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
                 f"after it ({why}); assign it before the loop",
-                (after[n], ran) if n in after else None))
+                (after[n], bound_here) if n in after else None))
         elif n in stale:
             env.bind(n, Undefined(stale[n]))
         elif isinstance(plan, Static):
@@ -364,6 +374,15 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
         memory_sharing.mark_ambiguous(ctx, value, maybe)
+
+
+def _same_leaves(a: Plan | None, b: Plan | None) -> bool:
+    """Whether two plans have the same leaves' dtypes and kinds (shapes may differ)."""
+    if a is None or b is None:
+        return False
+    la, lb = leaf_plans(a), leaf_plans(b)
+    return len(la) == len(lb) and all(x.dtype == y.dtype and x.weak == y.weak
+                                      for x, y in zip(la, lb))
 
 
 def _views_same_memory(ctx, a: Any, b: Any) -> bool:

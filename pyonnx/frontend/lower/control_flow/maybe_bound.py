@@ -44,7 +44,9 @@ def read(lowering, name: str, undefined: Undefined) -> Any:
     # 0 where the loop ran, else 1: an index out of range for a length-1 axis
     index = ctx.op("Min", ctx.op("Cast", ctx.op("Not", ran), to=dtypes.to_ir(_I64)),
                    ctx.const(np.array(1, np.int64)))
-    checked = _through(ctx, value, index, what)
+    raises = (f"UnboundLocalError: cannot access local variable '{name}' where it is not "
+              "associated with a value (the loop that assigns it ran 0 times)")
+    checked = _through(ctx, value, index, what, raises)
     lowering.env.bind(name, checked)
     return checked
 
@@ -63,7 +65,7 @@ def _checkable(ctx, value: Any, depth: int = 0) -> bool:
     return isinstance(value, (bool, int, float, str)) or value is None
 
 
-def _through(ctx, value: Any, index, what: str) -> Any:
+def _through(ctx, value: Any, index, what: str, raises: str) -> Any:
     """``value`` with every array read through the check: ``Gather(a[None], index)`` is ``a``
     itself (exact for every dtype, the sign of a zero too) where ``index`` is 0 and fails at
     run time where it is 1 (the node's name says why, as graph/checks.runtime_check does);
@@ -72,6 +74,8 @@ def _through(ctx, value: Any, index, what: str) -> Any:
         lifted = ctx.op("Unsqueeze", value.value, ctx.const(np.array([0], np.int64)))
         new = ctx.op("Gather", lifted, index, axis=0)
         new.producer().name += f"_{what}"
+        # (runtime/session.py raises Python's own exception, at the read's line)
+        new.producer().metadata_props["pyonnx.raises"] = raises
         out = Array(new, value.dtype, value.shape, value.weak)
         state = ctx.aliases
         for kinds in (state.arrays0d, state.scalars0d):
@@ -81,11 +85,11 @@ def _through(ctx, value: Any, index, what: str) -> Any:
             state.mixed0d[out.value] = state.mixed0d[value.value]
         return out
     if isinstance(value, tuple):
-        return tuple(_through(ctx, v, index, what) for v in value)
+        return tuple(_through(ctx, v, index, what, raises) for v in value)
     if isinstance(value, list):
-        return [_through(ctx, v, index, what) for v in value]
+        return [_through(ctx, v, index, what, raises) for v in value]
     if type(value) is dict:
-        return {k: _through(ctx, v, index, what) for k, v in value.items()}
+        return {k: _through(ctx, v, index, what, raises) for k, v in value.items()}
     return value
 
 
