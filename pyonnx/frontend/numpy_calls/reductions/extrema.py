@@ -35,6 +35,7 @@ from pyonnx.frontend.numpy_calls.registry import register
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,
     _F16,
+    _F32,
     _I64,
     _NOVALUE,
     _U8,
@@ -217,7 +218,9 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
     fwd, _ = _ordered(ctx, flat.dtype)
     keep = 1 if kd and flat is x else 0
     shape = _out_shape(flat.shape, (k,), bool(keep))
-    mapped = fwd(flat)
+    # (bool: float32, exact for 0 and 1; onnxruntime's uint8 ArgMax is 2-3x slower than its
+    # float32 one, which pays for the wider Cast: 1e5 elements, 35 against 27 µs)
+    mapped = ctx.cast(flat, _F32) if flat.dtype == _BOOL else fwd(flat)
     # ArgMax fails at run time on an empty axis, where numpy raises too.
     r = Array(ctx.op(op, mapped, axis=k, keepdims=keep), _I64, shape)
     r.value.producer().metadata_props["pyonnx.raises"] = (
