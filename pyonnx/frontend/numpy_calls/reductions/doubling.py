@@ -14,6 +14,9 @@ ceil(log2(n)) steps, ``unroll`` per ``Loop`` iteration, the trip count computed 
 loop: 3 nodes a step (Pad, Slice, combine) and 2 for the doubled shift, where the
 ``while s < n`` form paid 10–12 nodes and an iteration per step (the Loop's own cost,
 about 1 µs, dominates at n = 1,000). Work is O(n log n) (numpy's is O(n)).
+
+1-d arrays take :func:`blocked_scan`: rows of ``BLOCK`` elements scanned by a chain of
+combines, the doubling scan over the row totals only: O(n) work, about 6 full passes.
 """
 
 from __future__ import annotations
