@@ -59,9 +59,9 @@ def _graph(graph: ir.Graph) -> int:
         if node.op_type in SUBGRAPH_OPS and not node.domain:
             for g in inner_graphs(node):
                 count += _graph(g)
-    count += _share(graph)
-    if count:
-        count += _sink(graph)
+    made = _share(graph)
+    if made:
+        count += len(made) + _sink(graph, made)
     return count
 
 
@@ -72,8 +72,9 @@ def _axes(node: ir.Node) -> tuple[int, ...] | None:
     return None if c is None else tuple(int(a) for a in c.numpy().reshape(-1))
 
 
-def _share(graph: ir.Graph) -> int:
-    """Step 1: the keepdims=1 twin of a keepdims=0 reduction becomes an Unsqueeze of it."""
+def _share(graph: ir.Graph) -> list[ir.Node]:
+    """Step 1: the keepdims=1 twin of a keepdims=0 reduction becomes an Unsqueeze of it;
+    returns the Unsqueezes made."""
     firsts: dict[tuple, dict[int, ir.Node]] = {}
     order: dict[int, int] = {}
     for i, node in enumerate(graph):
@@ -86,7 +87,7 @@ def _share(graph: ir.Graph) -> int:
         order[id(node)] = i
         key = (node.op_type, id(node.inputs[0]), axes)
         firsts.setdefault(key, {}).setdefault(node.attributes.get_int("keepdims", 1), node)
-    count = 0
+    made = []
     for twins in firsts.values():
         if len(twins) != 2:
             continue
@@ -101,8 +102,8 @@ def _share(graph: ir.Graph) -> int:
         graph.insert_before(first, [shared, unsq])
         r1.outputs[0].replace_all_uses_with(unsq.outputs[0])
         r0.outputs[0].replace_all_uses_with(shared.outputs[0])
-        count += 1
-    return count
+        made.append(unsq)
+    return made
 
 
 def _node(like: ir.Node, op: str, inputs: list, attrs: list[ir.Attr]) -> ir.Node:
@@ -123,59 +124,70 @@ def _leading(node: ir.Node) -> int | None:
     return len(axes)
 
 
-def _sink(graph: ir.Graph) -> int:
-    """Step 2: leading Unsqueezes below elementwise ops, dropped where broadcasting adds the
-    dims anyway. Repeats until nothing moves (each move takes an Unsqueeze one op down)."""
+def _sink(graph: ir.Graph, work: list[ir.Node]) -> int:
+    """Step 2: the leading Unsqueezes in ``work`` below elementwise ops, dropped where
+    broadcasting adds the dims anyway (each move makes a new Unsqueeze one op further down,
+    which joins the work list)."""
     count = 0
-    for _ in range(16):
-        moved = 0
-        for node in list(graph):
-            k = _leading(node)
-            if k is None:
-                continue
-            a = node.inputs[0]
-            ra = _rank(a)
-            if ra is None:
-                continue
-            for use in list(node.outputs[0].uses()):
-                moved += _move(graph, node, use.node, use.idx, a, ra, k)
-        count += moved
-        if not moved:
-            break
+    ranks: dict[int, int | None] = {}
+    while work:
+        node = work.pop()
+        k = _leading(node)
+        if k is None:
+            continue
+        a = node.inputs[0]
+        ra = _rank(a, ranks)
+        if ra is None:
+            continue
+        for use in list(node.outputs[0].uses()):
+            got = _move(graph, node, use.node, use.idx, a, ra, k, ranks)
+            if got is not None:
+                count += 1
+                if isinstance(got, ir.Node):
+                    work.append(got)
     return count
 
 
 def _move(graph: ir.Graph, unsq: ir.Node, user: ir.Node, idx: int, a: ir.Value, ra: int,
-          k: int) -> int:
+          k: int, ranks: dict[int, int | None]) -> ir.Node | bool | None:
+    """Moves ``unsq`` (its use ``idx`` of ``user``) down or drops it: the new Unsqueeze, True
+    when dropped, None when nothing changed."""
     if user.domain or user.graph is not graph or \
             any(o.is_graph_output() for o in user.outputs):
-        return 0
+        return None
     if user.op_type in _UNARY and len(user.inputs) == 1:
         others: list[int | None] = []
     elif user.op_type in _BINARY and len(user.inputs) == 2:
-        others = [_rank(v) for i, v in enumerate(user.inputs) if i != idx]
+        others = [_rank(v, ranks) for i, v in enumerate(user.inputs) if i != idx]
     else:
-        return 0
+        return None
     if any(r is None for r in others):
-        return 0
+        return None
     if others and all(r >= ra + k for r in others):  # type: ignore[operator]
         user.replace_input_with(idx, a)  # broadcasting adds the leading dims
-        return 1
+        return True
     if not all(r <= ra for r in others):  # type: ignore[operator]
-        return 0
+        return None
     inputs = list(user.inputs)
     inputs[idx] = a
     inner = _node(user, user.op_type, inputs, list(user.attributes.values()))
     outer = _node(unsq, "Unsqueeze", [inner.outputs[0], unsq.inputs[1]], [])
     graph.insert_before(user, [inner, outer])
     user.outputs[0].replace_all_uses_with(outer.outputs[0])
-    return 1
+    return outer
 
 
-def _rank(v: ir.Value | None, depth: int = 0) -> int | None:
+def _rank(v: ir.Value | None, memo: dict[int, int | None], depth: int = 0) -> int | None:
     """The rank of ``v`` from its shape, constant or producer (None when not known)."""
     if v is None or depth > 40:
         return None
+    key = id(v)
+    if key not in memo:
+        memo[key] = _rank_of(v, memo, depth)
+    return memo[key]
+
+
+def _rank_of(v: ir.Value, memo: dict[int, int | None], depth: int) -> int | None:
     if v.shape is not None:
         return len(v.shape)
     if v.const_value is not None:
@@ -192,12 +204,12 @@ def _rank(v: ir.Value | None, depth: int = 0) -> int | None:
     if op == "Size":
         return 0
     if op in _UNARY:
-        return _rank(node.inputs[0], depth + 1)
+        return _rank(node.inputs[0], memo, depth + 1)
     if op in _BINARY or op == "Where":
-        ranks = [_rank(i, depth + 1) for i in node.inputs]
+        ranks = [_rank(i, memo, depth + 1) for i in node.inputs]
         return None if any(r is None for r in ranks) else max(ranks)  # type: ignore[type-var]
     if op in _REDUCE:
-        r = _rank(node.inputs[0], depth + 1)
+        r = _rank(node.inputs[0], memo, depth + 1)
         axes = _axes(node)
         if r is None or node.attributes.get_int("keepdims", 1):
             return r
@@ -205,7 +217,7 @@ def _rank(v: ir.Value | None, depth: int = 0) -> int | None:
             return None if len(node.inputs) > 1 and node.inputs[1] is not None else 0
         return r - len({a % r for a in axes}) if r else None
     if op in ("Unsqueeze", "Squeeze"):
-        r, axes = _rank(node.inputs[0], depth + 1), _axes(node)
+        r, axes = _rank(node.inputs[0], memo, depth + 1), _axes(node)
         if r is None or axes is None:
             return None
         return r + len(axes) if op == "Unsqueeze" else r - len(axes)
