@@ -6,7 +6,8 @@ differential tests use (8 float32 ulp relative and absolute, measured below).
 
 * ``softmax``: ``Div(E, ReduceSum(E, [a], keepdims=1))`` with ``E = Exp(Sub(x, M))`` and ``M``
   the frontend's ``np.max(x, axis=a, keepdims=True)`` (a ``ReduceMax``, or the ``Where`` that
-  makes it NaN where a NaN is in the row: onnxruntime's ReduceMax skips NaNs), the sum possibly
+  makes it NaN where a NaN is in the row: onnxruntime's ReduceMax skips NaNs, possibly inside
+  the ``If`` that runs the NaN check only when ``sum(x)`` is NaN), the sum possibly
   through the float64 accumulation Casts the frontend puts around float32 sums →
   ``Softmax(x, axis=a)``, float32 only. One node instead of eight to fifteen; onnxruntime's
   float32 Softmax is 5-10x faster than the composed graph. Measured against numpy's float32
@@ -81,27 +82,88 @@ def _row_nan_mask(value: ir.Value | None, root: ir.Value, axis: int, rank: int |
     return all(i is not None and _row_nan_mask(i, root, axis, rank, depth + 1) for i in inputs)
 
 
-def _max_of(m: ir.Value, x: ir.Value) -> int | None:
-    """The axis when ``m`` is ``np.max(x, axis, keepdims=True)`` as the frontend lowers it."""
-    where = _producer(m, "Where")
-    cond = None
-    if where is not None:
-        cond, fill, m = where.inputs
-        fill_value = _const(fill)
-        if fill_value is None or fill_value.size != 1 or not np.isnan(fill_value).all():
+def _nan_filled(where: ir.Node) -> tuple[ir.Value, ir.Value] | None:
+    """(condition, other) of ``Where(cond, NaN, other)``, else None."""
+    cond, fill, other = where.inputs
+    fill_value = _const(fill)
+    if cond is None or other is None or fill_value is None or fill_value.size != 1 or \
+            not np.isnan(fill_value).all():
+        return None
+    return cond, other
+
+
+def _peel_nan_wheres(m: ir.Value, conds: list[ir.Value]) -> ir.Value | None:
+    """``m`` below any ``Where(cond, NaN, ...)``, their conditions appended to ``conds``."""
+    while (where := _producer(m, "Where")) is not None:
+        got = _nan_filled(where)
+        if got is None:
             return None
+        conds.append(got[0])
+        m = got[1]
+    return m
+
+
+def _branch_output(node: ir.Node, name: str) -> ir.Value | None:
+    attr = node.attributes.get(name)
+    graph = attr.as_graph() if attr is not None else None
+    return graph.outputs[0] if graph is not None and len(graph.outputs) == 1 else None
+
+
+def _nan_guarded(m: ir.Value, conds: list[ir.Value]) -> ir.Value | None:
+    """``R`` when ``m`` is the frontend's NaN guard of ``R`` (see ``nan_guard``):
+    ``If(flag, then: Where(cond, NaN, R), else: Identity(R))`` (the flag only decides which
+    branch pays; both give numpy's max when ``cond`` is a row NaN mask, appended to
+    ``conds``); else ``m`` itself."""
+    node = _producer(m, "If")
+    if node is None:
+        return m
+    then_out, else_out = _branch_output(node, "then_branch"), _branch_output(node, "else_branch")
+    ident = _producer(else_out, "Identity")
+    if then_out is None or ident is None:
+        return None
+    r = _peel_nan_wheres(then_out, conds)
+    return r if r is not None and r is ident.inputs[0] else None
+
+
+def _row_nan_roots(x: ir.Value, axis: int, rank: int | None) -> list[ir.Value]:
+    """``IsNaN(x)`` and ``IsNaN(Slice(x))`` along ``axis`` (the head of each row the empty
+    check reads): values True only in rows of x that hold a NaN."""
+    roots = []
+    for use in x.uses():
+        node = use.node
+        if node.domain != "":
+            continue
+        if node.op_type == "IsNaN":
+            roots.append(node.outputs[0])
+        elif node.op_type == "Slice" and use.idx == 0 and len(node.inputs) > 3:
+            axes = _const(node.inputs[3])
+            if axes is None or axes.size != 1 or \
+                    not _same_axes((int(axes.reshape(-1)[0]),), (axis,), rank):
+                continue
+            roots += [u.node.outputs[0] for u in node.outputs[0].uses()
+                      if u.node.op_type == "IsNaN" and u.node.domain == ""]
+    return roots
+
+
+def _max_of(m: ir.Value, x: ir.Value) -> int | None:
+    """The axis when ``m`` is ``np.max(x, axis, keepdims=True)`` as the frontend lowers it:
+    ``ReduceMax(x)``, under ``Where(cond, NaN, ...)`` NaN fixes and the NaN guard's ``If``."""
+    conds: list[ir.Value] = []
+    m = _peel_nan_wheres(m, conds)
+    m = _nan_guarded(m, conds) if m is not None else None
+    m = _peel_nan_wheres(m, conds) if m is not None else None
     reduce = _producer(m, "ReduceMax")
     if reduce is None or reduce.inputs[0] is not x:
         return None
     axis = _axis_of(reduce)
-    if axis is None or cond is None:
+    if axis is None or not conds:
         return axis
-    # The condition is a per-row function of IsNaN(x), False in rows without a NaN; rows with
+    # Each condition is a per-row function of IsNaN(x), False in rows without a NaN; rows with
     # one are NaN rows in numpy's softmax and in onnxruntime's alike.
-    for use in x.uses():
-        if use.node.op_type == "IsNaN" and use.node.domain == "" and \
-                _row_nan_mask(cond, use.node.outputs[0], axis, _rank(x)):
-            return axis
+    rank = _rank(x)
+    roots = _row_nan_roots(x, axis, rank)
+    if all(any(_row_nan_mask(c, root, axis, rank) for root in roots) for c in conds):
+        return axis
     return None
 
 
@@ -151,7 +213,7 @@ def softmax(node: ir.Node) -> bool:
     if rank is None:
         return False
     axis %= rank
-    nan_check = _producer(m, "Where")
+    nan_check = _producer(m, "Where") or _producer(m, "If")
     new = _replace(node, "Softmax", [x], [ir.AttrInt64("axis", axis)])
     dim = x.shape[axis] if x.shape is not None else None
     if nan_check is not None and not (isinstance(dim, int) and dim > 0):

@@ -25,6 +25,9 @@ The passes, in order (:func:`passes`), and why that order:
 1c. ``NarrowSelectsPass``: a prefix of a full ``TopK`` becomes a smaller ``TopK``
    (``np.argsort(x)[:, :5]``), a Slice taking one part of a ``Concat`` that part
    (``np.argpartition(x, -k)[-k:]``). After folding, for the same constant bounds.
+1d. ``ShareReductionsPass``: one reduction for its keepdims=0 and keepdims=1 twins (a mean
+   and a std's mean), the Unsqueeze between them moved down and broadcast away. After
+   folding (constant axes), before CSE, which merges the duplicates it exposes.
 2. ``EliminateCommonSubexpressionsPass``: merges identical nodes, subgraphs included (onnx-ir's
    CSE does the main graph only, and is slower). Dead nodes left by folding do not disturb it (a
    live duplicate of a dead node keeps the dead one alive instead: the same graph), so no
@@ -63,6 +66,7 @@ from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
+from pyonnx.passes.share_reductions import ShareReductionsPass
 from pyonnx.passes.unique_names import UniqueNamesPass
 from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
@@ -80,6 +84,7 @@ def passes() -> list[ir.passes.PassBase]:
         RewriteIdiomsPass(),
         UnobservedZeroSignsPass(),
         NarrowSelectsPass(),
+        ShareReductionsPass(),
         EliminateCommonSubexpressionsPass(),
         RemoveUnusedPass(),
         UniqueNamesPass(),

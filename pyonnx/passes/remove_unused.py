@@ -3,7 +3,8 @@
 Input: an ``ir.Model``. Output: the same model without
 
 - nodes none of whose outputs is used or is a graph output, in every graph and subgraph
-  (walking each graph backwards, so whole dead chains go in one pass);
+  (walking each graph backwards, so whole dead chains go in one pass; a dead node's
+  subgraphs release the outer values they capture, so their producers can go too);
 - unused optional outputs (``Dropout``'s mask ... per the op schema) and trailing omitted
   inputs of the nodes that stay;
 - unused outputs of ``If`` nodes, with the branch outputs that computed them (the If is
@@ -68,6 +69,8 @@ def _sweep(graph: ir.Graph | ir.Function, opset: int | None, domains: set[str]) 
         outputs = node.outputs
         unused = [not o.uses() and not o.is_graph_output() for o in outputs]
         if all(unused):
+            if node.op_type in _SUBGRAPH_OPS or node.domain not in ("", "ai.onnx"):
+                _release_captures(node)
             graph.remove(node, safe=True)
             count += 1
             continue
@@ -93,6 +96,21 @@ def _sweep(graph: ir.Graph | ir.Function, opset: int | None, domains: set[str]) 
                             else (attr.as_graph(),)):
                     count += _sweep(sub, opset, domains)
     return count
+
+
+def _release_captures(node: ir.Node) -> None:
+    """Drops the inputs of every node in ``node``'s subgraphs (``node`` is dead): a body's
+    nodes still count as uses of the outer values they capture, which would keep their
+    producers alive (the ReduceMax of a max whose NaN-guard If went dead with a softmax
+    rewrite: one full pass per call)."""
+    for attr in node.attributes.values():
+        if attr.type not in _GRAPH_ATTRS or attr.is_ref():
+            continue
+        for sub in (attr.as_graphs() if attr.type == ir.AttributeType.GRAPHS
+                    else (attr.as_graph(),)):
+            for inner in sub:
+                _release_captures(inner)
+                inner.resize_inputs(0)
 
 
 def _prune_if(graph: ir.Graph | ir.Function, node: ir.Node, unused: list[bool]) -> ir.Node:

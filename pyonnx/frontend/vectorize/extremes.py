@@ -57,6 +57,20 @@ def _start(a: Any, P: np.dtype) -> np.ndarray | None:
     return v if bool(v == a) else None
 
 
+# Below this many elements (all known) the If costs about what the exact form's passes do.
+_SMALL = 4096
+
+
+def _guarded(ctx, e: Array, P: np.dtype) -> bool:
+    """Whether the plain reduction behind an ``If`` pays: floats of the comparison dtype
+    (onnxruntime's int64 ReduceMax compares 32 bits), outside loop and branch bodies (an
+    If per iteration), on arrays not known to be small."""
+    if P.kind != "f" or e.dtype != P or len(ctx._scopes) > 1:
+        return False
+    return not all(isinstance(d, int) for d in e.shape) or \
+        int(np.prod(e.shape, dtype=np.int64)) >= _SMALL
+
+
 def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, kind: str,
                    bind, lower_stmts, assign) -> bool:
     """Rebinds ``acc`` to the loop's ``max``/``min`` (see the module docstring)."""
@@ -81,21 +95,42 @@ def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, 
     if P.kind == "f" or e.dtype.kind == "f":
         from pyonnx.frontend.vectorize.exprs import call
         test = ast.BinOp(left=test, op=ast.BitOr(), right=call("isnan", name(e_name)))
-    keep_name, keep = bind(lw, node, test, "keep")
-    if not isinstance(keep, Array):
-        return False
     if P.kind == "f":
         ident = -np.inf if kind == "max" else np.inf
     else:
         info = np.iinfo(P)
         ident = info.min if kind == "max" else info.max
-    ident_c = ctx.const(np.array(ident, P))
-    w = ctx.op("Where", keep.value, ident_c, ctx.cast(e, P).value)
-    wp = ctx.op("Concat", w, ctx.const(np.array([ident], P)), axis=0)
     last = 1 if space.vars[0].step < 0 else 0
-    p = ctx.op("ArgMax" if kind == "max" else "ArgMin", wp, axis=0, keepdims=0,
-               select_last_index=last)
-    r = ctx.op("Gather", wp, p, axis=0)
+
+    def exact(ctx) -> Array | None:
+        keep = bind(lw, node, test, "keep")[1]
+        if not isinstance(keep, Array):
+            return None
+        ident_c = ctx.const(np.array(ident, P))
+        w = ctx.op("Where", keep.value, ident_c, ctx.cast(e, P).value)
+        wp = ctx.op("Concat", w, ctx.const(np.array([ident], P)), axis=0)
+        p = ctx.op("ArgMax" if kind == "max" else "ArgMin", wp, axis=0, keepdims=0,
+                   select_last_index=last)
+        return Array(ctx.op("Gather", wp, p, axis=0), P, ())
+
+    if _guarded(ctx, e, P):
+        # Arrays without a NaN whose extreme is not a zero (the common case) need no
+        # first-index rule: equal nonzero values are the same bits, so the plain
+        # ReduceMax is the first of the largest (one pass; the exact form takes five). An
+        # If runs the exact form for the rest: a NaN somewhere (the sum is NaN), a zero
+        # extreme (its sign is the first zero's), an empty range.
+        from pyonnx.frontend.numpy_calls.rare_case import only_if
+        plain = ctx.op("ReduceMax" if kind == "max" else "ReduceMin", e.value, keepdims=0)
+        total = ctx.op("ReduceSum", e.value, keepdims=0)
+        empty = ctx.op("Equal", ctx.op("Size", e.value), ctx.const(np.array(0, np.int64)))
+        flag = ctx.op("Or", ctx.op("Or", ctx.op("IsNaN", total), empty),
+                      ctx.op("Equal", plain, ctx.const(np.array(0, P))))
+        r = only_if(ctx, flag, Array(plain, P, ()), exact, "running_extreme").value
+    else:
+        got = exact(ctx)
+        if got is None:
+            return False
+        r = got.value
     better = "Greater" if kind == "max" else "Less"
     if dynamic:
         # a run-time start may be -0.0: the exact select is a Gather from (start, r).

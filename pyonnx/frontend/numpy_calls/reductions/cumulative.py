@@ -9,7 +9,7 @@ Not bit for bit (float rounding order only, within a few ulps): float ``cumprod`
 dtype wider) and float16 ``cumsum`` (numpy rounds every partial sum to float16).
 
 ``np.maximum.accumulate``/``np.minimum.accumulate`` are exact (a doubling scan of
-``np.maximum``, NaN propagating as numpy's: :mod:`.doubling`).
+``np.maximum``, blocked for 1-d arrays, NaN propagating as numpy's: :mod:`.doubling`).
 
 Supported syntax::
 
