@@ -183,7 +183,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             returned = (a_undef and then_env.get(RETURN_FLAG) is True) or \
                 (b_undef and else_env.get(RETURN_FLAG) is True)
             stale = a if isinstance(a, Stale) else b if isinstance(b, Stale) else None
-            if stale is not None and not internal(name) and not returned:
+            if stale is not None and not internal(name) and not return_guard and not returned:
                 lowering.env.bind(name, stale)  # (its own reason, not "unassigned there")
                 continue
             if not internal(name) and not return_guard and not returned:
