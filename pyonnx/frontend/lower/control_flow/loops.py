@@ -20,7 +20,7 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
-from pyonnx.frontend.lower.control_flow import held_items, path_types
+from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
     follow_memory, loop_ran, outer_memory, refuse_memory_swap, refuse_rebound_while_written,
@@ -75,6 +75,17 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # not carried (reading it after the loop is an error), an internal one (the return value)
     # is carried with a stand-in that its flag keeps anyone from reading.
     pending = {n for n, v in entry.items() if isinstance(v, Undefined)}
+    # Names that may be unbound at an iteration's end (first bound in an inner loop that may
+    # run 0 times) or at the loop's entry: carried with a "bound" flag (maybe_bound.py), and
+    # maybe-bound in the body and after the loop. name -> the message of a failing read.
+    flagged: dict[str, str] = {}
+    for n in sorted(pending):
+        v = entry[n]
+        if v.bound is not None and not internal(n) and maybe_bound.checkable(ctx, v.bound[0]):
+            flagged[n] = v.message
+            entry[n] = v.bound[0]
+            entry[maybe_bound.flag_key(n)] = maybe_bound.flag(ctx, v.bound[1])
+            pending.discard(n)
     # A carried Python number almost always changes in the body (a counter, a flag): start it
     # as a graph value, which saves lowering the body a second time to find that out.
     plans: dict[Any, Plan | None] = {
@@ -109,7 +120,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
-            _weak_entry(entry_plans, plans), stale, py_kinds)
+            _weak_entry(entry_plans, plans), stale, py_kinds, flagged)
+        _unwrap_flagged(ctx, exits, nodes, names, pending, flagged, entry)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -198,6 +210,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             shown = "an array written in the loop" if isinstance(key, aliases.Buffer) else key
             widened[key] = plan_of(exit_value) if old is None else join_or_error(
                 lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
+        for n in flagged:  # (a name newly maybe-bound at an iteration's end)
+            widened.setdefault(maybe_bound.flag_key(n), Leaf(_BOOL, ()))
         if widened == plans:
             # (equal types; the joined plans also carry what is not compared: a complex
             # value's memory notes, "a view on some path", which later writes must see: fuzz
@@ -209,6 +223,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         raise ctx.error("the types of the loop's variables do not settle; give them fixed "
                         "types before the loop")
     buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
+    flag_keys = {maybe_bound.flag_key(n) for n in flagged}
     derived |= {n for n in names if n in plans and
                 same_view(ctx, entry[n], exits.get(n), buffers)}
     # A loop known to run at least once (a static range(k), k >= 1, or a first test that is
@@ -263,8 +278,13 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     ran = None
     unfollowed: list[tuple[Array, frozenset | None]] = []
     after: dict[str, Any] = {}  # pending names' final values (maybe_bound)
+    maybe_final: dict[str, Any] = {}  # flagged names' final values and flags
     for k in keys:
         value = rebuild(plans[k], finals)
+        if k in flagged or k in flag_keys:
+            maybe_final[k] = value
+        if k in flag_keys:
+            continue
         if k in pending and not internal(k) and may_skip:
             after[k] = value
             scalar_kinds.merge_kinds(ctx, value, [exits.get(k)])
@@ -317,7 +337,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     exits.get(k), exits, outer, count, first_value, bound.get(k))
     for n in names:
         plan = plans.get(n)
-        if n in pending and not internal(n) and (may_skip or n not in keys):
+        if n in flagged and n in maybe_final and maybe_bound.flag_key(n) in maybe_final:
+            # bound after the loop where its flag holds (a read is checked at run time)
+            env.bind(n, Undefined(flagged[n], (maybe_final[n],
+                                               maybe_final[maybe_bound.flag_key(n)].value)))
+        elif n in pending and not internal(n) and (may_skip or n not in keys):
             why = ("the loop can run 0 times" if may_skip
                    else "the first iteration may stop before assigning it")
             if n in after:
@@ -336,6 +360,32 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
         memory_sharing.mark_ambiguous(ctx, value, maybe)
+
+
+def _unwrap_flagged(ctx, exits: dict, nodes, names, pending: set, flagged: dict,
+                    entry: dict) -> None:
+    """An iteration's end values of the maybe-bound names: ``exits[name]`` its value and
+    ``exits[flag_key(name)]`` whether it is bound (true where the body bound it, its
+    Undefined's flag where it is maybe-bound there). A pending name found maybe-bound at the
+    end becomes flagged (entry: a stand-in, flag false)."""
+    for n in names:
+        v = exits.get(n)
+        maybe = type(v) is Undefined and v.bound is not None
+        if n not in flagged:
+            if not (n in pending and maybe and not internal(n)
+                    and maybe_bound.checkable(ctx, v.bound[0])):
+                continue
+            flagged[n] = v.message
+            entry[maybe_bound.flag_key(n)] = maybe_bound.flag(
+                ctx, ctx.const(np.array(False)))
+        if maybe:
+            exits[n], ran = v.bound
+        elif isinstance(v, Undefined):
+            continue  # (unbound on every path: stale, refused at a read)
+        else:
+            ran = None
+        with ctx.subgraph(nodes):
+            exits[maybe_bound.flag_key(n)] = maybe_bound.flag(ctx, ran)
 
 
 def _at_least_once(count: Array | None) -> bool:

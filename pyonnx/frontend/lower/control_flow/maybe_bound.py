@@ -22,7 +22,7 @@ from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.values import Array, Undefined
 from pyonnx.frontend.lower.structure import placeholder, plan_of
 
-__all__ = ["read", "join_sides", "flag"]
+__all__ = ["read", "join_sides", "flag", "checkable", "flag_key"]
 
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
@@ -47,6 +47,17 @@ def read(lowering, name: str, undefined: Undefined) -> Any:
     checked = _through(ctx, value, index, what)
     lowering.env.bind(name, checked)
     return checked
+
+
+def checkable(ctx, value: Any) -> bool:
+    """Whether a maybe-bound ``value`` can be carried and checked at a read (a private array,
+    a number, or a container of them: see the module docstring)."""
+    return _checkable(ctx, value)
+
+
+def flag_key(name: str) -> str:
+    """The loop state key of ``name``'s "bound" flag (not an identifier: never a user name)."""
+    return f"{name}.bound"
 
 
 def _checkable(ctx, value: Any, depth: int = 0) -> bool:
@@ -93,15 +104,16 @@ def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
     """At a run-time if's join, a name whose value on a path is a maybe-bound Undefined (the
     other path read it, which rebinds it, assigned it, or never bound it: ``missing``):
     (then value, else value, then flag, else flag, message), an Undefined replaced by its
-    value and flagged with its ``ran``, a bound value flagged None, a never-bound name by a
-    stand-in flagged false; None where neither is maybe-bound or a path has another
+    value and flagged with its ``ran``, a bound value flagged None, a never-bound name
+    (``missing``, or a loop body's name not assigned yet: Undefined.unassigned) by a stand-in
+    flagged false; None where neither is maybe-bound or a path has another
     Undefined (a stale view: refused at its read, as before)."""
     ua, ub = type(a) is Undefined, type(b) is Undefined
     if not (ua and a.bound is not None or ub and b.bound is not None):
         return None
     sides, flags = [], []
     for v, other in ((a, b), (b, a)):
-        if v is missing:
+        if v is missing or type(v) is Undefined and v.unassigned and v.bound is None:
             sides.append(placeholder(ctx, plan_of(other.bound[0])))
             flags.append(Array(ctx.const(np.array(False)), _BOOL, ()).value)
         elif type(v) is Undefined:
