@@ -109,6 +109,11 @@ def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: 
     both can be followed; else returns ``[(value, the buffers it may view)]`` for the caller to
     mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
     e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    if e0 is None and isinstance(before, Array) and e1 and state_in is not None and \
+            e1[0].initial is state_in and not e1[1]:
+        # (an argument no view was made of yet is not registered: its own buffer, which the
+        # body's `x = x[:]` keeps, fuzz seed 20001751)
+        e0 = ctx.aliases.buffer_of(before)
     if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
             e0[0] is e1[0] and aliases.steps_equal(e0[1], e1[1])
             or state_in is not None and e1[0].initial is state_in and not e1[1]):

@@ -1,0 +1,99 @@
+"""``x[:]`` and ``x[...]`` view all of ``x`` in place (aliases._whole): a name bound to one of
+them on some paths only still refers to the same memory on every path, so a write through it
+after a run-time ``if`` or loop is followed instead of refused as "may refer to different
+memory depending on run-time data" (fuzz seed 20001751)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.oracle import check
+
+
+def whole_slice_in_branch(a, b):
+    if b.sum() > 0:
+        a = a[:]
+    a[1] = 7.0
+    return a
+
+
+def ellipsis_in_loop(a, n):
+    for _ in range(n):
+        if a[0] > 0:
+            continue
+        a = a[...]
+    a[...] = 2.0
+    return a.sum()
+
+
+def whole_view_of_a_view(a, b):
+    v = a[1:]
+    if b[0] > 0:
+        v = v[:, :]
+    v[0, 0] = -5
+    return v, a
+
+
+def whole_view_then_base_written(a, b):
+    w = a
+    if b[0] > 0:
+        w = a[:]
+    a[0] += 1
+    return w.copy()
+
+
+def whole_then_partial(a, b):
+    if b[0] > 0:
+        a = a[:][1:]    # a part: the paths differ (still refused or followed by choices)
+    else:
+        a = a[1:]
+    a[0] = 9
+    return a
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_whole_slice_in_a_branch(sign):
+    check(whole_slice_in_branch, np.arange(4.0), np.array([sign]))
+    check(whole_view_then_base_written, np.arange(3.0), np.array([sign]))
+    check(whole_view_of_a_view, np.arange(6).reshape(3, 2), np.array([sign]))
+    check(whole_then_partial, np.arange(4), np.array([sign]))
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("first", [1.0, -1.0])
+def test_whole_view_in_a_loop(n, first):
+    check(ellipsis_in_loop, np.array([first, 2.0, 3.0]), np.int64(n))
+
+
+def whole_view_written_in_loop(a, n):
+    for i in range(n):
+        a = a[:]
+        a[0] += i + 1
+    a[-1] = 5.0
+    return a
+
+
+def private_whole_view_in_loop(a, n):
+    t = a * 2
+    for _ in range(n):
+        if t[0] > 0:
+            t = t[...]
+    t[0] = -1.0
+    return t, a
+
+
+def view_kept_whole_in_loop(a, n):
+    v = a[1:]
+    for _ in range(n):
+        v = v[:]
+    v[0] = 9.0
+    return a
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("fn", [whole_view_written_in_loop, private_whole_view_in_loop,
+                                view_kept_whole_in_loop])
+def test_whole_view_rebound_in_a_loop(fn, n):
+    check(fn, np.array([1.0, -2.0, 3.0]), np.int64(n))
+    check(fn, np.array([-1.0, -2.0, 3.0]), np.int64(n))
