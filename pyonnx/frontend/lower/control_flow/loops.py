@@ -278,6 +278,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     ran = None
     unfollowed: list[tuple[Array, frozenset | None]] = []
     after: dict[str, Any] = {}  # pending names' final values (maybe_bound)
+    live_exits = {n: exits[n] for n in names if n in exits}
     maybe_final: dict[str, Any] = {}  # flagged names' final values and flags
     for k in keys:
         value = rebuild(plans[k], finals)
@@ -332,9 +333,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 # Seq, holds copies: appends.py)
                 unfollowed += [(w, held[k]) for w in memory_sharing.arrays_in(value)]
             elif isinstance(value, Array):
+                # (only the names live after the loop: a dict or view the body made and
+                # dropped (d = {'u': x}) sees nothing later, fuzz seed 20001337)
                 unfollowed += follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
-                    exits.get(k), exits, outer, count, first_value, bound.get(k))
+                    exits.get(k), live_exits, outer, count, first_value, bound.get(k))
     for n in names:
         plan = plans.get(n)
         if n in flagged and n in maybe_final and maybe_bound.flag_key(n) in maybe_final:
