@@ -131,7 +131,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
             _weak_entry(entry_plans, plans), stale, py_kinds, flagged)
-        _unwrap_flagged(ctx, exits, nodes, names, pending, flagged, entry)
+        maybe_bound.unwrap_exits(ctx, exits, nodes, names, pending, flagged, entry)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -373,32 +373,6 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
         memory_sharing.mark_ambiguous(ctx, value, maybe)
-
-
-def _unwrap_flagged(ctx, exits: dict, nodes, names, pending: set, flagged: dict,
-                    entry: dict) -> None:
-    """An iteration's end values of the maybe-bound names: ``exits[name]`` its value and
-    ``exits[flag_key(name)]`` whether it is bound (true where the body bound it, its
-    Undefined's flag where it is maybe-bound there). A pending name found maybe-bound at the
-    end becomes flagged (entry: a stand-in, flag false)."""
-    for n in names:
-        v = exits.get(n)
-        maybe = type(v) is Undefined and v.bound is not None
-        if n not in flagged:
-            if not (n in pending and maybe and not internal(n)
-                    and maybe_bound.checkable(ctx, v.bound[0])):
-                continue
-            flagged[n] = v.message
-            entry[maybe_bound.flag_key(n)] = maybe_bound.flag(
-                ctx, ctx.const(np.array(False)))
-        if maybe:
-            exits[n], ran = v.bound
-        elif isinstance(v, Undefined):
-            continue  # (unbound on every path: stale, refused at a read)
-        else:
-            ran = None
-        with ctx.subgraph(nodes):
-            exits[maybe_bound.flag_key(n)] = maybe_bound.flag(ctx, ran)
 
 
 def _at_least_once(count: Array | None) -> bool:
