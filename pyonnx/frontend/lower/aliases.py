@@ -239,10 +239,13 @@ def register_view(ctx, view: Array, base: Array, step: Step) -> Array:
         view = Array(base.value, base.dtype, base.shape, base.weak)
     buffer, steps = state.buffer_of(base)
     if isinstance(step, Transpose) and step.perm == tuple(range(len(step.perm))) and view.ndim \
-            or isinstance(step, GetItem) and _whole(step.index, base.ndim):
+            or isinstance(step, GetItem) and not ctx.loop_buffers and \
+            _whole(step.index, base.ndim):
         # v.T of a 1-D array or view, v[:] and v[...] are the same mapping: a loop's
         # `t = t.T` keeps one (no chain as long as the loop ran, which could not be followed),
-        # and `x = x[:]` on one path leaves x the same memory on both (fuzz seed 20001751)
+        # and `x = x[:]` on one path leaves x the same memory on both (fuzz seed 20001751).
+        # (Not in a loop body: `t = x[..., :]` there would be a whole alias of another carried
+        # name, which the loop's state does not follow across iterations: fuzz seed 13000343)
         state.register(view, buffer, steps)
         return view
     state.register(view, buffer, steps + (step,))
