@@ -118,3 +118,38 @@ def test_a_view_live_after_the_branch_is_followed_or_refused():
             check(view_kept_after_the_branch, np.arange(4.0), np.array(b))
         except pyonnx.ConversionError as e:
             assert "memory" in str(e)
+
+
+# A private array carried by a loop whose inner loop iterates it (registering its state
+# memory) and which is written in place: after the loop it is private, not "different memory
+# depending on run-time data" (loop_memory.own_state_only, fuzz seed 20001481).
+def iterated_then_written_in_place(a, n):
+    t = 2.0 // a
+    for _ in range(n):
+        for r in t:
+            v = t[...]
+        t[:] = 1.5
+    t[0:1] *= 2
+    return t, a
+
+
+def iterated_and_aliased_by_a_live_name(a, n):
+    t = 2.0 // a
+    u = a[:1]
+    for _ in range(n):
+        for r in t:
+            pass
+        u = t            # u and t are one memory after the loop
+        t[:] = 1.5
+    t[0:1] *= 2
+    return t, u, a
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_private_array_iterated_and_written_in_a_loop(n):
+    check(iterated_then_written_in_place, np.arange(6.0).reshape(2, 3) + 1, np.int64(n))
+    check(iterated_then_written_in_place, np.array([1.0, 4.0]), np.int64(n))
+    try:
+        check(iterated_and_aliased_by_a_live_name, np.array([1.0, 4.0]), np.int64(n))
+    except pyonnx.ConversionError as e:
+        assert "memory" in str(e)

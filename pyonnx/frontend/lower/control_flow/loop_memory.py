@@ -19,8 +19,9 @@ from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import aliases, choices, memory_sharing
 from pyonnx.frontend.lower.control_flow.common import changed_buffers
 
-__all__ = ["refuse_memory_swap", "refuse_swap_of_shared", "refuse_rebound_while_written",
-           "follow_memory", "outer_memory", "same_view", "loop_ran"]
+__all__ = ["own_state_only", "refuse_memory_swap", "refuse_swap_of_shared",
+           "refuse_rebound_while_written", "follow_memory", "outer_memory", "same_view",
+           "loop_ran"]
 
 
 def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
@@ -134,6 +135,25 @@ def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: 
     pairs += [] if now is choices.PRIVATE else [(ran, now)]
     choices.make_choice(ctx, value, pairs)
     return []
+
+
+def own_state_only(ctx, name: str, after: Any, state_in: Any, exits: dict) -> bool:
+    """Whether a carried name that enters the loop as memory of its own (not shared) leaves
+    each iteration as exactly the memory it entered with (its state input, written in place
+    or registered by an inner loop iterating it: ``for r in t: ...`` then ``t[:] = 1.5``) and
+    no other live name holds that memory: after the loop it is a private array (fuzz seed
+    20001481)."""
+    e1 = aliases.entry_of(ctx, after)
+    if not (e1 and state_in is not None and e1[0].initial is state_in and not e1[1]):
+        return False
+    for m, v in exits.items():
+        if m == name:
+            continue
+        for w in memory_sharing.arrays_in(v) if isinstance(v, (tuple, list, dict)) else [v]:
+            hit = aliases.entry_of(ctx, w)
+            if w is after or hit is not None and hit[0] is e1[0]:
+                return False
+    return True
 
 
 def outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool:

@@ -24,8 +24,8 @@ from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
 from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
-    follow_memory, loop_ran, outer_memory, refuse_memory_swap, refuse_rebound_while_written,
-    refuse_swap_of_shared, same_view)
+    follow_memory, loop_ran, outer_memory, own_state_only, refuse_memory_swap,
+    refuse_rebound_while_written, refuse_swap_of_shared, same_view)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, changed_buffers, condition, internal, join_or_error, outer_ids,
     outputs_of, subgraph_output, typed)
@@ -342,7 +342,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 # (marked after the re-derivation, as unfollowed names are; a run-time list,
                 # Seq, holds copies: appends.py)
                 unfollowed += [(w, held[k]) for w in memory_sharing.arrays_in(value)]
-            elif isinstance(value, Array):
+            elif isinstance(value, Array) and not (k not in sharing and own_state_only(
+                    ctx, k, exits.get(k), bound.get(k), live_exits)):
                 # (only the names live after the loop: a dict or view the body made and
                 # dropped (d = {'u': x}) sees nothing later, fuzz seed 20001337)
                 unfollowed += follow_memory(
