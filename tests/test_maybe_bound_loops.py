@@ -77,7 +77,15 @@ def bound_on_one_path_of_outer_body(a, n):
     return last
 
 
+def inner_loop_skipped_on_some_iterations(a, n):
+    for i in range(n):
+        for k in range(i % 2, a.shape[0] * (i % 2)):
+            last = a[k] + i     # kept from an earlier outer iteration where the inner is empty
+    return last
+
+
 CASES = [
+    (inner_loop_skipped_on_some_iterations, 4),
     (pairs_in_outer_loop, 8),
     (inner_range_depends_on_outer, 4),
     (while_around_for, 6),
@@ -89,7 +97,7 @@ CASES = [
 
 def _arg_sets():
     a = np.array([3.0, -1.0, 2.5, 0.5])
-    return [(a, np.int64(n)) for n in (0, 1, 2, 5)] + [
+    return [(a, np.int64(n)) for n in (0, 1, 2, 3, 5)] + [
         (a[:1].copy(), np.int64(n)) for n in (1, 3)] + [(-a, np.int64(3))] + [
         (np.zeros(0), np.int64(n)) for n in (0, 2)]
 
