@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.lower import aliases, choices, memory_sharing
+from pyonnx.frontend.lower import alias_writes, aliases, choices, memory_sharing
 from pyonnx.frontend.lower.control_flow.common import changed_buffers
 
-__all__ = ["own_state_only", "refuse_memory_swap", "refuse_swap_of_shared",
+__all__ = ["materialize_constants", "own_state_only", "refuse_memory_swap", "refuse_swap_of_shared",
            "refuse_rebound_while_written", "follow_memory", "outer_memory", "same_view",
            "loop_ran"]
 
@@ -135,6 +136,30 @@ def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: 
     pairs += [] if now is choices.PRIVATE else [(ran, now)]
     choices.make_choice(ctx, value, pairs)
     return []
+
+
+def materialize_constants(lowering, names) -> None:
+    """Makes the conversion-time arrays among the loop's state ``names`` that other names
+    hold (the same object, or a view of its memory) graph values before the loop, so that a
+    write in the body reaches every name (alias_writes.materialize)."""
+    ctx, env = lowering.ctx, lowering.env
+    for n in names:
+        v = env.locals.get(n)
+        if not isinstance(v, np.ndarray):
+            continue
+        others = [w for f in ctx.frames for m, w in f.env.locals.items()
+                  if f is not lowering or m != n]
+        if any(w is v for w in others):
+            # A conversion-time array with several names that the loop may change in place:
+            # make it a graph value first so that the names share it (and its memory).
+            alias_writes.materialize(lowering, v, f"'{n}'")
+        elif any(isinstance(w, np.ndarray) and np.may_share_memory(w, v) for w in others):
+            # ... or with views of its memory (p, q = np.split(t, [2])): one buffer for them
+            # all (const_views); where that cannot be, a write in the loop is refused there
+            try:
+                alias_writes.materialize(lowering, v, f"'{n}'")
+            except ConversionError:
+                pass
 
 
 def own_state_only(ctx, name: str, after: Any, state_in: Any, exits: dict) -> bool:

@@ -18,13 +18,12 @@ from typing import Any, Callable
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
 from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
-    follow_memory, loop_ran, outer_memory, own_state_only, refuse_memory_swap,
+    follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only, refuse_memory_swap,
     refuse_rebound_while_written, refuse_swap_of_shared, same_view)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, changed_buffers, condition, internal, join_or_error, outer_ids,
@@ -63,23 +62,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     state_aliases: aliases.AliasState = ctx.aliases
     line = lowering.loc_of(node).lineno
     names = sorted((node.pyonnx_assigned | targets) & node.pyonnx_live_iter)
-    for n in names:
-        v = env.locals.get(n)
-        if not isinstance(v, np.ndarray):
-            continue
-        others = [w for f in ctx.frames for m, w in f.env.locals.items()
-                  if f is not lowering or m != n]
-        if any(w is v for w in others):
-            # A conversion-time array with several names that the loop may change in place:
-            # make it a graph value first so that the names share it (and its memory).
-            alias_writes.materialize(lowering, v, f"'{n}'")
-        elif any(isinstance(w, np.ndarray) and np.may_share_memory(w, v) for w in others):
-            # ... or with views of its memory (p, q = np.split(t, [2])): one buffer for them
-            # all (const_views); where that cannot be, a write in the loop is refused there
-            try:
-                alias_writes.materialize(lowering, v, f"'{n}'")
-            except ConversionError:
-                pass
+    materialize_constants(lowering, names)
     entry: dict[Any, Any] = {n: env.locals.get(n, MISSING) for n in names}
     # Names first bound in the loop are undefined after it if it runs 0 times: a user's name is
     # not carried (reading it after the loop is an error), an internal one (the return value)
