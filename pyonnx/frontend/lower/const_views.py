@@ -10,7 +10,8 @@ exactly at conversion time. A write through any of them reaches the others as in
 (alias_writes re-derives every view of the buffer).
 
 Refused (None: the caller keeps its ConversionError) where the arrays do not share one
-contiguous base, differ in dtype (``x.view(np.int32)``), or one is read-only or repeats an
+contiguous base of a bool, integer or float dtype, differ in dtype (``x.view(np.int32)``),
+or one is read-only or repeats an
 element (``np.broadcast_to(t, ...)``: numpy refuses a write through it, a model would not).
 """
 
@@ -73,8 +74,9 @@ def group_views(ctx, target: np.ndarray, held: list) -> dict[int, Array] | None:
     base's memory, as views of one new buffer; None where that cannot be done (see the module
     docstring)."""
     root = _root(target)
-    if not (root.flags.c_contiguous or root.flags.f_contiguous) or root.dtype != target.dtype:
-        return None
+    if not (root.flags.c_contiguous or root.flags.f_contiguous) or \
+            root.dtype != target.dtype or root.dtype.kind not in "biuf":
+        return None  # (a complex constant is two part buffers: complex_aliases)
     group: dict[int, np.ndarray] = {id(target): target}
     for w in held:
         if id(w) not in group and (w is root or np.may_share_memory(w, root)):
