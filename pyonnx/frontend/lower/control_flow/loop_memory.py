@@ -39,9 +39,11 @@ def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: di
         now = aliases.entry_of(ctx, exits.get(n))
         if now is None:
             continue
+        # (the memory a run-time if in the body chose on some path too: ``else: t1 = x``)
+        candidates = {now[0], *(alt[0] for _, alt in now[0].choice)}
         for m in sharing:
             other = aliases.entry_of(ctx, bound.get(m))
-            if m != n and other is not None and other[0] is now[0]:
+            if m != n and other is not None and other[0] in candidates:
                 raise ctx.error(
                     f"'{n}' is written in the loop at line {line} and rebound in it to the "
                     f"memory of '{m}', which shares memory outside the loop (an argument, a "
