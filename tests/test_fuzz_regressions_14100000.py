@@ -173,11 +173,11 @@ def view_of_constant_in_list(a):
 
 
 def test_conversion_time_array_in_a_container_sees_writes():
-    for fn in (constant_in_list_written, constant_in_dict_written, constant_in_tuple_written):
+    # (a view of the constant in the list: one buffer for both, lower/const_views.py; it was
+    # refused as "shares memory with another array computed at conversion time")
+    for fn in (constant_in_list_written, constant_in_dict_written, constant_in_tuple_written,
+               view_of_constant_in_list):
         check_calls(fn, (np.arange(4.0),), (np.arange(5.0),))
-    with pytest.raises(pyonnx.ConversionError, match="shares memory with another array") as e:
-        pyonnx.compile(view_of_constant_in_list)(np.arange(4.0))
-    assert e.value.lineno == view_of_constant_in_list.__code__.co_firstlineno + 3
 
 
 # ---------------------------------------------------------------------------------------------

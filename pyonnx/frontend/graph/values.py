@@ -109,13 +109,17 @@ class Undefined:
 
     ``bound``: ``(value, ran)`` for a name first assigned in a loop that may run 0 times, whose
     value is ``value`` when the 0-d bool ``ran`` holds (control_flow/maybe_bound.py: a read is
-    checked at run time, as Python raises UnboundLocalError there), else None."""
+    checked at run time, as Python raises UnboundLocalError there), else None.
+    ``unassigned``: no path has bound the name yet (a name first assigned in a loop, at the
+    body's start on its first iteration), not a stale value: joined with a maybe-bound value
+    it is unbound there (maybe_bound.join_sides)."""
 
-    __slots__ = ("message", "bound")
+    __slots__ = ("message", "bound", "unassigned")
 
-    def __init__(self, message: str, bound: tuple | None = None):
+    def __init__(self, message: str, bound: tuple | None = None, unassigned: bool = False):
         self.message = message
         self.bound = bound
+        self.unassigned = unassigned
 
     def __repr__(self) -> str:
         return "Undefined()"

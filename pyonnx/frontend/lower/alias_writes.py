@@ -20,6 +20,7 @@ from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Stale, Undefined
 from pyonnx.frontend.lower.aliases import (
     AMBIGUOUS, UNKNOWN, AliasState, Buffer, MaybeCopy, Reshape)
+from pyonnx.frontend.lower import const_views
 from pyonnx.frontend.lower.memory_sharing import may_view
 
 __all__ = ["write", "write_with", "note_assumptions", "materialize", "held_elsewhere", "current",
@@ -122,8 +123,19 @@ def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
                if isinstance(v, (np.ndarray, tuple, list, dict))]
     held = [w for _, _, v in locals_ for w in _numpy_arrays_in(v)]
     if any(w is not target and np.may_share_memory(w, target) for w in held):
-        raise ctx.error(f"{loc_text} shares memory with another array computed at conversion "
-                        "time in a way pyonnx does not follow; take .copy() before writing")
+        # one buffer for their common base, each of them a view of it at the positions
+        # numpy's strides give (fuzz seeds 20001083, 20001250)
+        views = const_views.group_views(ctx, target, held)
+        if views is None:
+            raise ctx.error(f"{loc_text} shares memory with another array computed at "
+                            "conversion time in a way pyonnx does not follow; take .copy() "
+                            "before writing")
+        for f, n, v in locals_:
+            for w in list(_numpy_arrays_in(v)):
+                if id(w) in views:
+                    v = _swap(v, w, views[id(w)])
+            f.env.locals[n] = v
+        return views[id(target)]
     arr = ctx.asarray(target)
     arr = Array(arr.value, arr.dtype, arr.shape)
     if arr.ndim == 0:  # np.zeros(()) is a 0-d array, not a numpy scalar

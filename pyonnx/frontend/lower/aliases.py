@@ -238,13 +238,30 @@ def register_view(ctx, view: Array, base: Array, step: Step) -> Array:
         # x[...], x.reshape(x.shape): a new view object of the same values.
         view = Array(base.value, base.dtype, base.shape, base.weak)
     buffer, steps = state.buffer_of(base)
-    if isinstance(step, Transpose) and step.perm == tuple(range(len(step.perm))) and view.ndim:
-        # v.T of a 1-D array or view is the same mapping: a loop's `t = t.T` keeps one (no
-        # chain as long as the loop ran, which could not be followed)
+    if isinstance(step, Transpose) and step.perm == tuple(range(len(step.perm))) and view.ndim \
+            or isinstance(step, GetItem) and not ctx.loop_buffers and \
+            _whole(step.index, base.ndim):
+        # v.T of a 1-D array or view, v[:] and v[...] are the same mapping: a loop's
+        # `t = t.T` keeps one (no chain as long as the loop ran, which could not be followed),
+        # and `x = x[:]` on one path leaves x the same memory on both (fuzz seed 20001751).
+        # (Not in a loop body: `t = x[..., :]` there would be a whole alias of another carried
+        # name, which the loop's state does not follow across iterations: fuzz seed 13000343)
         state.register(view, buffer, steps)
         return view
     state.register(view, buffer, steps + (step,))
     return view
+
+
+def _whole(index: Any, ndim: int) -> bool:
+    """Whether the basic index ``index`` selects every element in place (``:``, ``...``, a
+    tuple of at most ``ndim`` of them with at most one ``...``; not ``()``, a scalar of
+    a 0-d array): the view is its base."""
+    parts = index if type(index) is tuple else (index,)
+    if not parts or sum(p is Ellipsis for p in parts) > 1 or \
+            sum(isinstance(p, slice) for p in parts) > ndim:
+        return False
+    return all(p is Ellipsis or type(p) is slice and p.start is None and p.stop is None
+               and p.step is None for p in parts)
 
 
 def entry_of(ctx, a: Any) -> tuple[Buffer, tuple] | None:

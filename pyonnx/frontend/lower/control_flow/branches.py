@@ -222,13 +222,15 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             # The name may share memory with other names on one path only: a later write
             # through it changes them depending on run-time data (choices.py follows it when
             # it can: the memory each path saw, under the condition).
+            # (names dead after the join hold nothing a later write could reach: a view
+            # v4 = v1[::2] of a new v1 made and dropped in the branch, fuzz seed 20002768)
+            envs = (_live(then_env, live, name), _live(else_env, live, name))
             if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
                 # per array item (d = {'u': a0} on one path, {'u': a0[::-1]} on the other)
-                ambiguous[name] = choices.container_alternatives(
-                    ctx, a, b, name, (then_env, else_env), outer)
+                ambiguous[name] = choices.container_alternatives(ctx, a, b, name, envs, outer)
             else:
-                alts = (choices.alternative(ctx, a, name, then_env, outer, made_here=True),
-                        choices.alternative(ctx, b, name, else_env, outer, made_here=True))
+                alts = (choices.alternative(ctx, a, name, envs[0], outer, made_here=True),
+                        choices.alternative(ctx, b, name, envs[1], outer, made_here=True))
                 ambiguous[name] = alts if None not in alts else None
         plan = join_or_error(lowering, "the value" if name is _RESULT else name, plan_of(a),
                               plan_of(b), f"the branches of the '{construct}' at line {line}"

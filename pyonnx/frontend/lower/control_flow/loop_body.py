@@ -16,7 +16,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
-from pyonnx.frontend.lower.control_flow import held_items
+from pyonnx.frontend.lower.control_flow import held_items, maybe_bound
 from pyonnx.frontend.lower.control_flow.common import (
     _I64, condition, dynamic, isolated, typed)
 from pyonnx.frontend.lower.structure import Static, leaf_plans, rebuild
@@ -26,7 +26,7 @@ __all__ = ["lower_body"]
 
 def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
                 kinds=None, held=None, weak_entry=frozenset(), stale=None, py_kinds=None,
-                watched=None):
+                watched=None, flagged=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
@@ -37,7 +37,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
     ``weak_entry``: names that are a Python number on the first iteration only; ``py_kinds``:
     Python numbers whose kind may differ between iterations, name -> the narrower kind;
     ``watched``: names whose state input a write to the given buffers makes stale (a view of
-    that memory on the first iteration, read before the write only)."""
+    that memory on the first iteration, read before the write only);
+    ``flagged``: names carried with a "bound" flag (maybe_bound.flag_key), name -> the message
+    of a failing read: bound as maybe-bound in the body."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -53,9 +55,12 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
             inputs: list[ir.Value] = []
             state_in.append(inputs)
             if plan is None:
-                env.bind(key, Undefined(stale[key] if stale and key in stale else
-                    f"'{key}' is read in the loop at line {line} before it is assigned on the "
-                    "first iteration; assign it before the loop"))
+                if stale and key in stale:
+                    env.bind(key, Undefined(stale[key]))
+                else:
+                    env.bind(key, Undefined(
+                        f"'{key}' is read in the loop at line {line} before it is assigned on "
+                        "the first iteration; assign it before the loop", unassigned=True))
                 continue
             if isinstance(plan, Static):
                 env.bind(key, _fresh_static(plan.value))
@@ -87,6 +92,12 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).
                     ctx.aliases.buffer_of(value)[0].shared = True
+        for name, message in (flagged or {}).items():
+            key = maybe_bound.flag_key(name)
+            if key in env.locals:
+                flag = env.locals.pop(key)
+                if name in bound:
+                    env.bind(name, Undefined(message, (bound[name], flag.value)))
         ctx.loop_buffers.append((buffers, {id(v) for v in bound.values()}))
         with ctx.subgraph() as nodes, dynamic(lowering):
             if buffers:

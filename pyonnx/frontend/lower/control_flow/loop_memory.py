@@ -15,12 +15,14 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.lower import aliases, choices, memory_sharing
+from pyonnx.frontend.lower import alias_writes, aliases, choices, memory_sharing
 from pyonnx.frontend.lower.control_flow.common import changed_buffers
 
-__all__ = ["refuse_memory_swap", "refuse_swap_of_shared", "refuse_other_view", "refuse_rebound_while_written",
-           "follow_memory", "outer_memory", "same_view", "loop_ran"]
+__all__ = ["materialize_constants", "own_state_only", "refuse_memory_swap", "refuse_swap_of_shared",
+           "refuse_other_view", "refuse_rebound_while_written", "follow_memory", "outer_memory",
+           "same_view", "loop_ran"]
 
 
 def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
@@ -37,9 +39,11 @@ def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: di
         now = aliases.entry_of(ctx, exits.get(n))
         if now is None:
             continue
+        # (the memory a run-time if in the body chose on some path too: ``else: t1 = x``)
+        candidates = {now[0], *(alt[0] for _, alt in now[0].choice)}
         for m in sharing:
             other = aliases.entry_of(ctx, bound.get(m))
-            if m != n and other is not None and other[0] is now[0]:
+            if m != n and other is not None and other[0] in candidates:
                 raise ctx.error(
                     f"'{n}' is written in the loop at line {line} and rebound in it to the "
                     f"memory of '{m}', which shares memory outside the loop (an argument, a "
@@ -133,6 +137,11 @@ def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: 
     both can be followed; else returns ``[(value, the buffers it may view)]`` for the caller to
     mark AMBIGUOUS once the loop's writes are re-derived (writes refused instead of guessed)."""
     e0, e1 = aliases.entry_of(ctx, before), aliases.entry_of(ctx, after)
+    if e0 is None and isinstance(before, Array) and e1 and state_in is not None and \
+            e1[0].initial is state_in and not e1[1]:
+        # (an argument no view was made of yet is not registered: its own buffer, which the
+        # body's `x = x[:]` keeps, fuzz seed 20001751)
+        e0 = ctx.aliases.buffer_of(before)
     if e0 and e1 and aliases.AMBIGUOUS not in e0[1] and (
             e0[0] is e1[0] and aliases.steps_equal(_plain(e0[1]), _plain(e1[1]))
             or state_in is not None and e1[0].initial is state_in and not e1[1]):
@@ -153,6 +162,49 @@ def follow_memory(ctx, name: str, value: Array, before: Any, after: Any, exits: 
     pairs += [] if now is choices.PRIVATE else [(ran, now)]
     choices.make_choice(ctx, value, pairs)
     return []
+
+
+def materialize_constants(lowering, names) -> None:
+    """Makes the conversion-time arrays among the loop's state ``names`` that other names
+    hold (the same object, or a view of its memory) graph values before the loop, so that a
+    write in the body reaches every name (alias_writes.materialize)."""
+    ctx, env = lowering.ctx, lowering.env
+    for n in names:
+        v = env.locals.get(n)
+        if not isinstance(v, np.ndarray):
+            continue
+        others = [w for f in ctx.frames for m, w in f.env.locals.items()
+                  if f is not lowering or m != n]
+        if any(w is v for w in others):
+            # A conversion-time array with several names that the loop may change in place:
+            # make it a graph value first so that the names share it (and its memory).
+            alias_writes.materialize(lowering, v, f"'{n}'")
+        elif any(isinstance(w, np.ndarray) and np.may_share_memory(w, v) for w in others):
+            # ... or with views of its memory (p, q = np.split(t, [2])): one buffer for them
+            # all (const_views); where that cannot be, a write in the loop is refused there
+            try:
+                alias_writes.materialize(lowering, v, f"'{n}'")
+            except ConversionError:
+                pass
+
+
+def own_state_only(ctx, name: str, after: Any, state_in: Any, exits: dict) -> bool:
+    """Whether a carried name that enters the loop as memory of its own (not shared) leaves
+    each iteration as exactly the memory it entered with (its state input, written in place
+    or registered by an inner loop iterating it: ``for r in t: ...`` then ``t[:] = 1.5``) and
+    no other live name holds that memory: after the loop it is a private array (fuzz seed
+    20001481)."""
+    e1 = aliases.entry_of(ctx, after)
+    if not (e1 and state_in is not None and e1[0].initial is state_in and not e1[1]):
+        return False
+    for m, v in exits.items():
+        if m == name:
+            continue
+        for w in memory_sharing.arrays_in(v) if isinstance(v, (tuple, list, dict)) else [v]:
+            hit = aliases.entry_of(ctx, w)
+            if w is after or hit is not None and hit[0] is e1[0]:
+                return False
+    return True
 
 
 def outer_memory(ctx, value: Array, nodes: list, inputs: tuple, own=()) -> bool:

@@ -20,11 +20,12 @@ import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
-from pyonnx.frontend.lower.control_flow import held_items, path_types
+from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
-    follow_memory, loop_ran, outer_memory, refuse_memory_swap, refuse_rebound_while_written,
-    refuse_other_view, refuse_swap_of_shared, same_view)
+    follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only,
+    refuse_memory_swap, refuse_other_view, refuse_rebound_while_written, refuse_swap_of_shared,
+    same_view)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, changed_buffers, condition, internal, join_or_error, outer_ids,
     outputs_of, subgraph_output, typed)
@@ -62,22 +63,23 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     state_aliases: aliases.AliasState = ctx.aliases
     line = lowering.loc_of(node).lineno
     names = sorted((node.pyonnx_assigned | targets) & node.pyonnx_live_iter)
-    for n in names:
-        v = env.locals.get(n)
-        if isinstance(v, np.ndarray) and any(
-                w is v and (f is not lowering or m != n)
-                for f in ctx.frames for m, w in f.env.locals.items()):
-            # A conversion-time array with several names that the loop may change in place:
-            # make it a graph value first so that the names share it (and its memory).
-            alias_writes.materialize(lowering, v, f"'{n}'")
+    materialize_constants(lowering, names)
     entry: dict[Any, Any] = {n: env.locals.get(n, MISSING) for n in names}
     # Names first bound in the loop are undefined after it if it runs 0 times: a user's name is
     # not carried (reading it after the loop is an error), an internal one (the return value)
     # is carried with a stand-in that its flag keeps anyone from reading.
     pending = {n for n, v in entry.items() if isinstance(v, Undefined)}
-    # Of those, names an earlier loop may have bound (maybe_bound.py): (value, flag) there
-    prior = {n: v.bound for n, v in entry.items()
-             if isinstance(v, Undefined) and v.bound is not None and not internal(n)}
+    # Names that may be unbound at an iteration's end (first bound in an inner loop that may
+    # run 0 times) or at the loop's entry: carried with a "bound" flag (maybe_bound.py), and
+    # maybe-bound in the body and after the loop. name -> the message of a failing read.
+    flagged: dict[str, str] = {}
+    for n in sorted(pending):
+        v = entry[n]
+        if v.bound is not None and not internal(n) and maybe_bound.checkable(ctx, v.bound[0]):
+            flagged[n] = v.message
+            entry[n] = v.bound[0]
+            entry[maybe_bound.flag_key(n)] = maybe_bound.flag(ctx, v.bound[1])
+            pending.discard(n)
     # A carried Python number almost always changes in the body (a counter, a flag): start it
     # as a graph value, which saves lowering the body a second time to find that out.
     plans: dict[Any, Plan | None] = {
@@ -117,7 +119,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
-            _weak_entry(entry_plans, plans), stale, py_kinds, watched)
+            _weak_entry(entry_plans, plans), stale, py_kinds, watched, flagged)
+        maybe_bound.unwrap_exits(ctx, exits, nodes, names, pending, flagged, entry)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
@@ -229,6 +232,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             shown = "an array written in the loop" if isinstance(key, aliases.Buffer) else key
             widened[key] = plan_of(exit_value) if old is None else join_or_error(
                 lowering, shown, old, plan_of(exit_value), f"the loop at line {line}", loop=True)
+        for n in flagged:  # (a name newly maybe-bound at an iteration's end)
+            widened.setdefault(maybe_bound.flag_key(n), Leaf(_BOOL, ()))
         if widened == plans:
             # (equal types; the joined plans also carry what is not compared: a complex
             # value's memory notes, "a view on some path", which later writes must see: fuzz
@@ -240,6 +245,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         raise ctx.error("the types of the loop's variables do not settle; give them fixed "
                         "types before the loop")
     buffers = {k for k in plans if isinstance(k, aliases.Buffer)}
+    flag_keys = {maybe_bound.flag_key(n) for n in flagged}
     derived |= {n for n in names if n in plans and
                 same_view(ctx, entry[n], exits.get(n), buffers)}
     # A loop known to run at least once (a static range(k), k >= 1, or a first test that is
@@ -256,12 +262,6 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     initial: list[Array] = []
     for k in keys:
         value = entry[k] if k not in pending else placeholder(ctx, plans[k])
-        if k in prior and _same_leaves(plan_of(prior[k][0]), plans[k]):
-            # bound before the loop where an earlier loop ran: after 0 iterations it is that
-            # value, bound where that loop ran (fuzz seed 20000153: a false refusal)
-            value = prior[k][0]
-        else:
-            prior.pop(k, None)
         initial.extend(leaves_of(ctx, plans[k], value))
     for a in initial:
         # A static entry shape on the value: LoopToScanPass runs the Loop as a Scan only when
@@ -300,8 +300,14 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     ran = None
     unfollowed: list[tuple[Array, frozenset | None]] = []
     after: dict[str, Any] = {}  # pending names' final values (maybe_bound)
+    live_exits = {n: exits[n] for n in names if n in exits}
+    maybe_final: dict[str, Any] = {}  # flagged names' final values and flags
     for k in keys:
         value = rebuild(plans[k], finals)
+        if k in flagged or k in flag_keys:
+            maybe_final[k] = value
+        if k in flag_keys:
+            continue
         if k in pending and not internal(k) and may_skip:
             after[k] = value
             scalar_kinds.merge_kinds(ctx, value, [exits.get(k)])
@@ -348,22 +354,28 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 # (marked after the re-derivation, as unfollowed names are; a run-time list,
                 # Seq, holds copies: appends.py)
                 unfollowed += [(w, held[k]) for w in memory_sharing.arrays_in(value)]
-            elif isinstance(value, Array):
+            elif isinstance(value, Array) and not (k not in sharing and own_state_only(
+                    ctx, k, exits.get(k), bound.get(k), live_exits)):
+                # (only the names live after the loop: a dict or view the body made and
+                # dropped (d = {'u': x}) sees nothing later, fuzz seed 20001337)
                 unfollowed += follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
-                    exits.get(k), exits, outer, count, first_value, bound.get(k))
+                    exits.get(k), live_exits, outer, count, first_value, bound.get(k))
     for n in names:
         plan = plans.get(n)
-        if n in pending and not internal(n) and (may_skip or n not in keys):
+        if n in flagged and n in maybe_final and maybe_bound.flag_key(n) in maybe_final:
+            # bound after the loop where its flag holds (a read is checked at run time)
+            env.bind(n, Undefined(flagged[n], (maybe_final[n],
+                                               maybe_final[maybe_bound.flag_key(n)].value)))
+        elif n in pending and not internal(n) and (may_skip or n not in keys):
             why = ("the loop can run 0 times" if may_skip
                    else "the first iteration may stop before assigning it")
             if n in after:
                 ran = ran or loop_ran(ctx, count, first_value)
-            bound_here = ran if n not in prior else ctx.op("Or", ran, prior[n][1])
             env.bind(n, Undefined(
                 f"'{n}' is first assigned inside the loop at line {line} and may be unbound "
                 f"after it ({why}); assign it before the loop",
-                (after[n], bound_here) if n in after else None))
+                (after[n], ran) if n in after else None))
         elif n in stale:
             env.bind(n, Undefined(stale[n]))
         elif isinstance(plan, Static):
@@ -374,15 +386,6 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # Marked after the re-derivation: the loop's final value already shows the body's
         # writes (only later writes make it stale).
         memory_sharing.mark_ambiguous(ctx, value, maybe)
-
-
-def _same_leaves(a: Plan | None, b: Plan | None) -> bool:
-    """Whether two plans have the same leaves' dtypes and kinds (shapes may differ)."""
-    if a is None or b is None:
-        return False
-    la, lb = leaf_plans(a), leaf_plans(b)
-    return len(la) == len(lb) and all(x.dtype == y.dtype and x.weak == y.weak
-                                      for x, y in zip(la, lb))
 
 
 def _views_same_memory(ctx, a: Any, b: Any) -> bool:

@@ -6,6 +6,10 @@ whether the loop ran. Output, at each read: the value, made to fail at run time 
 ran 0 times (Python raises UnboundLocalError there; the model raises ExecutionError at the
 read's line), and the name rebound to it (after a passing read it is bound on this path).
 
+An outer loop carries such a name (maybe-bound at its entry, or at an iteration's end: first
+assigned in an inner loop) as its value plus a "bound" flag (state key :func:`flag_key`, false
+at entry where it is unbound): maybe-bound in the body and after the loop (:func:`unwrap_exits`).
+
 Refused at the read (the Undefined's message) where the value is not a plain bool, integer or
 float array or number or a tuple/list/dict of them, or is an array that shares memory (a view
 of a row, ``for row in M: last = row``): the checked value is a copy, which a later write
@@ -20,9 +24,10 @@ import numpy as np
 
 from pyonnx.frontend.graph import dtypes, scalar_kinds
 from pyonnx.frontend.graph.values import Array, Undefined
+from pyonnx.frontend.lower.control_flow.common import internal
 from pyonnx.frontend.lower.structure import placeholder, plan_of
 
-__all__ = ["read", "join_sides", "flag"]
+__all__ = ["read", "join_sides", "flag", "checkable", "flag_key", "unwrap_exits"]
 
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
@@ -49,6 +54,17 @@ def read(lowering, name: str, undefined: Undefined) -> Any:
     checked = _through(ctx, value, index, what, raises)
     lowering.env.bind(name, checked)
     return checked
+
+
+def checkable(ctx, value: Any) -> bool:
+    """Whether a maybe-bound ``value`` can be carried and checked at a read (a private array,
+    a number, or a container of them: see the module docstring)."""
+    return _checkable(ctx, value)
+
+
+def flag_key(name: str) -> str:
+    """The loop state key of ``name``'s "bound" flag (not an identifier: never a user name)."""
+    return f"{name}.bound"
 
 
 def _checkable(ctx, value: Any, depth: int = 0) -> bool:
@@ -97,15 +113,16 @@ def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
     """At a run-time if's join, a name whose value on a path is a maybe-bound Undefined (the
     other path read it, which rebinds it, assigned it, or never bound it: ``missing``):
     (then value, else value, then flag, else flag, message), an Undefined replaced by its
-    value and flagged with its ``ran``, a bound value flagged None, a never-bound name by a
-    stand-in flagged false; None where neither is maybe-bound or a path has another
+    value and flagged with its ``ran``, a bound value flagged None, a never-bound name
+    (``missing``, or a loop body's name not assigned yet: Undefined.unassigned) by a stand-in
+    flagged false; None where neither is maybe-bound or a path has another
     Undefined (a stale view: refused at its read, as before)."""
     ua, ub = isinstance(a, Undefined), isinstance(b, Undefined)
     if not (ua and a.bound is not None or ub and b.bound is not None):
         return None
     sides, flags = [], []
     for v, other in ((a, b), (b, a)):
-        if v is missing:
+        if v is missing or type(v) is Undefined and v.unassigned and v.bound is None:
             sides.append(placeholder(ctx, plan_of(other.bound[0])))
             flags.append(Array(ctx.const(np.array(False)), _BOOL, ()).value)
         elif isinstance(v, Undefined):
@@ -122,3 +139,30 @@ def join_sides(ctx, a: Any, b: Any, missing: Undefined) -> tuple | None:
 def flag(ctx, ran: Any) -> Array:
     """A path's flag as an If output's value: its ``ran`` (None: bound, true)."""
     return Array(ctx.const(np.array(True)) if ran is None else ran, _BOOL, ())
+
+
+def unwrap_exits(ctx, exits: dict, nodes, names, pending: set, flagged: dict,
+                 entry: dict) -> None:
+    """An iteration's end values of the maybe-bound names: ``exits[name]`` its value and
+    ``exits[flag_key(name)]`` whether it is bound (true where the body bound it, its
+    Undefined's flag where it is maybe-bound there). A pending name found maybe-bound at the
+    end becomes flagged (entry: a stand-in, flag false). For loops.lower_loop: ``exits`` the
+    body's names, ``nodes`` its nodes, ``names`` its state names, ``pending`` those first bound
+    in it, ``flagged`` name -> message (updated), ``entry`` the state's entry values."""
+    for n in names:
+        v = exits.get(n)
+        maybe = type(v) is Undefined and v.bound is not None
+        if n not in flagged:
+            if not (n in pending and maybe and not internal(n)
+                    and checkable(ctx, v.bound[0])):
+                continue
+            flagged[n] = v.message
+            entry[flag_key(n)] = flag(ctx, ctx.const(np.array(False)))
+        if maybe:
+            exits[n], ran = v.bound
+        elif isinstance(v, Undefined):
+            continue  # (unbound on every path: stale, refused at a read)
+        else:
+            ran = None
+        with ctx.subgraph(nodes):
+            exits[flag_key(n)] = flag(ctx, ran)
