@@ -256,3 +256,56 @@ def test_a_read_where_no_loop_bound_the_name_raises_unbound_local_error():
         pyonnx.compile(bound_by_an_earlier_loop)(np.zeros(0))
     assert isinstance(info.value, pyonnx.ExecutionError)
     assert f":{bound_by_an_earlier_loop.__code__.co_firstlineno + 5}:" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Found by the mem helper: a private array aliased by another carried name on one path of a
+# loop body (``else: t1 = x``, ``x`` rebound on another path), then written through that name
+# on the next iteration: the write did not reach ``x`` (numpy 0.0, pyonnx -0.27). Refused
+# now; the same alias on a loop whose other name never shares memory is still followed.
+def alias_of_another_carried_name(x, w):
+    t1 = np.maximum(w, 0.2)
+    x = x * 1.0
+    for i2 in range(w.shape[-1] - 1, -1, -1):
+        t1[...] = x - x
+        if w.shape[0] < 3.87:
+            x = w[np.array([-3])]
+        elif w.sum() < 1.38:
+            pass
+        else:
+            t1 = x
+    return np.sum(x)
+
+
+def conditional_swap_of_private_buffers(x, w):
+    a = x * 1.0
+    b = w * 1.0
+    for i in range(w.shape[0]):
+        a[0] += 1.0
+        if b.sum() > a.sum():
+            a, b = b, a
+    return a, b
+
+
+def alias_then_rebound(x, w):
+    b = x * 1.0
+    a = w * 1.0
+    s = 0.0
+    for i in range(w.shape[0]):
+        s += a.sum()
+        b[0] = i
+        a = b
+    return s, a, b
+
+
+def test_two_carried_names_that_may_alias_across_iterations_are_refused():
+    x, w = np.array([0.4, 0.37, -0.35, -0.69]), np.array([-0.29, 0.42, 0.48, 0.84])
+    assert alias_of_another_carried_name(x.copy(), w.copy()) == 0.0
+    with pytest.raises(pyonnx.ConversionError, match="'t1' may refer to different memory"):
+        pyonnx.compile(alias_of_another_carried_name)(x, w)
+
+
+@pytest.mark.parametrize("fn", [conditional_swap_of_private_buffers, alias_then_rebound])
+def test_swaps_and_aliases_the_loop_follows_stay_converted(fn):
+    check_calls(fn, (np.array([0.4, 0.37, -0.35]), np.array([-0.29, 0.42, 0.48])),
+                (np.array([5.0, 1.0]), np.array([0.5, 0.25])), (np.zeros(0), np.zeros(0)))

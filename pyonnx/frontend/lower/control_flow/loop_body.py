@@ -26,7 +26,7 @@ __all__ = ["lower_body"]
 
 def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
                 kinds=None, held=None, weak_entry=frozenset(), stale=None, py_kinds=None,
-                watched=None, flagged=None):
+                watched=None, flagged=None, alias_watch=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
@@ -39,7 +39,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
     ``watched``: names whose state input a write to the given buffers makes stale (a view of
     that memory on the first iteration, read before the write only);
     ``flagged``: names carried with a "bound" flag (maybe_bound.flag_key), name -> the message
-    of a failing read: bound as maybe-bound in the body."""
+    of a failing read: bound as maybe-bound in the body; ``alias_watch``: names that may
+    hold another carried name's memory from the second iteration on, name -> that name
+    (loop_memory.aliases_across_iterations): AMBIGUOUS, stale after a write to it."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -105,6 +107,10 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                 alias_writes.rederive(lowering, buffers)
             for value, maybe in marked:  # (stale from the body's first write to ``maybe``)
                 memory_sharing.mark_ambiguous(ctx, value, maybe)
+            for n, m in (alias_watch or {}).items():
+                if isinstance(bound.get(n), Array) and isinstance(bound.get(m), Array):
+                    memory_sharing.mark_ambiguous(
+                        ctx, bound[n], frozenset({ctx.aliases.buffer_of(bound[m])[0]}))
             if start is not None:
                 start(Array(iter_in, _I64, (), weak=True))
             lowering.block(node.body)

@@ -21,7 +21,7 @@ from pyonnx.frontend.lower import alias_writes, aliases, choices, memory_sharing
 from pyonnx.frontend.lower.control_flow.common import changed_buffers
 
 __all__ = ["materialize_constants", "own_state_only", "refuse_memory_swap", "refuse_swap_of_shared",
-           "refuse_other_view", "refuse_rebound_while_written", "follow_memory", "outer_memory",
+           "refuse_other_view", "refuse_rebound_while_written", "aliases_across_iterations", "follow_memory", "outer_memory",
            "same_view", "loop_ran"]
 
 
@@ -51,6 +51,74 @@ def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: di
                     f"pyonnx does not follow across iterations; make '{m}' a private copy "
                     f"before the loop ({m} = {m}.copy()) and write the result back after it "
                     "if the caller must see it")
+
+
+def aliases_across_iterations(ctx, keys, bound: dict, exits: dict, memory: dict) -> dict:
+    """Carried names that may hold another carried name's memory at the end of an iteration
+    (``t = x`` on some path, ``x`` kept), when the body writes through either: name -> the
+    other name. The Loop carries them as two values, so on the next iteration a write through
+    one would not reach the other (a silently wrong sum before: ``t[...] = x - x`` then
+    ``else: t = x`` with ``x`` rebound on the other path); the caller lowers the body again
+    with the name's state input AMBIGUOUS, stale after a write to the other's memory. Names
+    rebound on exclusive paths of one ``if`` (a conditional swap) never hold one memory."""
+    names = [k for k in keys if isinstance(k, str) and isinstance(bound.get(k), Array)
+             and isinstance(exits.get(k), Array)]
+    if len(names) < 2:
+        return {}
+    state = ctx.aliases
+    own = {n: _memory_key(state, bound[n]) for n in names}
+    written = {n for n in names if own[n] is not None and any(
+        b.initial is bound[n] and v is not b.initial for b, v in memory.items())}
+    if not written:
+        return {}
+    at_exit = {n: _alternatives(ctx, exits[n]) for n in names}
+    found = {}
+    for n in names:
+        for m in names:
+            if m == n or own[m] is None or (n not in written and m not in written):
+                continue
+            mine = [c for c, key in at_exit[n] if key == own[m]]
+            theirs = [c for c, key in at_exit[m] if key == own[m]]
+            if any(not _exclusive(a, b) for a in mine for b in theirs):
+                found[n] = m
+    return found
+
+
+def _memory_key(state, value: Array) -> Any:
+    hit = state.lookup(value)
+    if hit is None:
+        return ("value", id(value))
+    if aliases.AMBIGUOUS in hit[1] or aliases.UNKNOWN in hit[1] or hit[0].choice:
+        return None
+    return hit[0]
+
+
+def _alternatives(ctx, value: Array, cond: Any = None, depth: int = 0) -> list:
+    """(condition or None, memory key) of each memory ``value`` may be (a choice: each
+    path's; nested choices with the innermost condition, conservatively)."""
+    hit = ctx.aliases.lookup(value)
+    if hit is None or not hit[0].choice or depth > 8:
+        return [(cond, _memory_key(ctx.aliases, value))]
+    out = []
+    for c, (x, _) in hit[0].choice:
+        if x.choice and x in ctx.aliases.memory:
+            out += _alternatives(ctx, ctx.aliases.memory[x], c, depth + 1)
+        else:
+            out.append((c, x))
+    # (a path on which the name holds memory of its own is listed by no alternative)
+    return out
+
+
+def _exclusive(a: Any, b: Any) -> bool:
+    """Whether the path conditions ``a`` and ``b`` (If conditions, None: always) cannot both
+    hold: one is the other's Not."""
+    if a is None or b is None:
+        return False
+    for x, y in ((a, b), (b, a)):
+        p = x.producer() if isinstance(x, ir.Value) else None
+        if p is not None and p.op_type == "Not" and p.inputs[0] is y:
+            return True
+    return False
 
 
 def refuse_swap_of_shared(ctx, n: str, bound: dict, exits: dict, names: list,

@@ -24,8 +24,8 @@ from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_typ
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
     follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only,
-    refuse_memory_swap, refuse_other_view, refuse_rebound_while_written, refuse_swap_of_shared,
-    same_view)
+    aliases_across_iterations, refuse_memory_swap, refuse_other_view,
+    refuse_rebound_while_written, refuse_swap_of_shared, same_view)
 from pyonnx.frontend.lower.control_flow.common import (
     _BOOL, MISSING, changed_buffers, condition, internal, join_or_error, outer_ids,
     outputs_of, subgraph_output, typed)
@@ -112,6 +112,9 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # made stale by a write to that memory in the body (a read after it is refused), name ->
     # the written buffers
     watched: dict[str, frozenset] = {}
+    # Names that may hold another carried name's memory at an iteration's end (t = x on some
+    # path): name -> the other; stale in the body after a write to the other's memory
+    alias_watch: dict[str, str] = {}
     # Python numbers whose kind an iteration may leave changed on some paths only (``s = 0``,
     # then ``if c: s = 0.5``): name -> the narrower kind (graph/path_weak.mark_kind)
     mixed_kinds: dict[Any, np.dtype] = {}
@@ -119,7 +122,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
-            _weak_entry(entry_plans, plans), stale, py_kinds, watched, flagged)
+            _weak_entry(entry_plans, plans), stale, py_kinds, watched, flagged, alias_watch)
         maybe_bound.unwrap_exits(ctx, exits, nodes, names, pending, flagged, entry)
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
@@ -175,6 +178,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             outer = outer_ids(ctx)
             continue
         refuse_memory_swap(ctx, names, sharing, bound, exits, memory, line)
+        shared_late = {n: m for n, m in aliases_across_iterations(
+            ctx, [n for n in names if n in plans], bound, exits, memory).items()
+            if n not in alias_watch}
+        if shared_late:
+            alias_watch.update(shared_late)
+            continue
         lost = {n for n, k in kinds.items() if n in exits and not isinstance(
             exits[n], Undefined) and scalar_kinds.state_kind(ctx, exits[n]) != k}
         if lost:
