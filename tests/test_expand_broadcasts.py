@@ -140,3 +140,17 @@ def test_static_broadcast():
     assert broadcast([(3,), (None, None, 3)]) == (None, None, 3)
     assert broadcast([(1,), ()]) == (1,)
     assert broadcast([(None,), (1,)]) == (None,)
+
+
+def where_rows(x, keep, fill):
+    return np.where(keep, x, fill), np.where(x > 0.5, keep * 1.0, x), np.where(keep, fill, x)
+
+
+@pytest.mark.parametrize("n", [0, 1, 50])
+def test_where_row_vectors(n):
+    rng = np.random.default_rng(n)
+    x = rng.random((n, 3))
+    keep = np.array([True, False, True])
+    fill = np.array([-0.0, np.nan, 7.0])
+    f = check(where_rows, x, keep, fill)
+    assert "Expand" in op_types(f, x, keep, fill)

@@ -6,7 +6,9 @@ Output: the same model where, in the main graph, a binary elementwise op (``Add`
 ``Mul``, ``Div``, comparisons, ``Max``/``Min`` of two...) whose operand ``m`` repeats along an
 outer axis while its innermost dimensions vary (``img - mean`` with ``img`` (H, W, 3) and
 ``mean`` (3,); ``boxes * scale`` with (N, 4) and (4,); ``np.maximum(a[:, None, :2], b[None, :,
-:2])``) reads ``Expand(m, Shape(x))`` instead, ``x`` being the other operand.
+:2])``) reads ``Expand(m, Shape(x))`` instead, ``x`` being the other operand; likewise each
+input of ``Where`` against another (``np.where(keep[None, :], x, fill)``: 3.9 ms for (50176,
+3) with a (3,) operand, where the expanded form is a plain same-shape ``Where``).
 
 Why: onnxruntime's CPU broadcast walks the output in spans of the innermost dimensions where
 both operands vary alike, with a fixed cost per span (about 15 ns). ``m`` of shape (C,) against
@@ -56,22 +58,28 @@ class ExpandBroadcastsPass(ir.passes.InPlacePass):
 
     def call(self, model: ir.Model) -> ir.passes.PassResult:
         graph = model.graph
-        nodes = [n for n in graph if n.op_type in _OPS and n.domain in ("", "ai.onnx")
-                 and len(n.inputs) == 2 and all(v is not None for v in n.inputs)]
+        nodes = [n for n in graph if n.domain in ("", "ai.onnx") and (
+                 n.op_type in _OPS and len(n.inputs) == 2 or n.op_type == "Where")
+                 and all(v is not None for v in n.inputs)]
         if not nodes:
             return ir.passes.PassResult(model, modified=False)
         dims = infer(graph)
         b = _Emit(model)
         count = 0
         for node in nodes:
-            for k in (0, 1):
-                m, x = node.inputs[k], node.inputs[1 - k]
-                plan = _plan(dims.get(id(m)), dims.get(id(x)))
-                if plan is not None:
-                    node.replace_input_with(k, b.expanded(node, m, x, len(dims[id(x)]),
-                                                          *plan))
-                    count += 1
-                    break
+            n = len(node.inputs)
+            for k in range(n):  # (Where: each of its three inputs, against another)
+                m = node.inputs[k]
+                for j in range(n):
+                    x = node.inputs[j]
+                    plan = None if j == k else _plan(dims.get(id(m)), dims.get(id(x)))
+                    if plan is not None:
+                        node.replace_input_with(k, b.expanded(node, m, x, len(dims[id(x)]),
+                                                              *plan))
+                        count += 1
+                        break
+                if n == 2 and node.inputs[k] is not m:
+                    break  # a binary op: its other operand is then not a row vector
         if count:
             logger.debug("expanded %d row-vector broadcast operands", count)
         return ir.passes.PassResult(model, modified=bool(count))
