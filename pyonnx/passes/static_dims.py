@@ -86,9 +86,10 @@ def _attr_int(node: ir.Node, name: str, default: int) -> int:
     return default if a is None or a.is_ref() else int(a.value)
 
 
-def infer(graph: ir.Graph) -> dict[int, Dims]:
-    """The known ranks and dimensions of ``graph``'s values (module docstring)."""
-    known: dict[int, Dims] = {}
+def infer(graph: ir.Graph, outer: dict[int, Dims] | None = None) -> dict[int, Dims]:
+    """The known ranks and dimensions of ``graph``'s values (module docstring); ``outer``: those
+    of the enclosing graphs' values, which a subgraph may read (copied, not changed)."""
+    known: dict[int, Dims] = dict(outer) if outer else {}
     for v in list(graph.inputs) + list(graph.initializers.values()):
         d = _declared(v)
         if d is not None:
@@ -119,6 +120,12 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
         return broadcast(ins)
     if op in _SAME:
         return ins[0] if ins else None
+    if op == "Range":
+        return (None,)
+    if op == "Size":
+        return ()
+    if op == "NonZero":
+        return None if ins[0] is None else (len(ins[0]), None)
     if op == "Shape":
         if ins[0] is None:
             return (None,)
