@@ -113,7 +113,9 @@ class _Emit:
     def __init__(self, model: ir.Model):
         self.b = Builder(model)
         self.graph = model.graph
-        self.shapes: dict[int, ir.Value] = {}
+        self.shapes: dict[int, ir.Value] = {}  # Shape(x) per x
+        self.small: dict[tuple[int, int], ir.Value] = {}  # the span test per (m, k)
+        self.done: dict[tuple[int, int, int, bool], ir.Value] = {}  # the Expand per (m, x)
 
     def node(self, origin: ir.Node, op: str, inputs: list, attrs: list | None = None,
              dtype: ir.DataType | None = None) -> ir.Value:
@@ -133,17 +135,27 @@ class _Emit:
                  static: bool) -> ir.Value:
         """``Expand(m, Shape(x))`` (``x`` of rank ``rank``), its target chosen at run time
         when the span of ``m``'s ``k`` innermost dimensions is not ``static``."""
+        key = (id(m), id(x), k, static)
+        if key in self.done:
+            return self.done[key]
         i64 = ir.DataType.INT64
         shape_x = self.shapes.get(id(x))
         if shape_x is None:
             shape_x = self.shapes[id(x)] = self.node(origin, "Shape", [x], dtype=i64)
         target = shape_x
         if not static:
-            tail = self.node(origin, "Shape", [m], [ir.AttrInt64("start", -k)], i64)
-            span = self.node(origin, "ReduceProd", [tail], [ir.AttrInt64("keepdims", 0)], i64)
-            small = self.node(origin, "LessOrEqual",
-                              [span, self.b.const(np.array(SPAN_MAX, np.int64))],
-                              dtype=ir.DataType.BOOL)
+            # (one innermost dimension, the usual case: its (1,) shape is the span, compared
+            # as it is; Where broadcasts the (1,) condition. A node less on tiny arrays.)
+            small = self.small.get((id(m), k))
+            if small is None:
+                span = self.node(origin, "Shape", [m], [ir.AttrInt64("start", -k)], i64)
+                if k > 1:
+                    span = self.node(origin, "ReduceProd", [span],
+                                     [ir.AttrInt64("keepdims", 0)], i64)
+                small = self.small[(id(m), k)] = self.node(
+                    origin, "LessOrEqual", [span, self.b.const(np.array(SPAN_MAX, np.int64))],
+                    dtype=ir.DataType.BOOL)
             ones = self.b.const(np.ones(rank, np.int64))
             target = self.node(origin, "Where", [small, shape_x, ones], dtype=i64)
-        return self.node(origin, "Expand", [m, target], dtype=m.dtype)
+        out = self.done[key] = self.node(origin, "Expand", [m, target], dtype=m.dtype)
+        return out
