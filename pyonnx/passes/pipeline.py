@@ -43,7 +43,10 @@ carries a list of numbers appended to in a loop as a 1-D tensor (onnxruntime's S
 copies the whole sequence per append), then ``LoopToScanPass``
 turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
 ``HoistScanMapsPass`` computes elementwise maps of scan input elements (``alpha * x[i]``) on
-the whole input before the Scan (one body node less per iteration). Not in
+the whole input before the Scan (one body node less per iteration), then
+``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
+Gather copies element by element), and ``ExpandBroadcastsPass`` expands the row-vector operands of binary ops (``img - mean`` with
+``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans. Not in
 :func:`optimize`, whose result differentiation may still read (``Scan`` has no gradient rule).
 """
 
@@ -56,7 +59,9 @@ import onnx
 import onnx_ir as ir
 
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
+from pyonnx.passes.expand_broadcasts import ExpandBroadcastsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
+from pyonnx.passes.gather_elements import GatherElementsPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
@@ -116,6 +121,9 @@ def finish(model: ir.Model) -> ir.Model:
         LoopToScanPass()(model)
     # After every Scan exists (LoopToScanPass's and the row writes' of LowerSetItemPass).
     HoistScanMapsPass()(model)
+    GatherElementsPass()(model)
+    # Last: the main graph's final ops (nothing after it matches their operands).
+    ExpandBroadcastsPass()(model)
     return model
 
 

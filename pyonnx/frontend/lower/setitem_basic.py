@@ -13,7 +13,8 @@ first:
 * no partial axis (``u[:, :] = t``, ``t[:] = 0``): ``Expand`` of the value to x's shape;
 * ``concat``: at least one step-1 slice, the other partial axes integers or step-1 slices
   (``y[a:b] = x``, ``u[1:-1, 1:-1] = ...``): per partial axis ``Concat(x before, inner,
-  x after)``, nested;
+  x after)``, nested; into a fill (``np.zeros``, ``np.full``, a constant of one value) one
+  ``Pad`` of the value with the fill value instead (:func:`setitem_fills.padded`);
 * ``scatter``: otherwise (integers only, ``b[:, k] = expr``, ``z[:, :, 0] = v``; other steps,
   ``b[..., 0::2] = v``, ``y[::-1] = x``): the partial axes are transposed to the front and
   written by one ``ScatterND`` over the grid of their positions (numpy's order, negative steps
@@ -31,8 +32,9 @@ are static, else by a few int64 ops. An integer index not checked at conversion 
 to ``ScatterND`` as written (it accepts exactly numpy's ``[-n, n)`` and fails otherwise); the
 concat form first normalizes it by ``Gather(Range(0, n), i)``, which fails the same way. A
 value numpy could not broadcast fails at conversion time when its shape is known, else at run
-time (a ``Reshape`` to x's shape after ``Expand``/``Concat``, which cannot silently grow the
-array; ``ScatterND`` checks its updates itself).
+time (a ``Reshape`` to x's shape after ``Expand``, or of the expanded value to the selection's
+shape before ``Concat``/``Pad``: neither can silently grow the array; ``ScatterND`` checks its
+updates itself).
 """
 
 from __future__ import annotations
@@ -104,7 +106,10 @@ def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
             Array(ctx.op("Expand", vv, ctx.shape_of(x)), x.dtype, x.shape)
     elif any(axes[a].kind == "slice" for a in partial) and \
             all(axes[a].kind == "int" or axes[a].step == 1 for a in partial):
-        out = _concat(ctx, b, x, axes, partial, vv)
+        # The check is on the written part, before the Concats: a Reshape of the result
+        # (often the function's output) copies it whole (letterbox 640x640x3: 22 µs of 115),
+        # one of an intermediate is free.
+        return _concat(ctx, b, x, axes, partial, vv, verified)
     else:
         return _scatter(ctx, b, x, axes, partial, vv)
     if not verified:
@@ -177,6 +182,8 @@ def _normalized_int(ctx, b: _Bounds, x: Array, ax: _Axis) -> None:
         return
     i64 = np.dtype(np.int64)
     n0 = ctx.dim(x, ax.axis)
+    if isinstance(n0, int):  # a static length, a run-time index (np.zeros((5, n)); y[i, 1:])
+        n0 = ctx.const(np.array(n0, i64))
     positions = ctx.op("Range", ctx.const(np.array(0, i64)), n0, ctx.const(np.array(1, i64)))
     ax.lo = ctx.op("Gather", positions, b.value(ax.raw), axis=0)
     ax.hi = b.add(ax.lo, 1)
@@ -290,8 +297,13 @@ def _expanded(ctx, b: _Bounds, x: Array, axes: list[_Axis], v: Array) -> Array:
 
 
 # ------------------------------------------------------------------- forms
-def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v: Array) -> Array:
-    """Nested ``Concat(x before, inner, x after)`` over the partial axes (ints, step-1 slices)."""
+def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v: Array,
+            verified: bool) -> Array:
+    """Nested ``Concat(x before, inner, x after)`` over the partial axes (ints, step-1 slices).
+
+    ``verified`` False: the value's static shape does not prove numpy's broadcast into the
+    selection, so the expanded value is reshaped to the selection's shape (a value broadcast
+    beyond it, which numpy refuses, cannot pass; the Concats check every other axis)."""
     spans = []
     for a in partial:
         ax = axes[a]
@@ -300,8 +312,14 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
         hi = ax.hi if ax.kind == "int" else b.max(ax.hi, ax.lo)  # an empty slice: hi = lo
         spans.append((a, ax.lo, hi))
     inner = _expanded(ctx, b, x, axes, v)
+    if not verified:
+        inner = Array(ctx.op("Reshape", inner, _selection_shape(ctx, b, x, axes)), inner.dtype,
+                      inner.shape)
 
     filled = fills.filled(x)
+    fill_value = fills.fill_value(x) if fills.can_pad(x.dtype) else None
+    if fill_value is not None:
+        return Array(fills.padded(ctx, b, x, fill_value, spans, inner), x.dtype, x.shape)
 
     def piece(region: list, a: int, lo: Bound, hi: Bound) -> Any:
         bounds = region + [(a, lo, hi)]
