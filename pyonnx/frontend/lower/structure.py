@@ -105,9 +105,9 @@ class RecordsPlan:
 @dataclasses.dataclass(frozen=True)
 class OptPlan:
     """A 0-d number that may be None (graph/optional.Maybe): carried as a bool leaf (has a
-    value) and the number's leaf."""
+    value) and the number's leaf (a ComplexPlan for a complex number: its two parts)."""
 
-    leaf: Leaf
+    leaf: "Leaf | ComplexPlan"
 
 
 Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan | OptPlan | RecordsPlan
@@ -151,6 +151,8 @@ def plan_of(value: Any) -> Plan:
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
     if isinstance(value, Maybe):
+        if isinstance(value.value, Complex):
+            return OptPlan(ComplexPlan(value.value.dtype, (), value.value.weak))
         return OptPlan(Leaf(value.value.dtype, value.value.shape, value.value.weak))
     if isinstance(value, Records):
         return RecordsPlan(tuple(SeqPlan(f.dtype, f.shape, f.weak) for f in value.fields))
@@ -216,12 +218,17 @@ def _describe(p: Plan) -> str:
     return repr(p.value)
 
 
-def _number_or_none(p: Plan) -> Leaf | None | bool:
-    """The Leaf of a 0-d number plan, None for the plan of None, False for anything else."""
+def _number_or_none(p: Plan) -> Leaf | ComplexPlan | None | bool:
+    """The Leaf (ComplexPlan for a complex one) of a 0-d number plan, None for the plan of
+    None, False for anything else."""
     if isinstance(p, OptPlan):
         return p.leaf
     if isinstance(p, Static) and p.value is None:
         return None
+    complex_plan = _as_complex_plan(p)
+    if complex_plan is not None:  # (memory notes dropped: a 0-d item read is a copy)
+        return ComplexPlan(complex_plan.dtype, (), complex_plan.weak) \
+            if complex_plan.shape == () else False
     if isinstance(p, Static) and is_number(p.value):
         return number_leaf(p.value)
     if isinstance(p, Leaf) and p.shape == ():
@@ -239,8 +246,15 @@ def optional_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
         return None
     if la is None or lb is None:
         leaf = la or lb
+    elif isinstance(la, ComplexPlan) != isinstance(lb, ComplexPlan):
+        return None  # a real number on one path, a complex one on the other
+    elif isinstance(la, ComplexPlan):
+        joined = _join_complex(la, lb, loop)
+        return OptPlan(ComplexPlan(joined.dtype, (), joined.weak))
     else:
         leaf = _join_leaves(la, lb, loop)
+    if isinstance(leaf, ComplexPlan):
+        return OptPlan(ComplexPlan(leaf.dtype, (), leaf.weak))
     return OptPlan(Leaf(leaf.dtype, (), leaf.weak))
 
 
@@ -342,6 +356,13 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     Raises:
         JoinError: no such plan (different ranks, dtypes numpy would keep apart, structures).
     """
+    if isinstance(a, OptPlan) != isinstance(b, OptPlan) and (
+            isinstance(a, OptPlan) and isinstance(a.leaf, ComplexPlan)
+            or isinstance(b, OptPlan) and isinstance(b.leaf, ComplexPlan)):
+        joined = optional_join(a, b, loop)  # a possibly-None complex number
+        if joined is None:
+            raise JoinError(_describe(a), _describe(b))
+        return joined
     if isinstance(a, ComplexPlan) or isinstance(b, ComplexPlan) or (
             _complex_static(a) and _complex_static(b) and a != b):
         return _join_complex(a, b, loop)  # (before a == b: memory notes join too)
@@ -538,7 +559,7 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
             return [value.has] + leaves_of(ctx, plan.leaf, value.value)
         has = ctx.const_array(np.array(value is not None))
         if value is None:
-            value = ctx.const_array(np.zeros((), plan.leaf.dtype))
+            value = _zero(ctx, plan.leaf)
         return [has] + leaves_of(ctx, plan.leaf, value)
     if isinstance(plan, ComplexPlan):
         if isinstance(value, Undefined) or value is None:
@@ -547,6 +568,14 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
         return [re, im]
     items = _items(value, plan)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
+
+
+def _zero(ctx, leaf: Leaf | ComplexPlan) -> Array | Complex:
+    """The 0-d zero an OptPlan carries while its name is None (never read then)."""
+    if isinstance(leaf, ComplexPlan):
+        zero = ctx.const_array(np.zeros((), real_dtype(leaf.dtype)))
+        return Complex(zero, zero, leaf.dtype, leaf.weak)
+    return ctx.const_array(np.zeros((), leaf.dtype), weak=leaf.weak)
 
 
 def placeholder(ctx, plan: Plan) -> Any:
@@ -561,8 +590,7 @@ def placeholder(ctx, plan: Plan) -> Any:
     if isinstance(plan, (SeqPlan, RecordsPlan)):
         return []
     if isinstance(plan, OptPlan):
-        return Maybe(ctx.const_array(np.array(False)),
-                     ctx.const_array(np.zeros((), plan.leaf.dtype), weak=plan.leaf.weak))
+        return Maybe(ctx.const_array(np.array(False)), _zero(ctx, plan.leaf))
     if isinstance(plan, ComplexPlan):
         shape = tuple(d if d is not None else 0 for d in plan.shape)
         zeros = np.zeros(shape, real_dtype(plan.dtype))
@@ -582,7 +610,7 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         return Records(tuple(Seq(next(values), p.dtype, p.shape, p.weak) for p in plan.fields))
     if isinstance(plan, OptPlan):
         has = Array(next(values), np.dtype(np.bool_), ())
-        return Maybe(has, Array(next(values), plan.leaf.dtype, (), plan.leaf.weak))
+        return Maybe(has, rebuild(plan.leaf, values))
     if isinstance(plan, ComplexPlan):
         rd = real_dtype(plan.dtype)
         re = Array(next(values), rd, plan.shape)
@@ -601,7 +629,7 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
     if isinstance(plan, (Leaf, SeqPlan)):
         return [plan]
     if isinstance(plan, OptPlan):
-        return [Leaf(np.dtype(np.bool_), ()), plan.leaf]
+        return [Leaf(np.dtype(np.bool_), ())] + leaf_plans(plan.leaf)
     if isinstance(plan, RecordsPlan):
         return list(plan.fields)
     if isinstance(plan, ComplexPlan):  # the real and the imaginary part
