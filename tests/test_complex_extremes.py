@@ -129,3 +129,17 @@ def test_logical(dtype):
     check(logical, z, w)
     check(logical, np.zeros((0, 3), dtype), np.zeros((0, 3), dtype))
     check(logical_item, np.array([0j, 1], dtype))
+
+
+def flat_reads(z):
+    t = z.flat[0]
+    u = z.flat[::2]
+    u[0] = 7j  # a copy: z is unchanged
+    return t, u, z.flat[-1:], z.flat[np.array([1, 0, 1])], z.flat[np.ravel(z.real) > 0], z
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_flat_reads(dtype):
+    z = np.array([[1 - 2j, complex(NAN, -0.0)], [complex(-0.0, INF), 3j]], dtype=dtype)
+    check(flat_reads, z)
+    check(flat_reads, z[:1])

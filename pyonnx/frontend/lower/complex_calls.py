@@ -26,7 +26,7 @@ from pyonnx.frontend.lower import complex_functions as F
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.numpy_calls import lookup, lookup_method
 
-__all__ = ["ComplexMethod", "attribute", "getitem", "involved", "call"]
+__all__ = ["ComplexMethod", "attribute", "getitem", "flat_getitem", "involved", "call"]
 
 
 class ComplexMethod:
@@ -187,6 +187,18 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
         from pyonnx.frontend.lower.complex_aliases import view
         return view(ctx, z, out, GetItem(index))
     return out
+
+
+def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
+    """``z.flat[index]`` (read): the C-order flattening indexed; numpy's flat iterator gives a
+    copy (a scalar or a new array), never a view."""
+    from pyonnx.frontend.graph.indexing import getitem as real_getitem
+
+    if any(isinstance(i, Complex) for i in _flatten([index])):
+        raise ctx.error("arrays used as indices must be of integer (or boolean) type (numpy "
+                        "raises IndexError for a complex index)")
+    flat = ops.new_copy(ctx, F.partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p)))
+    return F.partwise(ctx, flat, lambda p: real_getitem(ctx, p, index))
 
 
 def _basic(index: Any) -> bool:

@@ -408,6 +408,8 @@ class ExprLowering:
                 from pyonnx.frontend.graph.indexing import getitem
                 index = sequences.lists_as_arrays(self.ctx, self.expr(node.slice))
                 # numpy's flat iterator returns copies (a scalar or a new array), never views
+                if isinstance(flat, Complex):
+                    return complex_calls.flat_getitem(self.ctx, flat, index)
                 return getitem(self.ctx, flat, index)
         base = self.expr(node.value)
         if index_tricks.is_index_trick(base):  # np.r_[...], np.c_[...], np.s_[...]
@@ -458,6 +460,8 @@ class ExprLowering:
         """``x.flat`` read by an index (``x.flat[i]``): the C-order flattening of ``x`` as a new
         value (None when ``x`` is not an array: the attribute is looked up as usual)."""
         base = self.expr(node.value)
+        if isinstance(base, Complex):
+            return base
         if not isinstance(base, Array):
             return None
         flat = lookup(np.ravel).fn(self.ctx, base)
