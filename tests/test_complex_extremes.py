@@ -143,3 +143,19 @@ def test_flat_reads(dtype):
     z = np.array([[1 - 2j, complex(NAN, -0.0)], [complex(-0.0, INF), 3j]], dtype=dtype)
     check(flat_reads, z)
     check(flat_reads, z[:1])
+
+
+def means(z):
+    return (np.mean(z, axis=0, where=z.real > 0), np.mean(z, where=z.imag != 1),
+            np.mean(z, axis=-1, where=np.array([True, False, True]), keepdims=True),
+            np.mean(z, dtype=np.complex128), np.mean(z, axis=1, dtype=np.complex64),
+            z.mean(axis=0, where=z.real < 2))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_mean_where_dtype(dtype):
+    z = np.array([[1 - 2j, complex(NAN, -0.0), 2], [complex(-0.0, INF), 3j, -1 - 1j],
+                  [0.5 + 0.5j, complex(3, -0.0), complex(-INF, 1)]], dtype=dtype)
+    with np.errstate(all="ignore"):
+        check(means, z)
+        check(means, np.zeros((0, 3), dtype))
