@@ -159,3 +159,19 @@ def test_mean_where_dtype(dtype):
     with np.errstate(all="ignore"):
         check(means, z)
         check(means, np.zeros((0, 3), dtype))
+
+
+def accumulates(z):
+    return (np.maximum.accumulate(z, axis=0), np.minimum.accumulate(z, axis=1),
+            np.maximum.accumulate(z, axis=-1), np.minimum.accumulate(z))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+@pytest.mark.parametrize("shape", [(5, 7), (1, 16), (9, 1), (0, 3), (3, 0)])
+def test_accumulate(dtype, shape):
+    rng = np.random.default_rng(5)
+    flat = np.array(SPECIAL + [1 + 2j] * 4, dtype=dtype)
+    n = int(np.prod(shape))
+    z = rng.choice(flat, size=n).reshape(shape) if n else np.zeros(shape, dtype)
+    check(accumulates, z)
+    check(accumulates, np.array([[1, 1j, complex(-0.0, 1), complex(0, 1)]], dtype))

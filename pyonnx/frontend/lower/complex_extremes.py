@@ -214,7 +214,59 @@ def _ufunc_reduce(largest: bool, skip_nan: bool, name: str):
     return lower
 
 
+def _accumulate(largest: bool):
+    """``np.maximum.accumulate(z, axis=0)`` (``minimum``): numpy's sequential
+    ``acc = maximum(acc, z[i])``, which keeps ``acc`` when it has a NaN part or ``CGE(acc,
+    z[i])`` holds (the first NaN, else the first extreme so far). The combine is associative,
+    so it runs as the doubling scan of the real running maximum, over the *indices* along the
+    axis (each step compares the elements two indices point to); the front padding is index
+    0, the earliest element, which a prefix that starts at 0 already holds."""
+    name = f"np.{'maximum' if largest else 'minimum'}.accumulate"
+
+    def lower(ctx, a, axis=0, dtype=None, out=None):
+        from pyonnx.frontend.numpy_calls.reductions.common import _axis1
+        from pyonnx.frontend.numpy_calls.reductions.doubling import doubling_scan
+
+        if dtype is not None or out is not None:
+            raise ctx.error(f"{name}(..., dtype=/out=) of a complex array is not supported "
+                            "yet; assign the result")
+        if not isinstance(a, Complex):
+            raise ctx.error(f"{name} of this value is not supported with complex values")
+        if a.ndim == 0:
+            raise ctx.error(f"{name} of a 0-d array (numpy raises ValueError)")
+        k = _axis1(ctx, name, a.re, axis)
+        i64 = np.dtype(np.int64)
+        import onnx_ir as ir
+        one = ctx.op("ConstantOfShape", ctx.op("Shape", a.re.value),
+                     value=ir.tensor(np.ones(1, np.int64)))
+        start = ctx.op("Sub", ctx.op("CumSum", one, ctx.const(np.array(k, np.int64))),
+                       ctx.const(np.array(1, np.int64)))
+        re, im = a.re.value, a.im.value
+
+        def at(idx):
+            return (ctx.op("GatherElements", re, idx, axis=k),
+                    ctx.op("GatherElements", im, idx, axis=k))
+
+        def combine(earlier, later):
+            (xr, xi), (yr, yi) = at(earlier), at(later)
+            nan_x = ctx.op("Or", ctx.op("IsNaN", xr), ctx.op("IsNaN", xi))
+            no_nan_i = ctx.op("Not", ctx.op("Or", ctx.op("IsNaN", xi), ctx.op("IsNaN", yi)))
+            strict = ctx.op("Greater" if largest else "Less", xr, yr)
+            tie = ctx.op("GreaterOrEqual" if largest else "LessOrEqual", xi, yi)
+            # numpy's CGE/CLE, then NaN first
+            keep = ctx.op("Or", ctx.op("And", strict, no_nan_i),
+                          ctx.op("And", ctx.op("Equal", xr, yr), tie))
+            return ctx.op("Where", ctx.op("Or", nan_x, keep), earlier, later)
+
+        idx = doubling_scan(ctx, Array(start, i64, a.shape), k, combine, 0)
+        out_re = Array(ctx.op("GatherElements", re, idx.value, axis=k), a.re.dtype, a.shape)
+        out_im = Array(ctx.op("GatherElements", im, idx.value, axis=k), a.im.dtype, a.shape)
+        return make(ctx, out_re, out_im, a.dtype)
+    return lower
+
+
 FUNCS = {builtins.max: _builtin(True), builtins.min: _builtin(False),
+         np.maximum.accumulate: _accumulate(True), np.minimum.accumulate: _accumulate(False),
          np.maximum.reduce: _ufunc_reduce(True, False, "maximum"),
          np.minimum.reduce: _ufunc_reduce(False, False, "minimum"),
          np.fmax.reduce: _ufunc_reduce(True, True, "fmax"),
