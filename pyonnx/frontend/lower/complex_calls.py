@@ -109,10 +109,10 @@ def _FFT_FUNCS():
 def _STATS_FUNCS():
     # (complex_stats, complex_reductions and complex_sorted use complex_functions: they are
     # merged here, not into F.FUNCS)
-    from pyonnx.frontend.lower import (complex_calculus, complex_extremes, complex_reductions,
-                                       complex_sorted, complex_stats)
+    from pyonnx.frontend.lower import (complex_calculus, complex_extremes, complex_gradient,
+                                       complex_reductions, complex_sorted, complex_stats)
     return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS,
-            **complex_calculus.FUNCS, **complex_extremes.FUNCS}
+            **complex_calculus.FUNCS, **complex_extremes.FUNCS, **complex_gradient.FUNCS}
 
 
 def _ORDER_METHODS():
