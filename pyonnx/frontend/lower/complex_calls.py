@@ -181,6 +181,7 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
             # a numpy scalar (every axis taken by an integer): a copy, which numpy's
             # 'v += 1' rebinds; as a view its writes are refused (not followed)
             out.base, out.mem = z, z.mem
+            scalar_copies(ctx)[id(out)] = out
             return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem
@@ -199,6 +200,12 @@ def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
                         "raises IndexError for a complex index)")
     flat = ops.new_copy(ctx, F.partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p)))
     return F.partwise(ctx, flat, lambda p: real_getitem(ctx, p, index))
+
+
+def scalar_copies(ctx) -> dict:
+    """id → Complex of the numpy scalars read by an integer index (``z[i]``): immutable copies
+    (their ``base`` is set all the same, to refuse writes through them)."""
+    return ctx.__dict__.setdefault("complex_scalar_copies", {})
 
 
 def _basic(index: Any) -> bool:

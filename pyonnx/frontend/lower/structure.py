@@ -156,6 +156,7 @@ def plan_of(value: Any) -> Plan:
         return OptPlan(Leaf(value.value.dtype, value.value.shape, value.value.weak))
     if isinstance(value, Records):
         return RecordsPlan(tuple(SeqPlan(f.dtype, f.shape, f.weak) for f in value.fields))
+        # (a complex field, records.ComplexSeq: a SeqPlan of complex dtype, two sequences)
     if isinstance(value, Complex):
         return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
                            value.param)
@@ -343,10 +344,42 @@ def _join_records(a: Plan, b: Plan) -> RecordsPlan | None:
             else:
                 per_side.append(Tree(list, tuple(t[j] for t in s)))
         try:
-            fields.append(_join_list(per_side[0], per_side[1]))
+            joined = _join_complex_field(per_side[0], per_side[1])
+            fields.append(joined if joined is not None else
+                          _join_list(per_side[0], per_side[1]))
         except JoinError as e:
             raise JoinError(_describe(a), _describe(b), f"item {j} of the tuples: {e.hint}")
     return RecordsPlan(tuple(fields))
+
+
+def _join_complex_field(a: Plan, b: Plan) -> SeqPlan | None:
+    """A field of complex items of a list of tuples built at run time (records.ComplexSeq):
+    a SeqPlan of their complex dtype; its items must be 0-d and of one type (Python list
+    items keep their types: a complex64 next to a complex128 or a Python complex would read
+    back differently). None when no item is complex."""
+    items: list[Plan] = []
+    for p in (a, b):
+        if isinstance(p, SeqPlan):
+            items.append(p)
+        else:
+            items.extend(_list_items(p) or [])
+    complex_items = [q for q in items if (isinstance(q, SeqPlan) and q.dtype.kind == "c")
+                     or _as_complex_plan(q) is not None]
+    if not complex_items:
+        return None
+    kinds = set()
+    for q in items:
+        c = q if isinstance(q, SeqPlan) and q.dtype.kind == "c" else _as_complex_plan(q)
+        if c is None or c.shape != ():
+            raise JoinError(_describe(a), _describe(b), "a list of tuples built at run time "
+                            "holds complex numbers (0-d) of one type in a field, not arrays "
+                            "or real numbers next to them")
+        kinds.add((np.dtype(c.dtype), bool(c.weak)))
+    if len(kinds) != 1:
+        raise JoinError(_describe(a), _describe(b), "the complex items of a field have "
+                        "different types; convert them to one (np.complex128(v))")
+    dtype, weak = kinds.pop()
+    return SeqPlan(dtype, (), weak)
 
 
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
@@ -552,8 +585,13 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
             fields = list(value.fields)
         else:
             fields = [[t[j] for t in value] for j in range(len(plan.fields))]
-        return [sequences.as_sequence(ctx, f, p.dtype, p.shape, p.weak)
-                for f, p in zip(fields, plan.fields)]
+        out = []
+        for f, p in zip(fields, plan.fields):
+            if p.dtype.kind == "c":  # a complex field: its real parts, then imaginary parts
+                out += _complex_field(ctx, f, p)
+            else:
+                out.append(sequences.as_sequence(ctx, f, p.dtype, p.shape, p.weak))
+        return out
     if isinstance(plan, OptPlan):
         if isinstance(value, Maybe):
             return [value.has] + leaves_of(ctx, plan.leaf, value.value)
@@ -576,6 +614,21 @@ def _zero(ctx, leaf: Leaf | ComplexPlan) -> Array | Complex:
         zero = ctx.const_array(np.zeros((), real_dtype(leaf.dtype)))
         return Complex(zero, zero, leaf.dtype, leaf.weak)
     return ctx.const_array(np.zeros((), leaf.dtype), weak=leaf.weak)
+
+
+def _complex_field(ctx, value: Any, plan: SeqPlan) -> list:
+    """The two sequences (real parts, imaginary parts) of a complex field of a list of
+    tuples: ``value`` a records.ComplexSeq or the Python list of its items."""
+    from pyonnx.frontend.graph import sequences
+    from pyonnx.frontend.graph.records import ComplexSeq
+
+    rd = real_dtype(plan.dtype)
+    if isinstance(value, ComplexSeq):
+        return [sequences.as_sequence(ctx, value.re, rd, plan.shape, plan.weak),
+                sequences.as_sequence(ctx, value.im, rd, plan.shape, plan.weak)]
+    pairs = [parts(ctx, v, plan.dtype) for v in value]
+    return [sequences.as_sequence(ctx, [ctx.asarray(p[k], rd) for p in pairs], rd, plan.shape,
+                                  plan.weak) for k in (0, 1)]
 
 
 def placeholder(ctx, plan: Plan) -> Any:
@@ -607,7 +660,17 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
     if isinstance(plan, SeqPlan):
         return Seq(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, RecordsPlan):
-        return Records(tuple(Seq(next(values), p.dtype, p.shape, p.weak) for p in plan.fields))
+        from pyonnx.frontend.graph.records import ComplexSeq
+        fields = []
+        for p in plan.fields:
+            if p.dtype.kind == "c":
+                rd = real_dtype(p.dtype)
+                re = Seq(next(values), rd, p.shape, p.weak)
+                fields.append(ComplexSeq(re, Seq(next(values), rd, p.shape, p.weak), p.dtype,
+                                         bool(p.weak)))
+            else:
+                fields.append(Seq(next(values), p.dtype, p.shape, p.weak))
+        return Records(tuple(fields))
     if isinstance(plan, OptPlan):
         has = Array(next(values), np.dtype(np.bool_), ())
         return Maybe(has, rebuild(plan.leaf, values))
@@ -630,8 +693,10 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
         return [plan]
     if isinstance(plan, OptPlan):
         return [Leaf(np.dtype(np.bool_), ())] + leaf_plans(plan.leaf)
-    if isinstance(plan, RecordsPlan):
-        return list(plan.fields)
+    if isinstance(plan, RecordsPlan):  # (a complex field: two sequences of its parts)
+        return [q for p in plan.fields for q in (
+            [SeqPlan(real_dtype(p.dtype), p.shape, p.weak)] * 2 if p.dtype.kind == "c"
+            else [p])]
     if isinstance(plan, ComplexPlan):  # the real and the imaginary part
         return [Leaf(real_dtype(plan.dtype), plan.shape)] * 2
     return [leaf for p in plan.children for leaf in leaf_plans(p)]
