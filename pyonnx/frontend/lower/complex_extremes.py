@@ -143,6 +143,14 @@ def masked_reduce(ctx, a: Any, axis: Any, keepdims: Any, initial: Any, where: An
     if initial is None:
         raise ctx.error(f"reduction operation '{ufunc}' does not have an identity, so to use a "
                         "where mask one has to specify 'initial' (numpy raises ValueError)")
+    if isinstance(initial, (Complex, Array)) and initial.ndim != 0 or \
+            isinstance(initial, (list, tuple, np.ndarray)) and np.ndim(initial) != 0:
+        raise ctx.error(f"{fname}: initial must be a scalar (numpy raises TypeError)")
+    if where is not None and not (
+            isinstance(where, Array) and where.dtype.kind == "b"
+            or is_static(where) and np.asarray(where).dtype.kind == "b"):
+        raise ctx.error(f"{fname}: where= takes a boolean mask (numpy raises TypeError for "
+                        "other dtypes); write where=(m != 0)")
     z = _complex(ctx, a, fname)
     r = R(ctx)
     zeros = zeros_like(ctx, z.re)
