@@ -80,3 +80,31 @@ def test_refusals():
         pyonnx.compile(returned)(z)
     with pytest.raises(pyonnx.ConversionError, match="complex"):
         pyonnx.compile(array_items)(z)
+
+
+def constants(z):
+    P = []
+    for i in range(z.shape[0]):
+        P.append((i, 1.5j))
+        if z[i].real > 0:
+            P.append((i, -2j))
+    s = 0j
+    for _j, w in P:
+        s = s + w
+    return len(P), s
+
+
+def mixed(z):
+    P = []
+    for i in range(z.shape[0]):
+        P.append((i, 1.5j))
+        P.append((i, z[i]))
+    return len(P)
+
+
+def test_constant_items():
+    z = np.array([1 - 2j, -1, 3j, 4], C128)
+    check(constants, z)
+    check(constants, z[:0])
+    with pytest.raises(pyonnx.ConversionError, match="type"):
+        pyonnx.compile(mixed)(z)

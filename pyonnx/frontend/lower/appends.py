@@ -32,13 +32,18 @@ def append(lowering, target: Any, value: Any) -> Any:
                             "field holds them)")
         return Records(tuple(append(lowering, f, v) for f, v in zip(target.fields, value)))
     if isinstance(target, ComplexSeq):  # a complex field of a list of tuples
+        if isinstance(value, (complex, np.complexfloating)):  # a constant: its parts
+            from pyonnx.frontend.graph.complex_values import make, parts
+            dt = np.dtype(value.dtype if isinstance(value, np.generic) else np.complex128)
+            value = make(ctx, *parts(ctx, value, dt), dt, not isinstance(value, np.generic))
         if not isinstance(value, Complex) or value.dtype != target.dtype or \
                 value.weak != target.weak:
             raise ctx.error(f"appending {_what(value)} where the list's tuples hold "
                             f"{'Python complex' if target.weak else target.dtype} values: the "
                             "items would differ in type; convert it (np."
                             f"{np.dtype(target.dtype).name}(v))")
-        _complex_copy_only(lowering, value)
+        if not value.weak:  # (a Python complex is immutable)
+            _complex_copy_only(lowering, value)
         return ComplexSeq(append(lowering, target.re, value.re),
                           append(lowering, target.im, value.im), target.dtype, target.weak)
     if isinstance(target, Seq):
