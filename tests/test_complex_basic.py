@@ -197,7 +197,7 @@ def test_more_math(dtype):
     check(k.c_more_math, rc((2, 3), dtype), **tol)
 
 
-@pytest.mark.parametrize("fn, match", [(k.c_refused_gradient, "np.gradient")])
+@pytest.mark.parametrize("fn, match", [(k.c_refused_cov, "np.cov")])
 def test_not_yet_converted_is_refused_at_the_line(fn, match):
     # numpy computes these; pyonnx refuses at the user's line (never a real-only result)
     fn(rc((3,)))

@@ -41,3 +41,18 @@ def test_complex_spacing_refused():
 
     with pytest.raises(pyonnx.ConversionError, match="complex spacings"):
         pyonnx.compile(f)(np.ones(4, C128))
+
+
+def diffs(z, x):
+    return (np.diff(z), np.diff(z, n=2), np.diff(z, axis=0), np.diff(z, prepend=1j),
+            np.diff(z, append=x[:, :1], axis=1), np.diff(x, prepend=z[:, :1]),
+            np.diff(z, n=0))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_diff(dtype):
+    z = np.array([[1 - 2j, 3j, complex(-0.0, 2), 4 + 1j],
+                  [complex(INF, 1), 2, complex(1, NAN), 0.5 - 0.5j],
+                  [2 + 2j, complex(0, -0.0), -1j, 7]], dtype=dtype)
+    x = np.array([[1.0, -0.0, 2.5, INF]] * 3)
+    check(diffs, z, x)

@@ -1,4 +1,4 @@
-"""``np.gradient`` of a complex array (issue 11).
+"""``np.gradient`` and ``np.diff`` of a complex array (issue 11).
 
 Input: a Complex ``f`` and numpy's real spacings (scalars or 1-D coordinates), ``axis``,
 ``edge_order``. Output: numpy's gradient, ``f``'s complex dtype (a tuple for several axes).
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, parts
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.lower.complex_functions import partwise
 from pyonnx.frontend.numpy_calls.science import calculus as real
@@ -115,4 +116,26 @@ def _assemble(ctx, parts: Any, axis: int, like: Complex) -> Complex:
     return Complex(re, im, like.dtype)
 
 
-FUNCS = {np.gradient: gradient}
+def diff(ctx, a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
+    """``np.diff`` with a complex array or edge: numpy concatenates the edges and subtracts,
+    which for complex values is exactly a subtraction of each part (no products): the real
+    lowering on the real parts and on the imaginary parts (a real edge's are zeros)."""
+    from pyonnx.frontend.numpy_calls import lookup
+
+    given = [v for v in (a, prepend, append) if v is not np._NoValue]
+    dt = np.result_type(*[v.dtype if isinstance(v, (Complex, Array)) else np.asarray(v).dtype
+                          for v in given])
+    if dt.kind != "c":
+        raise ctx.error("np.diff of these values is not supported with complex values")
+    edge = {}
+    for name, v in (("prepend", prepend), ("append", append)):
+        if v is not np._NoValue:
+            edge[name] = parts(ctx, np.asarray(v) if isinstance(v, (list, tuple)) else v, dt)
+    a_re, a_im = parts(ctx, np.asarray(a) if isinstance(a, (list, tuple)) else a, dt)
+    real = lookup(np.diff).fn
+    re = real(ctx, a_re, n, axis, **{k: p[0] for k, p in edge.items()})
+    im = real(ctx, a_im, n, axis, **{k: p[1] for k, p in edge.items()})
+    return make(ctx, re, im, dt)
+
+
+FUNCS = {np.gradient: gradient, np.diff: diff}
