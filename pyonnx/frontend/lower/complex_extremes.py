@@ -7,11 +7,16 @@ Input: Complex values (0-d ones for the builtins over several arguments) and num
 Output: numpy's (or Python's) value: a Complex, or a bool Array for the logical functions.
 
 * Python's ``max(a, b, ...)`` keeps the first argument and replaces it by a later one only when
-  that one compares greater (``min``: less). numpy's complex ``>`` is lexicographic and False
-  whenever a NaN is involved, so over the items of a 1-d array the answer is the first item
-  when it has a NaN part, else the first lexicographic maximum among the items without one
-  (NaN items never replace a number). Python returns the winning object itself, so the
-  operands must share one type (else the result's type would depend on the data: refused).
+  that one compares greater (``min``: less). Two numpy complex *scalars* compare as numpy's
+  scalar code does, ``x > y`` being ``x.imag > y.imag if x.real == y.real else x.real >
+  y.real`` (so ``1+nanj > 0j`` is True), where the ufunc (0-d arrays) is False whenever an
+  imaginary part is NaN. The items of a 1-d array are scalars: the answer is the first item
+  when its real part is NaN; else, among the items with the largest real part (NaN real parts
+  never win), the first one when its imaginary part is NaN, else the first with the largest
+  non-NaN imaginary part. Over several arguments, the fold uses the scalar comparison; where an
+  argument may be a 0-d array (not known to be a numpy scalar) and the two comparisons differ
+  at run time, the call fails there (a run-time refusal) rather than guess. Python returns the
+  winning object itself, so the operands must share one type (else refused).
 * ``np.max(z, initial=c, where=m)`` is numpy's ``maximum.reduce`` from ``c`` over the selected
   items in order: here the argmax of ``[c, z...]`` along the axis with the unselected items
   masked out (``complex_order._arg_extreme``); ``nanmax`` is ``fmax.reduce`` (NaNs skipped,
@@ -91,21 +96,48 @@ def _builtin(largest: bool):
                                 "which numpy refuses for arrays; use "
                                 f"np.{'maximum' if largest else 'minimum'}")
         import ast
+        from pyonnx.frontend.graph.checks import runtime_check
         r = R(ctx)
+        known = all(_known_scalar(ctx, v) for v in args)
         best = args[0]
+        disagree = []
         for v in args[1:]:
-            wins = ops.compare(ctx, ast.Gt if largest else ast.Lt, v, best)
             vr, vi = parts(ctx, v, dt)
             br, bi = parts(ctx, best, dt)
+            wins = _scalar_wins(r, vr, vi, br, bi, largest)
+            if not known:  # a 0-d array compares as the ufunc does
+                ufunc_wins = ops.compare(ctx, ast.Gt if largest else ast.Lt, v, best)
+                disagree.append(r.not_equal(wins, ufunc_wins))
             best = make(ctx, r.where(wins, vr, br), r.where(wins, vi, bi), dt)
-        return best if isinstance(best, Complex) else make(ctx, *parts(ctx, best, dt), dt)
+        if not isinstance(best, Complex):
+            best = make(ctx, *parts(ctx, best, dt), dt)
+        if disagree:
+            bad = disagree[0]
+            for d in disagree[1:]:
+                bad = r.logical_or(bad, d)
+            re = runtime_check(ctx, bad, best.re, "refused_complex_max_min_of_a_value_that_may_"
+                               "be_a_0d_array_with_a_nan_imaginary_part")
+            best = Complex(re, best.im, best.dtype, best.weak)
+        return best
     return lower
+
+
+def _known_scalar(ctx, v: Any) -> bool:
+    """Whether numpy has ``v`` as a numpy scalar (compared by numpy's scalar code)."""
+    from pyonnx.frontend.lower.complex_calls import scalar_copies
+    if isinstance(v, np.generic):
+        return True
+    return isinstance(v, Complex) and scalar_copies(ctx).get(id(v)) is v
+
+
+def _scalar_wins(r, xr, xi, yr, yi, largest: bool):
+    """numpy's scalar ``x > y`` (``x < y``) of complex scalars (see the module docstring)."""
+    cmp = r.greater if largest else r.less
+    return r.where(r.equal(xr, yr), cmp(xi, yi), cmp(xr, yr))
 
 
 def _of_items(ctx, z: Complex, largest: bool, default: Any) -> Complex:
     """``max(z)`` over the items of a 1-d complex array (see the module docstring)."""
-    from pyonnx.frontend.lower.complex_order import _arg_extreme, _has_nan
-
     name = "max" if largest else "min"
     if z.ndim == 0:
         raise ctx.error(f"iteration over a 0-d array (Python raises TypeError in {name}())")
@@ -120,13 +152,22 @@ def _of_items(ctx, z: Complex, largest: bool, default: Any) -> Complex:
         raise ctx.error(f"{name}(z, default=...) of a complex array whose length is known only "
                         "at run time is not supported yet; test len(z) first")
     r = R(ctx)
+    fill = -np.inf if largest else np.inf
+    reduce = r.max if largest else r.min
     start = len(ctx.nodes)
-    idx = _arg_extreme(ctx, z, 0, largest, skip_nan=True)
+    nan_re = r.isnan(z.re)
+    m = reduce(r.where(nan_re, fill, z.re), axis=0, keepdims=True)
+    cand = r.equal(z.re, m)  # the largest real part (NaN real parts excluded)
+    e1 = r.argmax(cand, axis=0, keepdims=True)
+    cand2 = r.logical_and(cand, r.logical_not(r.isnan(z.im)))
+    mi = reduce(r.where(cand2, z.im, fill), axis=0, keepdims=True)
+    best = r.argmax(r.logical_and(cand2, r.equal(z.im, mi)), axis=0, keepdims=True)
     for node in ctx.nodes[start:]:  # (an empty array at run time: Python's words)
         if "pyonnx.raises" in node.metadata_props:
             node.metadata_props["pyonnx.raises"] = \
                 f"ValueError: {name}() iterable argument is empty"
-    first_nan = r.reshape(_has_nan(r, r.take(z.re, [0]), r.take(z.im, [0])), (1,))
+    idx = r.where(r.isnan(r.take_along_axis(z.im, e1, axis=0)), e1, best)
+    first_nan = r.reshape(r.isnan(r.take(z.re, [0])), (1,))
     idx = r.where(first_nan, r.zeros_like(idx), idx)
     re = r.reshape(r.take_along_axis(z.re, idx, axis=0), ())
     im = r.reshape(r.take_along_axis(z.im, idx, axis=0), ())
