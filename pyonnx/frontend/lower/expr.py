@@ -26,6 +26,7 @@ from pyonnx.frontend.graph import records
 from pyonnx.frontend.graph import complex_values
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower import complex_abs_compare, complex_calls, complex_ops
+from pyonnx.frontend.lower import complex_scalar_compare
 from pyonnx.frontend.lower import complex_writes as complex_inplace
 from pyonnx.frontend.lower.iteration import range_item
 from pyonnx.frontend.lower import index_tricks
@@ -306,7 +307,8 @@ class ExprLowering:
                 is not None:  # abs(z) <= 2.0 without the square root
             value = fused
         elif complex_ops.involved(left, right) and type(op) in _CMP_UFUNCS:
-            value = complex_ops.compare(self.ctx, type(op), left, right)
+            # (numpy scalars compare by numpy's scalar code, arrays by the ufunc)
+            value = complex_scalar_compare.compare(self.ctx, type(op), left, right)
         elif isinstance(left, Array) or isinstance(right, Array):
             if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
