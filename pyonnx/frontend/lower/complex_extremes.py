@@ -88,8 +88,9 @@ def _builtin(largest: bool):
                             f"np.{'maximum' if largest else 'minimum'}")
         dt, weak = types.pop()
         if weak and dt is not None and dt.kind == "c":
-            raise ctx.error("'>' is not supported between instances of 'complex' and 'complex' "
-                            "(Python raises TypeError)")
+            op = ">" if largest else "<"
+            raise ctx.error(f"'{op}' is not supported between instances of 'complex' and "
+                            "'complex' (Python raises TypeError)")
         for v in args:
             if isinstance(v, (Complex, Array)) and v.ndim != 0:
                 raise ctx.error(f"{name}() of arrays compares them with Python's truth test, "
