@@ -57,7 +57,7 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort", "var", "std", "clip"}
+                              "argsort", "var", "std", "clip", "round", "ptp"}
 _LIKES = (np.zeros_like, np.ones_like, np.full_like)  # (any dtype: complex_creation.create)
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
@@ -110,14 +110,18 @@ def _STATS_FUNCS():
     # (complex_stats, complex_reductions and complex_sorted use complex_functions: they are
     # merged here, not into F.FUNCS)
     from pyonnx.frontend.lower import (complex_calculus, complex_extremes, complex_gradient,
-                                       complex_reductions, complex_sorted, complex_stats)
+                                       complex_more, complex_reductions, complex_sorted,
+                                       complex_stats)
     return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS,
-            **complex_calculus.FUNCS, **complex_extremes.FUNCS, **complex_gradient.FUNCS}
+            **complex_calculus.FUNCS, **complex_extremes.FUNCS, **complex_gradient.FUNCS,
+            **complex_more.FUNCS}
 
 
 def _ORDER_METHODS():
-    from pyonnx.frontend.lower import complex_order, complex_reductions, complex_stats
-    return {**complex_order.METHODS, **complex_stats.METHODS, **complex_reductions.METHODS}
+    from pyonnx.frontend.lower import (complex_more, complex_order, complex_reductions,
+                                       complex_stats)
+    return {**complex_order.METHODS, **complex_stats.METHODS, **complex_reductions.METHODS,
+            **complex_more.METHODS}
 
 
 def _user_function(func: Any) -> bool:

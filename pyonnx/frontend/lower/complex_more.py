@@ -1,0 +1,130 @@
+"""More numpy functions of complex arrays, each exact part by part or on a complex value's
+truth (issue 11): ``round/around`` (and ``z.round``: numpy rounds the real and the imaginary
+part alike), ``delete``, ``resize``, ``nan_to_num`` (numpy treats each part as a real array),
+``sum(..., dtype=complex)``, ``flatnonzero``/``argwhere`` (nonzero: either part nonzero),
+``ptp`` (``maximum.reduce - minimum.reduce``, numpy's lexicographic order and complex
+subtraction) and ``average`` without weights (numpy's ``mean``).
+
+Input: a Complex first argument and numpy's other (real, conversion-time or index) arguments.
+Output: numpy's value; anything numpy would make of a complex other argument is refused.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from pyonnx.frontend.graph.complex_values import Complex, is_complex, make
+from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower import complex_ops as ops
+from pyonnx.frontend.lower.complex_functions import partwise
+from pyonnx.frontend.numpy_calls import lookup
+
+__all__ = ["FUNCS", "METHODS"]
+
+
+def _first(ctx, name: str, a: Any, rest: tuple, kwargs: dict) -> Complex:
+    if not isinstance(a, Complex):
+        raise ctx.error(f"np.{name} with a complex argument other than the array is not "
+                        "supported yet")
+    if any(is_complex(v) for v in list(rest) + list(kwargs.values())):
+        raise ctx.error(f"np.{name} with complex values other than the array is not "
+                        "supported yet")
+    return a
+
+
+def _parts(func, name: str):
+    """``func(z, *rest, **kwargs)`` as the real lowering of each part (a new array)."""
+    def lower(ctx, a, *rest, **kwargs):
+        z = _first(ctx, name, a, rest, kwargs)
+        entry = lookup(func)
+        out = partwise(ctx, z, lambda p: entry.fn(ctx, p, *rest, **kwargs))
+        return ops.new_copy(ctx, out) if out.re.value is z.re.value else out
+    return lower
+
+
+def _nan_to_num(ctx, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    if not ctx.static(copy, "copy"):
+        raise ctx.error("np.nan_to_num(z, copy=False) writes into z; write z = "
+                        "np.nan_to_num(z) instead")
+    return _parts(np.nan_to_num, "nan_to_num")(ctx, x, nan=nan, posinf=posinf, neginf=neginf)
+
+
+def _sum(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue,
+         where=np._NoValue):
+    """``np.sum(z, ...)`` / ``z.sum(...)``: each part summed (numpy's complex sum adds the
+    parts), ``dtype=`` a complex dtype (the parts cast first), ``initial=`` split into its
+    real part (for the real parts) and its imaginary part (a real ``initial`` adds to the real
+    parts only: the same number added to both parts was wrong)."""
+    from pyonnx.frontend.graph.complex_values import parts
+    if out is not None:
+        raise ctx.error("np.sum(..., out=) of a complex array is not supported; assign the "
+                        "result")
+    z = _first(ctx, "sum", a, (), {"where": where} if where is not np._NoValue else {})
+    dt = np.dtype(ctx.static(dtype, "dtype")) if dtype is not None else z.dtype
+    if dt.kind != "c":
+        raise ctx.error(f"Cannot cast ufunc 'add' input from dtype('{z.dtype}') to "
+                        f"dtype('{dt}') with casting rule 'same_kind' (numpy raises "
+                        "TypeError); take np.real(z) or np.abs(z) first")
+    z = make(ctx, z.re, z.im, dt) if dt != z.dtype else z
+    kw: dict = {"axis": axis, "keepdims": keepdims}
+    if where is not np._NoValue:
+        kw["where"] = where
+    entry = lookup(np.sum)
+    if initial is np._NoValue or initial is None:
+        return partwise(ctx, z, lambda p: entry.fn(ctx, p, **kw))
+    if (initial.ndim if isinstance(initial, (Complex, Array)) else np.ndim(initial)) != 0:
+        raise ctx.error("np.sum(z, initial=...): initial must be a number")
+    if isinstance(initial, (Complex, Array)):
+        ir, ii = parts(ctx, initial, dt)
+    else:  # a conversion-time number: its parts as numbers
+        c = complex(initial)
+        ir, ii = c.real, c.imag
+    re = entry.fn(ctx, z.re, initial=ir, **kw)
+    im = entry.fn(ctx, z.im, initial=ii, **kw)
+    return make(ctx, re, im, dt)
+
+
+def _truth(func, name: str):
+    def lower(ctx, a, *rest, **kwargs):
+        z = _first(ctx, name, a, rest, kwargs)
+        return lookup(func).fn(ctx, ops.truth(ctx, z), *rest, **kwargs)
+    return lower
+
+
+def _ptp(ctx, a, axis=None, out=None, keepdims=False):
+    from pyonnx.frontend.lower.complex_order import FUNCS as ORDER
+    if out is not None:
+        raise ctx.error("np.ptp(..., out=) is not supported; assign the result")
+    z = _first(ctx, "ptp", a, (), {})
+    hi = ORDER[np.max](ctx, z, axis=axis, keepdims=keepdims)
+    lo = ORDER[np.min](ctx, z, axis=axis, keepdims=keepdims)
+    return ops.binary(ctx, ast.Sub, hi, lo)
+
+
+def _average(ctx, a, axis=None, weights=None, returned=False, *, keepdims=np._NoValue):
+    from pyonnx.frontend.lower.complex_reductions import mean
+    if weights is not None or ctx.static(returned, "returned"):
+        raise ctx.error("np.average(z, weights=/returned=) of a complex array is not supported "
+                        "yet; write (z * w).sum() / w.sum()")
+    z = _first(ctx, "average", a, (), {})
+    return mean(ctx, z, axis=axis, keepdims=False if keepdims is np._NoValue else keepdims)
+
+
+def _round(ctx, a, decimals=0, out=None):
+    if out is not None:
+        raise ctx.error("np.round(..., out=) of a complex array is not supported; assign the "
+                        "result")
+    return _parts(np.round, "round")(ctx, a, decimals)
+
+
+FUNCS = {np.round: _round, np.around: _round,
+         np.delete: _parts(np.delete, "delete"), np.resize: _parts(np.resize, "resize"),
+         np.nan_to_num: _nan_to_num, np.sum: _sum,
+         np.flatnonzero: _truth(np.flatnonzero, "flatnonzero"),
+         np.argwhere: _truth(np.argwhere, "argwhere"), np.ptp: _ptp, np.average: _average}
+METHODS = {"round": lambda ctx, z, decimals=0, out=None: _round(ctx, z, decimals, out),
+           "sum": lambda ctx, z, *a, **k: _sum(ctx, z, *a, **k),
+           "ptp": lambda ctx, z, *a, **k: _ptp(ctx, z, *a, **k)}
