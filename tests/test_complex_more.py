@@ -44,3 +44,19 @@ def test_more(dtype):
         if f in (rounds, sums):
             check(f, z[:, :0])
     check(misc, z[:1])
+
+
+def closeness(z, w, x):
+    return (np.isclose(z, w), np.isclose(z, w, equal_nan=True), np.isclose(z, x, rtol=0.1),
+            np.isclose(x, z, atol=0.5), np.allclose(z, z), np.allclose(z, w, equal_nan=True),
+            np.isclose(z[0, 0], 1.26 - 2.5j, atol=0.1), np.isclose(z, 2))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_isclose(dtype):
+    z = np.array([[1.26 - 2.55j, complex(-0.0, 0.0), complex(3.5, -0.5), 4 + 1j],
+                  [complex(INF, 1), 2, complex(1, NAN), 0.5 - 0.5j]], dtype=dtype)
+    w = z + np.array([1e-7, 0.2, 1e-9j, 0], dtype)
+    x = np.array([1.2, 0.0, 3.4, 4.0])
+    check(closeness, z, w, x)
+    check(closeness, z, z.copy(), x)

@@ -120,7 +120,51 @@ def _round(ctx, a, decimals=0, out=None):
     return _parts(np.round, "round")(ctx, a, decimals)
 
 
-FUNCS = {np.round: _round, np.around: _round,
+def _isclose(ctx, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """numpy's ``isclose`` with complex values: ``abs(x - y) <= atol + rtol * abs(y)`` where
+    ``y`` is finite (both parts), or ``x == y``; ``equal_nan``: NaN (either part) on both."""
+    from pyonnx.frontend.lower import complex_functions as F
+    rtol, atol = ctx.static(rtol, "rtol"), ctx.static(atol, "atol")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (rtol, atol)):
+        raise ctx.error("np.isclose of complex values takes real numbers known at conversion "
+                        "time as rtol/atol")
+    equal_nan = bool(ctx.static(equal_nan, "equal_nan"))
+    from pyonnx.frontend.graph.complex_values import parts
+
+    def as_complex(v):  # a conversion-time complex number as a (weak for Python's) Complex
+        if is_complex(v) and not isinstance(v, Complex):
+            dt = np.dtype(v.dtype if hasattr(v, "dtype") else np.complex128)
+            return make(ctx, *parts(ctx, v, dt), dt, not hasattr(v, "dtype"))
+        return v
+    a, b = as_complex(a), as_complex(b)
+    if isinstance(b, Array) and b.dtype.kind in "biu":  # numpy makes y inexact first
+        b = ctx.cast(b, np.float64)
+    elif not isinstance(b, (Complex, Array)) and not is_complex(b):
+        b = float(b) if isinstance(b, (int, float, np.integer, np.floating)) else b
+
+    def fn(name, v):
+        if isinstance(v, Complex):
+            return F.FUNCS[getattr(np, name)](ctx, v)
+        return lookup(getattr(np, name)).fn(ctx, v)
+    r = ops.R(ctx)
+    diff = ops.binary(ctx, ast.Sub, a, b) if (isinstance(a, Complex) or isinstance(
+        b, Complex) or is_complex(a) or is_complex(b)) else r.subtract(a, b)
+    close = r.less_equal(fn("absolute", diff), r.add(atol, r.multiply(rtol, fn("absolute", b))))
+    result = r.logical_or(r.logical_and(close, fn("isfinite", b)),
+                          ops.compare(ctx, ast.Eq, a, b))
+    if equal_nan:
+        result = r.logical_or(result, r.logical_and(fn("isnan", a), fn("isnan", b)))
+    return result
+
+
+def _allclose(ctx, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``np.allclose``: ``bool(np.all(np.isclose(...)))``, a Python bool."""
+    import builtins
+    close = _isclose(ctx, a, b, rtol, atol, equal_nan)
+    return lookup(builtins.bool).fn(ctx, lookup(np.all).fn(ctx, close))
+
+
+FUNCS = {np.round: _round, np.isclose: _isclose, np.allclose: _allclose, np.around: _round,
          np.delete: _parts(np.delete, "delete"), np.resize: _parts(np.resize, "resize"),
          np.nan_to_num: _nan_to_num, np.sum: _sum,
          np.flatnonzero: _truth(np.flatnonzero, "flatnonzero"),
