@@ -60,3 +60,16 @@ def test_isclose(dtype):
     x = np.array([1.2, 0.0, 3.4, 4.0])
     check(closeness, z, w, x)
     check(closeness, z, z.copy(), x)
+
+
+def inserts(z, x):
+    return (np.append(z, 1j), np.append(z, x), np.append(x, z[0], axis=None),
+            np.append(z, z, axis=0), np.insert(z, 1, 2 - 1j), np.insert(z, 2, x[1]),
+            np.pad(z, 1), np.pad(z, (1, 2), constant_values=1 - 1j),
+            np.pad(z, 1, mode="edge"), np.pad(z, 2, mode="reflect"), np.pad(z, 1, mode="wrap"))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_append_insert_pad(dtype):
+    z = np.array([1.25 - 2.5j, complex(-0.0, 0.0), complex(INF, NAN), 4 + 1j], dtype=dtype)
+    check(inserts, z, np.array([1.5, -0.0, 3.0]))

@@ -164,7 +164,77 @@ def _allclose(ctx, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return lookup(builtins.bool).fn(ctx, lookup(np.all).fn(ctx, close))
 
 
-FUNCS = {np.round: _round, np.isclose: _isclose, np.allclose: _allclose, np.around: _round,
+def _dtype_of(v: Any) -> np.dtype:
+    if isinstance(v, (Complex, Array)):
+        return v.dtype
+    return np.asarray(v).dtype if not isinstance(v, complex) else np.dtype(np.complex128)
+
+
+def _split_parts(ctx, v: Any, dt: np.dtype) -> tuple:
+    """``v``'s real and imaginary parts in ``dt``'s real dtype (conversion-time values stay
+    numpy values, so the real lowering sees constants)."""
+    from pyonnx.frontend.graph.complex_values import parts, real_dtype
+    if isinstance(v, (Complex, Array)):
+        return parts(ctx, v, dt)
+    c = np.asarray(v).astype(dt)
+    rd = real_dtype(dt)
+    return c.real.astype(rd), c.imag.astype(rd)
+
+
+def _values_call(func, name: str, array_pos: int, value_names: tuple):
+    """``func(arr, ..., values)`` (append/insert/pad) where the array or a value is complex:
+    the real lowering on the real parts and on the imaginary parts, in numpy's result dtype
+    (a real value's imaginary parts are zeros)."""
+    def lower(ctx, *args, **kwargs):
+        args = list(args)
+        params = {k: kwargs[k] for k in value_names if k in kwargs}
+        positions = [i for i in range(len(args)) if i == array_pos or i > array_pos and
+                     i - array_pos in _VALUE_POS.get(name, ())]
+        vals = [args[i] for i in positions] + list(params.values())
+        dt = np.result_type(*[_dtype_of(v) for v in vals])
+        if dt.kind != "c":
+            dt = np.result_type(dt, np.complex64)
+        if name == "insert" or name == "pad":
+            dt = _dtype_of(args[array_pos])  # (numpy casts the values into the array's dtype)
+            if dt.kind != "c":
+                raise ctx.error(f"np.{name} of complex values into a real array is not "
+                                "supported (numpy casts them, dropping the imaginary parts, "
+                                "or raises); make the array complex")
+        split = {i: _split_parts(ctx, args[i], dt) for i in positions}
+        split_kw = {k: _split_parts(ctx, v, dt) for k, v in params.items()}
+        entry = lookup(func)
+        out = []
+        for part in (0, 1):
+            a = [split[i][part] if i in split else v for i, v in enumerate(args)]
+            kw = dict(kwargs)
+            kw.update({k: p[part] for k, p in split_kw.items()})
+            out.append(entry.fn(ctx, *a, **kw))
+        return make(ctx, out[0], out[1], dt)
+    return lower
+
+
+# positions (after the array) of value arguments: np.append(arr, values), np.insert(arr, obj,
+# values)
+_VALUE_POS = {"append": (1,), "insert": (2,)}
+
+
+def _pad(ctx, array, pad_width, mode="constant", **kwargs):
+    mode = ctx.static(mode, "mode")
+    if mode not in ("constant", "edge", "wrap", "reflect", "symmetric", "empty"):
+        raise ctx.error(f"np.pad(..., mode={mode!r}) of a complex array is not supported yet")
+    if mode == "empty":
+        raise ctx.error("np.pad(..., mode='empty') leaves numpy's uninitialized memory; use "
+                        "mode='constant'")
+    if set(kwargs) - {"constant_values", "reflect_type"}:
+        raise ctx.error("np.pad of a complex array takes constant_values= and reflect_type= "
+                        "only")
+    return _values_call(np.pad, "pad", 0, ("constant_values",))(
+        ctx, array, pad_width, mode=mode, **kwargs)
+
+
+FUNCS = {np.round: _round, np.isclose: _isclose, np.allclose: _allclose,
+         np.append: _values_call(np.append, "append", 0, ("values",)),
+         np.insert: _values_call(np.insert, "insert", 0, ("values",)), np.pad: _pad, np.around: _round,
          np.delete: _parts(np.delete, "delete"), np.resize: _parts(np.resize, "resize"),
          np.nan_to_num: _nan_to_num, np.sum: _sum,
          np.flatnonzero: _truth(np.flatnonzero, "flatnonzero"),
