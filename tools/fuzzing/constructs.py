@@ -341,7 +341,9 @@ C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argma
           "max(np.ravel({z}))", "min(np.ravel({z})[0], np.ravel({w})[-1])",
           "np.max({z}, initial=-1j)", "np.minimum.accumulate({z}, axis=0)",
           "np.logical_xor({z}, {w})", "np.r_[np.ravel({z}), 1j, np.ravel({w})]",
-          "np.gradient(np.ravel({z}))", "np.unique({z}, axis=0)")
+          "np.gradient(np.ravel({z}))", "np.unique({z}, axis=0)", "np.round({z}, 1)",
+          "np.isclose({z}, {w})", "np.ptp({z})", "np.sum({z}, initial=1)", "np.append({z}, 1j)",
+          "np.pad({z}, 1)", "np.diff({z}, axis=0)")
 
 
 def _complex_name(g):
