@@ -336,7 +336,14 @@ C_MORE = ("np.maximum({z}, {w})", "np.fmin({z}, {w})", "({z} ** {w})", "np.argma
           "np.unique({z}, return_counts=True)[1]", "np.mean({z}, axis=0)", "np.ediff1d({z})",
           "np.ediff1d({z}, to_begin=1j)", "np.trapezoid({z}, axis=0)", "np.trapezoid({z}, dx=0.5j)",
           "np.union1d(np.ravel({z}), np.ravel({w}))", "np.nanargmax({z})",
-          "np.nanargmin({z}, axis=0)", "np.setdiff1d({z}, {w})")
+          "np.nanargmin({z}, axis=0)", "np.setdiff1d({z}, {w})",
+          # extremes, truth, index tricks, gradient, unique rows (issues 11 and 13)
+          "max(np.ravel({z}))", "min(np.ravel({z})[0], np.ravel({w})[-1])",
+          "np.max({z}, initial=-1j)", "np.minimum.accumulate({z}, axis=0)",
+          "np.logical_xor({z}, {w})", "np.r_[np.ravel({z}), 1j, np.ravel({w})]",
+          "np.gradient(np.ravel({z}))", "np.unique({z}, axis=0)", "np.round({z}, 1)",
+          "np.isclose({z}, {w})", "np.ptp({z})", "np.sum({z}, initial=1)", "np.append({z}, 1j)",
+          "np.pad({z}, 1)", "np.diff({z}, axis=0)")
 
 
 def _complex_name(g):

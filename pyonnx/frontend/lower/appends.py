@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyonnx.frontend.graph.records import Records
+import numpy as np
+
+from pyonnx.frontend.graph.complex_values import Complex
+from pyonnx.frontend.graph.records import ComplexSeq, Records
 from pyonnx.frontend.graph.values import Array, Seq
 
 __all__ = ["append"]
@@ -28,6 +31,21 @@ def append(lowering, target: Any, value: Any) -> Any:
                             f"time: each item is one tuple of {k} values (one sequence per "
                             "field holds them)")
         return Records(tuple(append(lowering, f, v) for f, v in zip(target.fields, value)))
+    if isinstance(target, ComplexSeq):  # a complex field of a list of tuples
+        if isinstance(value, (complex, np.complexfloating)):  # a constant: its parts
+            from pyonnx.frontend.graph.complex_values import make, parts
+            dt = np.dtype(value.dtype if isinstance(value, np.generic) else np.complex128)
+            value = make(ctx, *parts(ctx, value, dt), dt, not isinstance(value, np.generic))
+        if not isinstance(value, Complex) or value.dtype != target.dtype or \
+                value.weak != target.weak:
+            raise ctx.error(f"appending {_what(value)} where the list's tuples hold "
+                            f"{'Python complex' if target.weak else target.dtype} values: the "
+                            "items would differ in type; convert it (np."
+                            f"{np.dtype(target.dtype).name}(v))")
+        if not value.weak:  # (a Python complex is immutable)
+            _complex_copy_only(lowering, value)
+        return ComplexSeq(append(lowering, target.re, value.re),
+                          append(lowering, target.im, value.im), target.dtype, target.weak)
     if isinstance(target, Seq):
         _capture(lowering, value)
         v = ctx.asarray(value)
@@ -65,6 +83,25 @@ def append(lowering, target: Any, value: Any) -> Any:
         raise ctx.error(f"the list appended to here is also named {', '.join(sorted(others))}; "
                         "inside run-time control flow a list may have only one name")
     return [*target, value]
+
+
+def _complex_copy_only(lowering, value: Complex) -> None:
+    """A complex item of a run-time list of tuples is stored as a copy: numpy's list keeps the
+    object, so only values no later write can change are taken: numpy scalars read by an
+    integer index (``z[i]``) and fresh 0-d values no name holds (``z[i] * 2``)."""
+    from pyonnx.frontend.lower.complex_aliases import holders
+    from pyonnx.frontend.lower.complex_calls import scalar_copies
+
+    ctx = lowering.ctx
+    if scalar_copies(ctx).get(id(value)) is value:
+        return
+    if value.ndim == 0 and value.base is None and not value.shared and value.param is None \
+            and not holders(ctx, value):
+        return
+    raise ctx.error("a list of tuples built at run time holds complex items as copies, so it "
+                    "takes numpy scalars (z[i]) and new values (z[i] * 2) only: numpy's list "
+                    "would keep this array itself, whose later writes the list would show; "
+                    "append value.copy() of a 0-d value, or keep one list per field")
 
 
 def _what(value: Any) -> str:

@@ -26,7 +26,7 @@ from pyonnx.frontend.lower import complex_functions as F
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.numpy_calls import lookup, lookup_method
 
-__all__ = ["ComplexMethod", "attribute", "getitem", "involved", "call"]
+__all__ = ["ComplexMethod", "attribute", "getitem", "flat_getitem", "involved", "call"]
 
 
 class ComplexMethod:
@@ -57,7 +57,7 @@ _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_
 _ATTRS_STATIC = ("shape", "ndim", "size")
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort", "var", "std", "clip"}
+                              "argsort", "var", "std", "clip", "round", "ptp"}
 _LIKES = (np.zeros_like, np.ones_like, np.full_like)  # (any dtype: complex_creation.create)
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
@@ -109,15 +109,19 @@ def _FFT_FUNCS():
 def _STATS_FUNCS():
     # (complex_stats, complex_reductions and complex_sorted use complex_functions: they are
     # merged here, not into F.FUNCS)
-    from pyonnx.frontend.lower import (complex_calculus, complex_reductions, complex_sorted,
+    from pyonnx.frontend.lower import (complex_calculus, complex_extremes, complex_gradient,
+                                       complex_more, complex_reductions, complex_sorted,
                                        complex_stats)
     return {**complex_stats.FUNCS, **complex_reductions.FUNCS, **complex_sorted.FUNCS,
-            **complex_calculus.FUNCS}
+            **complex_calculus.FUNCS, **complex_extremes.FUNCS, **complex_gradient.FUNCS,
+            **complex_more.FUNCS}
 
 
 def _ORDER_METHODS():
-    from pyonnx.frontend.lower import complex_order, complex_reductions, complex_stats
-    return {**complex_order.METHODS, **complex_stats.METHODS, **complex_reductions.METHODS}
+    from pyonnx.frontend.lower import (complex_more, complex_order, complex_reductions,
+                                       complex_stats)
+    return {**complex_order.METHODS, **complex_stats.METHODS, **complex_reductions.METHODS,
+            **complex_more.METHODS}
 
 
 def _user_function(func: Any) -> bool:
@@ -181,12 +185,31 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
             # a numpy scalar (every axis taken by an integer): a copy, which numpy's
             # 'v += 1' rebinds; as a view its writes are refused (not followed)
             out.base, out.mem = z, z.mem
+            scalar_copies(ctx)[id(out)] = out
             return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem
         from pyonnx.frontend.lower.complex_aliases import view
         return view(ctx, z, out, GetItem(index))
     return out
+
+
+def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
+    """``z.flat[index]`` (read): the C-order flattening indexed; numpy's flat iterator gives a
+    copy (a scalar or a new array), never a view."""
+    from pyonnx.frontend.graph.indexing import getitem as real_getitem
+
+    if any(isinstance(i, Complex) for i in _flatten([index])):
+        raise ctx.error("arrays used as indices must be of integer (or boolean) type (numpy "
+                        "raises IndexError for a complex index)")
+    flat = ops.new_copy(ctx, F.partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p)))
+    return F.partwise(ctx, flat, lambda p: real_getitem(ctx, p, index))
+
+
+def scalar_copies(ctx) -> dict:
+    """id → Complex of the numpy scalars read by an integer index (``z[i]``): immutable copies
+    (their ``base`` is set all the same, to refuse writes through them)."""
+    return ctx.__dict__.setdefault("complex_scalar_copies", {})
 
 
 def _basic(index: Any) -> bool:

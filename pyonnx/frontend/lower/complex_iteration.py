@@ -43,6 +43,9 @@ def rows(ctx, z: Complex, unroll_limit: int) -> list | DynamicIter:
         out = Complex(re, im, z.dtype)
         if z.ndim > 1:  # a row: numpy's view of z
             out.base, out.mem = z, z.mem
+        else:  # a numpy scalar (compared by numpy's scalar code: complex_scalar_compare)
+            from pyonnx.frontend.lower.complex_calls import scalar_copies
+            scalar_copies(ctx)[id(out)] = out
         return out
 
     n = z.shape[0]

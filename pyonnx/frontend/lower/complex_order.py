@@ -51,17 +51,22 @@ def _flat_axis(ctx, z: Complex, axis: Any, fname: str) -> tuple[Complex, int]:
     return z, int(axis) % max(z.ndim, 1)
 
 
-def _arg_extreme(ctx, z: Complex, axis: int, largest: bool, skip_nan: bool = False):
+def _arg_extreme(ctx, z: Complex, axis: int, largest: bool, skip_nan: bool = False,
+                 valid=None):
     """int64 index (keepdims) of the first NaN-part element along ``axis``, else of the first
     lexicographic maximum (``largest``) or minimum. ``skip_nan`` (nanmax/nanmin, numpy's
     ``fmax.reduce``): the first extreme among the elements without a NaN part, the first
-    element when they all have one."""
+    element when they all have one. ``valid`` (a bool mask of z's shape, True at index 0 of
+    the axis): only the elements it selects count (numpy's ``where=``)."""
     r = R(ctx)
     nan = _has_nan(r, z.re, z.im)
+    if valid is not None:
+        nan = r.logical_and(nan, valid)
     fill = -np.inf if largest else np.inf
     reduce = r.max if largest else r.min
-    m = reduce(r.where(nan, fill, z.re), axis=axis, keepdims=True)
-    cand = r.logical_and(r.equal(z.re, m), r.logical_not(nan))
+    skip = nan if valid is None else r.logical_or(nan, r.logical_not(valid))
+    m = reduce(r.where(skip, fill, z.re), axis=axis, keepdims=True)
+    cand = r.logical_and(r.equal(z.re, m), r.logical_not(skip))
     mi = reduce(r.where(cand, z.im, fill), axis=axis, keepdims=True)
     best = r.logical_and(cand, r.equal(z.im, mi))
     first_best = r.argmax(best, axis=axis, keepdims=True)
@@ -102,9 +107,13 @@ def _check_nonempty(ctx, z: Complex, axis: int, message: str) -> None:
 
 def _reduce(largest: bool, fname: str, skip_nan: bool = False):
     def lower(ctx, a, axis=None, out=None, keepdims=False, initial=None, where=None):
-        if out is not None or initial is not None or where is not None:
-            raise ctx.error(f"{fname}(..., out=/initial=/where=) of a complex array is not "
-                            "supported yet")
+        if out is not None:
+            raise ctx.error(f"{fname}(..., out=) of a complex array is not supported yet; "
+                            "assign the result")
+        if initial is not None or where is not None:
+            from pyonnx.frontend.lower.complex_extremes import masked_reduce
+            return masked_reduce(ctx, a, axis, keepdims, initial, where, largest, skip_nan,
+                                 fname)
         z = _complex(ctx, a, fname)
         if z.ndim == 0:  # a new numpy scalar, not the argument itself (its writes are z's)
             return ops.new_copy(ctx, z)
@@ -112,7 +121,8 @@ def _reduce(largest: bool, fname: str, skip_nan: bool = False):
         axis_given = ctx.static(axis, "axis")
         flat, ax = _flat_axis(ctx, z, axis, fname)
         empty = ("zero-size array to reduction operation "
-                 f"{'maximum' if largest else 'minimum'} which has no identity")
+                 f"{('fmax' if largest else 'fmin') if skip_nan else ('maximum' if largest else 'minimum')}"
+                 " which has no identity")
         _check_nonempty(ctx, flat, ax, empty)
         start = len(ctx.nodes)
         idx = _arg_extreme(ctx, flat, ax, largest, skip_nan)

@@ -106,13 +106,24 @@ def mean(ctx, a, axis=None, dtype=None, out=None, keepdims=False, *, where=None)
     """``np.mean(z, axis, keepdims)`` as numpy's ``_mean``: the sum, then a *complex* division by
     the count (an intp, so complex128 arithmetic even for complex64): Smith's division by
     ``n + 0j``, whose ``inf * 0`` makes ``mean([inf+0j, 1])`` ``inf+nanj`` as in numpy."""
-    if dtype is not None or out is not None or where is not None:
-        raise ctx.error("np.mean(..., dtype=/out=/where=) of a complex array is not supported "
-                        "yet")
+    if out is not None:
+        raise ctx.error("np.mean(..., out=) of a complex array is not supported yet; assign "
+                        "the result")
+    if dtype is not None:  # numpy sums in ``dtype`` (a real one cannot hold the values)
+        dt = np.dtype(ctx.static(dtype, "dtype"))
+        if dt.kind != "c":
+            raise ctx.error(f"Cannot cast ufunc 'add' input from dtype('{a.dtype}') to "
+                            f"dtype('{dt}') with casting rule 'same_kind' (numpy raises "
+                            "TypeError); take np.real(z) or np.abs(z) first")
+        a = make(ctx, a.re, a.im, dt)
     r = ops.R(ctx)
     keepdims = ctx.static(keepdims, "keepdims")
+    ones = r.add(zeros_like(ctx, a.re), 1.0)
+    if where is not None:  # the selected items only (a count of 0 gives nan+nanj)
+        ones = r.where(where, ones, 0.0)
+        a = make(ctx, r.where(where, a.re, 0.0), r.where(where, a.im, 0.0), a.dtype)
     s = partwise(ctx, a, lambda p: r.sum(p, axis=axis, keepdims=keepdims))
-    count = r.sum(r.add(zeros_like(ctx, a.re), 1.0), axis=axis, keepdims=keepdims)
+    count = r.sum(ones, axis=axis, keepdims=keepdims)
     return divide_by_count(ctx, s, count)
 
 

@@ -134,9 +134,15 @@ def unique(ctx, ar, return_index=False, return_inverse=False, return_counts=Fals
     flags = [bool(ctx.static(v, k)) for k, v in (("return_index", return_index),
                                                  ("return_inverse", return_inverse),
                                                  ("return_counts", return_counts))]
-    if ctx.static(axis, "axis") is not None:
-        raise ctx.error("np.unique(..., axis=...) of a complex array is not supported; only "
-                        "axis=None (unique elements of the flattened array)")
+    axis = ctx.static(axis, "axis")
+    if axis is not None:  # (numpy's rows as structured values: equal_nan does not apply)
+        if not isinstance(ar, Complex) or not isinstance(axis, (int, np.integer)):
+            raise ctx.error("np.unique(z, axis=...) of a complex array needs one integer axis")
+        if not ctx.static(sorted, "sorted"):
+            raise ctx.error("np.unique(..., sorted=False) returns numpy's hash-table order, "
+                            "which pyonnx cannot reproduce; use the default sorted=True")
+        from pyonnx.frontend.lower.complex_unique_axis import unique_axis
+        return unique_axis(ctx, ar, int(axis), flags)
     if not ctx.static(sorted, "sorted"):
         raise ctx.error("np.unique(..., sorted=False) returns numpy's hash-table order, which "
                         "pyonnx cannot reproduce; use the default sorted=True")

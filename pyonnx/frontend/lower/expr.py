@@ -26,6 +26,7 @@ from pyonnx.frontend.graph import records
 from pyonnx.frontend.graph import complex_values
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower import complex_abs_compare, complex_calls, complex_ops
+from pyonnx.frontend.lower import complex_scalar_compare
 from pyonnx.frontend.lower import complex_writes as complex_inplace
 from pyonnx.frontend.lower.iteration import range_item
 from pyonnx.frontend.lower import index_tricks
@@ -306,7 +307,8 @@ class ExprLowering:
                 is not None:  # abs(z) <= 2.0 without the square root
             value = fused
         elif complex_ops.involved(left, right) and type(op) in _CMP_UFUNCS:
-            value = complex_ops.compare(self.ctx, type(op), left, right)
+            # (numpy scalars compare by numpy's scalar code, arrays by the ufunc)
+            value = complex_scalar_compare.compare(self.ctx, type(op), left, right)
         elif isinstance(left, Array) or isinstance(right, Array):
             if type(op) not in _CMP_UFUNCS:
                 raise self.ctx.error(
@@ -408,6 +410,8 @@ class ExprLowering:
                 from pyonnx.frontend.graph.indexing import getitem
                 index = sequences.lists_as_arrays(self.ctx, self.expr(node.slice))
                 # numpy's flat iterator returns copies (a scalar or a new array), never views
+                if isinstance(flat, Complex):
+                    return complex_calls.flat_getitem(self.ctx, flat, index)
                 return getitem(self.ctx, flat, index)
         base = self.expr(node.value)
         if index_tricks.is_index_trick(base):  # np.r_[...], np.c_[...], np.s_[...]
@@ -458,6 +462,8 @@ class ExprLowering:
         """``x.flat`` read by an index (``x.flat[i]``): the C-order flattening of ``x`` as a new
         value (None when ``x`` is not an array: the attribute is looked up as usual)."""
         base = self.expr(node.value)
+        if isinstance(base, Complex):
+            return base
         if not isinstance(base, Array):
             return None
         flat = lookup(np.ravel).fn(self.ctx, base)

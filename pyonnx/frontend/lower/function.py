@@ -17,7 +17,8 @@ from typing import Any
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.analysis import annotate_liveness
 from pyonnx.frontend.canonicalize import canonicalize
-from pyonnx.frontend.lower import (alias_writes, appends, complex_writes, comprehensions,
+from pyonnx.frontend.lower import (alias_writes, appends, complex_into_real, complex_writes,
+                                   comprehensions,
                                    copy_or_view, imports_contexts, list_setitem,
                                    local_functions)
 from pyonnx.frontend.graph.iterables import DynamicIter
@@ -133,6 +134,8 @@ class FunctionLowering(ExprLowering, StmtLowering):
                                          "not supported; assign to a list bound to a name")
                 return new
             text = f"'{ast.unparse(target_node)}'"
+            if complex_into_real.applies(target, value):  # numpy's real part (or TypeError)
+                value = complex_into_real.convert(self.ctx, target, value)
             if complex_writes.handles(target, value):
                 complex_writes.write(self, target_node, target, index, value)
             else:

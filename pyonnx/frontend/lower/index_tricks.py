@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.complex_values import (
+    Complex, is_complex, make, real_dtype, zeros_like)
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls import lookup  # (loads the families)
 
@@ -66,6 +68,8 @@ def subscript(ctx, base: Any, index: Any) -> Any:
             return base[index]  # every item known: numpy builds the constant
         except Exception as e:
             raise ctx.error(f"{name}[...]: {type(e).__name__}: {e}") from None
+    if any(is_complex(i) for i in items):
+        return _complex_items(ctx, base, name, items)
     axis, ndmin, trans1d = base.axis, base.ndmin, base.trans1d
     objs: list[Any] = []
     kinds: list[Any] = []  # result_type's arguments: dtypes, and scalars as themselves
@@ -104,6 +108,51 @@ def subscript(ctx, base: Any, index: Any) -> Any:
     arrays = [_as_array(ctx, o, final, ndmin) for o in objs]
     concatenate = lookup(np.concatenate).fn
     return concatenate(ctx, arrays, axis=axis)
+
+
+def _complex_items(ctx, base: Any, name: str, items: tuple) -> Complex:
+    """``np.r_``/``np.c_`` with a complex item: the real parts and the imaginary parts (zeros
+    for a real item) concatenated alike, in numpy's result type of all the items."""
+    kinds: list[Any] = []
+    re_items: list[Any] = []
+    im_items: list[Any] = []
+    for item in items:
+        if isinstance(item, str):
+            re_items.append(item)
+            im_items.append(item)
+            continue
+        if isinstance(item, slice):
+            item = _slice_range(ctx, name, item)
+        if isinstance(item, (list, tuple)) and is_static(item):
+            item = np.asarray(item)
+        if isinstance(item, Complex):
+            kinds.append(0j if item.weak else item.dtype)
+            re_items.append(item.re if not item.weak else Array(
+                item.re.value, item.re.dtype, item.re.shape, True))
+            im_items.append(item.im if not item.weak else Array(
+                item.im.value, item.im.dtype, item.im.shape, True))
+        elif isinstance(item, Array):
+            kinds.append({"b": False, "i": 0, "u": 0}.get(item.dtype.kind, 0.0)
+                         if item.weak else item.dtype)
+            re_items.append(item)
+            im_items.append(zeros_like(ctx, Array(item.value, item.dtype, item.shape)))
+        elif isinstance(item, (bool, int, float, complex, np.generic, np.ndarray)):
+            kinds.append(item if not isinstance(item, np.ndarray) else item.dtype)
+            value = np.asarray(item)
+            re_part, im_part = (value.real, value.imag) if value.dtype.kind == "c" else \
+                (value, np.zeros_like(value))
+            if not isinstance(item, (np.generic, np.ndarray)):  # a Python number
+                re_part, im_part = re_part.item(), im_part.item()
+            re_items.append(re_part)
+            im_items.append(im_part)
+        else:
+            raise ctx.error(f"{name}[...] of {type(item).__name__} items is not supported; "
+                            "pass arrays, numbers or slices")
+    final = np.result_type(*kinds)
+    rd = real_dtype(final)
+    re = subscript(ctx, base, tuple(re_items))
+    im = subscript(ctx, base, tuple(im_items))
+    return make(ctx, ctx.cast(re, rd), ctx.cast(im, rd), final)
 
 
 def _directive(ctx, name: str, item: str, k: int) -> int:

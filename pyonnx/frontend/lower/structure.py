@@ -105,9 +105,9 @@ class RecordsPlan:
 @dataclasses.dataclass(frozen=True)
 class OptPlan:
     """A 0-d number that may be None (graph/optional.Maybe): carried as a bool leaf (has a
-    value) and the number's leaf."""
+    value) and the number's leaf (a ComplexPlan for a complex number: its two parts)."""
 
-    leaf: Leaf
+    leaf: "Leaf | ComplexPlan"
 
 
 Plan = Leaf | Static | Tree | SeqPlan | ComplexPlan | OptPlan | RecordsPlan
@@ -151,9 +151,12 @@ def plan_of(value: Any) -> Plan:
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
     if isinstance(value, Maybe):
+        if isinstance(value.value, Complex):
+            return OptPlan(ComplexPlan(value.value.dtype, (), value.value.weak))
         return OptPlan(Leaf(value.value.dtype, value.value.shape, value.value.weak))
     if isinstance(value, Records):
         return RecordsPlan(tuple(SeqPlan(f.dtype, f.shape, f.weak) for f in value.fields))
+        # (a complex field, records.ComplexSeq: a SeqPlan of complex dtype, two sequences)
     if isinstance(value, Complex):
         return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
                            value.param)
@@ -216,12 +219,17 @@ def _describe(p: Plan) -> str:
     return repr(p.value)
 
 
-def _number_or_none(p: Plan) -> Leaf | None | bool:
-    """The Leaf of a 0-d number plan, None for the plan of None, False for anything else."""
+def _number_or_none(p: Plan) -> Leaf | ComplexPlan | None | bool:
+    """The Leaf (ComplexPlan for a complex one) of a 0-d number plan, None for the plan of
+    None, False for anything else."""
     if isinstance(p, OptPlan):
         return p.leaf
     if isinstance(p, Static) and p.value is None:
         return None
+    complex_plan = _as_complex_plan(p)
+    if complex_plan is not None:  # (memory notes dropped: a 0-d item read is a copy)
+        return ComplexPlan(complex_plan.dtype, (), complex_plan.weak) \
+            if complex_plan.shape == () else False
     if isinstance(p, Static) and is_number(p.value):
         return number_leaf(p.value)
     if isinstance(p, Leaf) and p.shape == ():
@@ -239,8 +247,15 @@ def optional_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
         return None
     if la is None or lb is None:
         leaf = la or lb
+    elif isinstance(la, ComplexPlan) != isinstance(lb, ComplexPlan):
+        return None  # a real number on one path, a complex one on the other
+    elif isinstance(la, ComplexPlan):
+        joined = _join_complex(la, lb, loop)
+        return OptPlan(ComplexPlan(joined.dtype, (), joined.weak))
     else:
         leaf = _join_leaves(la, lb, loop)
+    if isinstance(leaf, ComplexPlan):
+        return OptPlan(ComplexPlan(leaf.dtype, (), leaf.weak))
     return OptPlan(Leaf(leaf.dtype, (), leaf.weak))
 
 
@@ -329,10 +344,42 @@ def _join_records(a: Plan, b: Plan) -> RecordsPlan | None:
             else:
                 per_side.append(Tree(list, tuple(t[j] for t in s)))
         try:
-            fields.append(_join_list(per_side[0], per_side[1]))
+            joined = _join_complex_field(per_side[0], per_side[1])
+            fields.append(joined if joined is not None else
+                          _join_list(per_side[0], per_side[1]))
         except JoinError as e:
             raise JoinError(_describe(a), _describe(b), f"item {j} of the tuples: {e.hint}")
     return RecordsPlan(tuple(fields))
+
+
+def _join_complex_field(a: Plan, b: Plan) -> SeqPlan | None:
+    """A field of complex items of a list of tuples built at run time (records.ComplexSeq):
+    a SeqPlan of their complex dtype; its items must be 0-d and of one type (Python list
+    items keep their types: a complex64 next to a complex128 or a Python complex would read
+    back differently). None when no item is complex."""
+    items: list[Plan] = []
+    for p in (a, b):
+        if isinstance(p, SeqPlan):
+            items.append(p)
+        else:
+            items.extend(_list_items(p) or [])
+    complex_items = [q for q in items if (isinstance(q, SeqPlan) and q.dtype.kind == "c")
+                     or _as_complex_plan(q) is not None]
+    if not complex_items:
+        return None
+    kinds = set()
+    for q in items:
+        c = q if isinstance(q, SeqPlan) and q.dtype.kind == "c" else _as_complex_plan(q)
+        if c is None or c.shape != ():
+            raise JoinError(_describe(a), _describe(b), "a list of tuples built at run time "
+                            "holds complex numbers (0-d) of one type in a field, not arrays "
+                            "or real numbers next to them")
+        kinds.add((np.dtype(c.dtype), bool(c.weak)))
+    if len(kinds) != 1:
+        raise JoinError(_describe(a), _describe(b), "the complex items of a field have "
+                        "different types; convert them to one (np.complex128(v))")
+    dtype, weak = kinds.pop()
+    return SeqPlan(dtype, (), weak)
 
 
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
@@ -342,6 +389,13 @@ def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
     Raises:
         JoinError: no such plan (different ranks, dtypes numpy would keep apart, structures).
     """
+    if isinstance(a, OptPlan) != isinstance(b, OptPlan) and (
+            isinstance(a, OptPlan) and isinstance(a.leaf, ComplexPlan)
+            or isinstance(b, OptPlan) and isinstance(b.leaf, ComplexPlan)):
+        joined = optional_join(a, b, loop)  # a possibly-None complex number
+        if joined is None:
+            raise JoinError(_describe(a), _describe(b))
+        return joined
     if isinstance(a, ComplexPlan) or isinstance(b, ComplexPlan) or (
             _complex_static(a) and _complex_static(b) and a != b):
         return _join_complex(a, b, loop)  # (before a == b: memory notes join too)
@@ -531,14 +585,19 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
             fields = list(value.fields)
         else:
             fields = [[t[j] for t in value] for j in range(len(plan.fields))]
-        return [sequences.as_sequence(ctx, f, p.dtype, p.shape, p.weak)
-                for f, p in zip(fields, plan.fields)]
+        out = []
+        for f, p in zip(fields, plan.fields):
+            if p.dtype.kind == "c":  # a complex field: its real parts, then imaginary parts
+                out += _complex_field(ctx, f, p)
+            else:
+                out.append(sequences.as_sequence(ctx, f, p.dtype, p.shape, p.weak))
+        return out
     if isinstance(plan, OptPlan):
         if isinstance(value, Maybe):
             return [value.has] + leaves_of(ctx, plan.leaf, value.value)
         has = ctx.const_array(np.array(value is not None))
         if value is None:
-            value = ctx.const_array(np.zeros((), plan.leaf.dtype))
+            value = _zero(ctx, plan.leaf)
         return [has] + leaves_of(ctx, plan.leaf, value)
     if isinstance(plan, ComplexPlan):
         if isinstance(value, Undefined) or value is None:
@@ -547,6 +606,29 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
         return [re, im]
     items = _items(value, plan)
     return [leaf for p, v in zip(plan.children, items) for leaf in leaves_of(ctx, p, v)]
+
+
+def _zero(ctx, leaf: Leaf | ComplexPlan) -> Array | Complex:
+    """The 0-d zero an OptPlan carries while its name is None (never read then)."""
+    if isinstance(leaf, ComplexPlan):
+        zero = ctx.const_array(np.zeros((), real_dtype(leaf.dtype)))
+        return Complex(zero, zero, leaf.dtype, leaf.weak)
+    return ctx.const_array(np.zeros((), leaf.dtype), weak=leaf.weak)
+
+
+def _complex_field(ctx, value: Any, plan: SeqPlan) -> list:
+    """The two sequences (real parts, imaginary parts) of a complex field of a list of
+    tuples: ``value`` a records.ComplexSeq or the Python list of its items."""
+    from pyonnx.frontend.graph import sequences
+    from pyonnx.frontend.graph.records import ComplexSeq
+
+    rd = real_dtype(plan.dtype)
+    if isinstance(value, ComplexSeq):
+        return [sequences.as_sequence(ctx, value.re, rd, plan.shape, plan.weak),
+                sequences.as_sequence(ctx, value.im, rd, plan.shape, plan.weak)]
+    pairs = [parts(ctx, v, plan.dtype) for v in value]
+    return [sequences.as_sequence(ctx, [ctx.asarray(p[k], rd) for p in pairs], rd, plan.shape,
+                                  plan.weak) for k in (0, 1)]
 
 
 def placeholder(ctx, plan: Plan) -> Any:
@@ -561,8 +643,7 @@ def placeholder(ctx, plan: Plan) -> Any:
     if isinstance(plan, (SeqPlan, RecordsPlan)):
         return []
     if isinstance(plan, OptPlan):
-        return Maybe(ctx.const_array(np.array(False)),
-                     ctx.const_array(np.zeros((), plan.leaf.dtype), weak=plan.leaf.weak))
+        return Maybe(ctx.const_array(np.array(False)), _zero(ctx, plan.leaf))
     if isinstance(plan, ComplexPlan):
         shape = tuple(d if d is not None else 0 for d in plan.shape)
         zeros = np.zeros(shape, real_dtype(plan.dtype))
@@ -579,10 +660,20 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
     if isinstance(plan, SeqPlan):
         return Seq(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, RecordsPlan):
-        return Records(tuple(Seq(next(values), p.dtype, p.shape, p.weak) for p in plan.fields))
+        from pyonnx.frontend.graph.records import ComplexSeq
+        fields = []
+        for p in plan.fields:
+            if p.dtype.kind == "c":
+                rd = real_dtype(p.dtype)
+                re = Seq(next(values), rd, p.shape, p.weak)
+                fields.append(ComplexSeq(re, Seq(next(values), rd, p.shape, p.weak), p.dtype,
+                                         bool(p.weak)))
+            else:
+                fields.append(Seq(next(values), p.dtype, p.shape, p.weak))
+        return Records(tuple(fields))
     if isinstance(plan, OptPlan):
         has = Array(next(values), np.dtype(np.bool_), ())
-        return Maybe(has, Array(next(values), plan.leaf.dtype, (), plan.leaf.weak))
+        return Maybe(has, rebuild(plan.leaf, values))
     if isinstance(plan, ComplexPlan):
         rd = real_dtype(plan.dtype)
         re = Array(next(values), rd, plan.shape)
@@ -601,9 +692,11 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
     if isinstance(plan, (Leaf, SeqPlan)):
         return [plan]
     if isinstance(plan, OptPlan):
-        return [Leaf(np.dtype(np.bool_), ()), plan.leaf]
-    if isinstance(plan, RecordsPlan):
-        return list(plan.fields)
+        return [Leaf(np.dtype(np.bool_), ())] + leaf_plans(plan.leaf)
+    if isinstance(plan, RecordsPlan):  # (a complex field: two sequences of its parts)
+        return [q for p in plan.fields for q in (
+            [SeqPlan(real_dtype(p.dtype), p.shape, p.weak)] * 2 if p.dtype.kind == "c"
+            else [p])]
     if isinstance(plan, ComplexPlan):  # the real and the imaginary part
         return [Leaf(real_dtype(plan.dtype), plan.shape)] * 2
     return [leaf for p in plan.children for leaf in leaf_plans(p)]

@@ -104,8 +104,7 @@ def _minmax(ctx, args, pick_greater: bool, name: str):
             from pyonnx.frontend.graph import sequences
             seq = sequences.to_array(ctx, seq)
         if isinstance(seq, Array):
-            reducer = np.max if pick_greater else np.min
-            return lookup(reducer).fn(ctx, seq, axis=0)
+            return _items_extreme(ctx, seq, pick_greater, name)
         args = tuple(seq)
     if not args:
         raise ctx.error(f"{name}() arg is an empty sequence")
@@ -136,6 +135,28 @@ def _minmax(ctx, args, pick_greater: bool, name: str):
         best = lookup(np.where).fn(ctx, cmp, v, best)
         best.weak = all(not isinstance(a, Array) or a.weak for a in (v, args[0]))
     return best
+
+
+def _items_extreme(ctx, x: Array, pick_greater: bool, name: str) -> Array:
+    """``max(x)`` over the items of a 1-d array, as Python compares them: the first item, then
+    a later one only where it is greater (``min``: less). Floats: NaN compares false, so the
+    answer is the first item when it is NaN, else the first extreme among the others (np.max
+    would propagate a later NaN); ties keep the first (the sign of a zero tie too)."""
+    from pyonnx.frontend.graph.indexing import getitem
+
+    if x.ndim == 0:
+        raise ctx.error(f"iteration over a 0-d array (Python raises TypeError in {name}())")
+    if x.ndim > 1:
+        raise ctx.error(f"{name}() of the rows of a {x.ndim}-d array compares arrays with "
+                        "Python's truth test, which numpy refuses; use "
+                        f"np.{name}(x, axis=0)")
+    if x.dtype.kind != "f":
+        return lookup(np.max if pick_greater else np.min).fn(ctx, x, axis=0)
+    m = lookup(np.nanmax if pick_greater else np.nanmin).fn(ctx, x, axis=0)
+    first = lookup(np.argmax).fn(ctx, lookup(np.equal).fn(ctx, x, m))
+    first_nan = lookup(np.any).fn(ctx, lookup(np.isnan).fn(ctx, getitem(ctx, x, slice(0, 1))))
+    idx = lookup(np.where).fn(ctx, first_nan, ctx.const_array(np.array(0, np.int64)), first)
+    return getitem(ctx, x, idx)
 
 
 @register(builtins.max)
