@@ -187,7 +187,18 @@ def written_arguments(ctx) -> set:
 
 
 def _meets(v: Any, target: Any) -> bool:
-    """Whether ``v`` may be (part of) the memory of ``target``: a Complex whose buffers meet."""
+    """Whether ``v`` may be (part of) the memory of ``target``: a Complex whose buffers meet,
+    or, for an array computed at conversion time, a numpy array that may share its memory
+    (``w = np.atleast_2d(t)``, ``t[1:]``; also inside a list, tuple or dict): numpy would show
+    the write through it (a silently stale view before)."""
+    if isinstance(target, np.ndarray):
+        if isinstance(v, np.ndarray):
+            return np.may_share_memory(v, target)
+        if isinstance(v, (tuple, list)):
+            return any(_meets(w, target) for w in v)
+        if type(v) is dict:
+            return any(_meets(w, target) for w in v.values())
+        return False
     return isinstance(v, Complex) and isinstance(target, Complex) and bool(v.mem & target.mem)
 
 
