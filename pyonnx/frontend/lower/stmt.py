@@ -18,7 +18,8 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import scalar_kinds
-from pyonnx.frontend.lower import alias_writes, checks, control_flow, memory_sharing, optional_reads
+from pyonnx.frontend.lower import (alias_writes, checks, complex_aliases, control_flow,
+                                   memory_sharing, optional_reads)
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
@@ -247,6 +248,7 @@ class StmtLowering:
             if static_truth(ctx, first) is False:
                 self.block(node.orelse)
                 return
+            complex_aliases.prepare(ctx)  # (before the loop takes its entry values)
             control_flow.lower_loop(
                 self, node, count=items.count, first=first,
                 start=lambda k: self.assign(node.target, items.item(ctx, k)),
@@ -280,6 +282,7 @@ class StmtLowering:
             truth = static_truth(self.ctx, test)
             if truth is None:
                 # The rest of the loop runs in the model.
+                complex_aliases.prepare(self.ctx)  # (before the loop takes its entry values)
                 control_flow.lower_loop(self, node, count=None, first=test, start=None,
                                         next_test=lambda: self.expr(node.test))
                 break
