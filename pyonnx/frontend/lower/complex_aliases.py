@@ -29,11 +29,11 @@ from typing import Any
 
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.lower.aliases import AMBIGUOUS, UNKNOWN, Step, register_view
+from pyonnx.frontend.lower.aliases import AMBIGUOUS, UNKNOWN, MaybeCopy, Reshape, Step, register_view
 
 __all__ = ["static_code", "followed", "register", "registrable", "prepare", "view", "write",
            "holders", "argument_memory", "buffer_param", "one_memory", "same_view",
-           "rederived", "part_alias"]
+           "rederived", "part_alias", "view_call"]
 
 
 def static_code(ctx) -> bool:
@@ -65,7 +65,10 @@ def followed(ctx, z: Complex) -> bool:
     owned = _owned(ctx)
     if any(h is None or h[0] not in owned for h in hits) or hits[0][0] is hits[1][0]:
         return False
-    return not any(AMBIGUOUS in h[1] or UNKNOWN in h[1] for h in hits)
+    # (a reshape numpy makes a view or a copy as the strides say, MaybeCopy, is decided per
+    # real array by copy_or_view, which does not see the complex value holding the buffer)
+    return not any(AMBIGUOUS in h[1] or UNKNOWN in h[1] or
+                   any(isinstance(s, MaybeCopy) for s in h[1]) for h in hits)
 
 
 def _seen(ctx) -> dict:
@@ -159,21 +162,20 @@ def other_holder(ctx, z: Complex) -> str:
         buffers |= _mem_buffers(ctx).get(m, set())
     if not buffers:
         return ""
-    for frame in ctx.frames:
-        for name, value in frame.env.locals.items():
-            stack = [value]
-            while stack:
-                v = stack.pop()
-                if isinstance(v, (list, tuple)):
-                    stack.extend(v)
-                elif type(v) is dict:
-                    stack.extend(v.values())
-                elif isinstance(v, Complex) and v is not z:
-                    stack.extend((v.re, v.im))
-                elif isinstance(v, Array):
-                    hit = _entry(ctx, v)
-                    if hit is not None and hit[0] in buffers:
-                        return name
+    for _, name, value in bindings(ctx):
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, (list, tuple)):
+                stack.extend(v)
+            elif type(v) is dict:
+                stack.extend(v.values())
+            elif isinstance(v, Complex) and v is not z:
+                stack.extend((v.re, v.im))
+            elif isinstance(v, Array):
+                hit = _entry(ctx, v)
+                if hit is not None and hit[0] in buffers:
+                    return name
     return ""
 
 
@@ -254,21 +256,31 @@ def view(ctx, z: Complex, out: Complex, step: Step) -> Complex:
     return res
 
 
+def bindings(ctx):
+    """(name, value) of every name of every frame that a later write may reach: not a
+    'return' value already taken (early_return: the code after it runs on the other path
+    only, as alias_writes.rederive says)."""
+    from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
+    for frame in ctx.frames:
+        for name, value in frame.env.locals.items():
+            if not (isinstance(name, str) and name.startswith(RETURN_VALUE)):
+                yield frame, name, value
+
+
 def holders(ctx, target: Complex) -> list[tuple[str, Any]]:
     """(name, value) of every Complex held by a name (or in a list, tuple or dict held by a
     name) of any frame whose memory may meet ``target``'s."""
     out = []
-    for frame in ctx.frames:
-        for name, value in frame.env.locals.items():
-            stack = [value]
-            while stack:
-                v = stack.pop()
-                if isinstance(v, (list, tuple)):
-                    stack.extend(v)
-                elif type(v) is dict:
-                    stack.extend(v.values())
-                elif isinstance(v, Complex) and (v is target or v.mem & target.mem):
-                    out.append((name, v))
+    for _, name, value in bindings(ctx):
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, (list, tuple)):
+                stack.extend(v)
+            elif type(v) is dict:
+                stack.extend(v.values())
+            elif isinstance(v, Complex) and (v is target or v.mem & target.mem):
+                out.append((name, v))
     return out
 
 
@@ -344,3 +356,35 @@ def loop_derived(ctx, names, entry: dict, pending) -> list:
 def part_buffers(ctx, z: Complex) -> list:
     """The buffers of ``z``'s parts (``z`` :func:`followed`)."""
     return [_entry(ctx, z.re)[0], _entry(ctx, z.im)[0]]
+
+
+def view_call(ctx, z: Complex, name: str, fn) -> Complex:
+    """The view numpy function or method ``name`` makes of ``z`` (``z.T``, ``z.reshape(...)``,
+    ``np.flip(z)``...), ``fn(part)`` computing each part's: each part registered as the real
+    call's view of the part buffer (view_calls.after_call: transposes, reshapes of a whole
+    array, flips followed; the others UNKNOWN, which makes the view not :func:`followed`).
+    A reshape of a complex argument assumes it C-contiguous, which the call checks, as for
+    a real argument."""
+    import dataclasses
+
+    from pyonnx.frontend.lower import view_calls
+
+    if registrable(ctx, z):
+        z = register(ctx, z)
+    re, im = fn(z.re), fn(z.im)
+    if followed(ctx, z) and isinstance(re, Array) and isinstance(im, Array):
+        re = view_calls.after_call(ctx, name, [z.re], re, lambda c, b: fn(b))
+        im = view_calls.after_call(ctx, name, [z.im], im, lambda c, b: fn(b))
+        param = buffer_param(ctx, _entry(ctx, z.re)[0])
+        if param is not None:
+            for part in (re, im):
+                hit = _entry(ctx, part)
+                if hit is not None and hit[1] and type(hit[1][-1]) is Reshape:
+                    step = dataclasses.replace(hit[1][-1],
+                                               assumes=hit[1][-1].assumes | {param})
+                    ctx.aliases.register(part, hit[0], hit[1][:-1] + (step,))
+    if not (isinstance(re, Array) and isinstance(im, Array)):
+        raise ctx.error("pyonnx bug: a complex view gave mismatched parts")
+    out = Complex(re, im, z.dtype, z.weak and re.ndim == 0)
+    out.base, out.mem = z, z.mem
+    return out

@@ -84,7 +84,8 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
                         f"{why}; write into a copy (z = z.copy()) before the views are taken")
-    others = [n for f in ctx.frames for n, v in f.env.locals.items()
+    from pyonnx.frontend.lower.complex_aliases import bindings
+    others = [n for f, n, v in bindings(ctx)
               if (v is target or _meets(v, target)) and (f is not lowering or n != name)]
     if others:
         raise ctx.error(f"item assignment into the complex array '{name}', which the name "
@@ -217,7 +218,7 @@ def shared(lowering, target: Any) -> str:
         return ("a run-time loop iterates over it ('for v in z'), and reads its items from "
                 "the array as it was before the loop")
     parts_ = part_views(ctx)
-    stack = [v for f in ctx.frames for v in f.env.locals.values()]
+    stack = [v for _, _, v in CA.bindings(ctx)]
     while stack:
         v = stack.pop()
         if isinstance(v, (list, tuple)):
@@ -253,8 +254,8 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
         from pyonnx.frontend.lower.complex_aliases import latest
         left = latest(ctx, left)  # (registered while the right side was evaluated)
         if inplace is True:
-            holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
-                          if v is left or _meets(v, left))
+            from pyonnx.frontend.lower.complex_aliases import bindings
+            holders = sum(1 for _, _, v in bindings(ctx) if v is left or _meets(v, left))
             if (shared(lowering, left) or holders > 1) and _followable(ctx, left):
                 return _inplace_followed(lowering, left, result)
             if shared(lowering, left) or holders > 1:
