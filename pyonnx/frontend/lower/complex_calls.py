@@ -180,8 +180,9 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
         if out.ndim == 0 and not any(i is Ellipsis or i is None for i in (
                 index if isinstance(index, tuple) else (index,))):
             # a numpy scalar (every axis taken by an integer): a copy, which numpy's
-            # 'v += 1' rebinds; as a view its writes are refused (not followed)
-            out.base, out.mem = z, z.mem
+            # 'v += 1' rebinds; as a view its writes are refused (not followed). Its memory
+            # is its own (``mem`` fresh): writes into z do not reach it, nor it z.
+            out.base = z
             return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem

@@ -23,6 +23,7 @@ from pyonnx.frontend.lower import (alias_writes, checks, complex_aliases, contro
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
 from pyonnx.frontend.vectorize import vectorize_loop
@@ -48,6 +49,9 @@ def _current(ctx, item: Any) -> Any:
         return alias_writes.current(ctx, item)
     if isinstance(item, tuple):
         return tuple(_current(ctx, v) for v in item)
+    if isinstance(item, Complex):
+        from pyonnx.frontend.lower.complex_iteration import current_item
+        return current_item(ctx, item)
     return item
 
 
@@ -232,6 +236,15 @@ class StmtLowering:
         self.block(node.body if truth else node.orelse)
 
     def stmt_For(self, node: ast.For) -> None:
+        from pyonnx.frontend.lower.complex_iteration import iterated
+        # (complex memory a run-time loop reads its items from: refused writes while it runs)
+        before = set(iterated(self.ctx))
+        try:
+            self._for(node)
+        finally:
+            iterated(self.ctx).intersection_update(before)
+
+    def _for(self, node: ast.For) -> None:
         # Vectorization first: a range loop the dependence analysis proves equivalent to
         # whole-array numpy code is lowered as that code (pyonnx/frontend/vectorize); any other
         # loop continues below, unchanged (unrolled when static, else a Loop).
