@@ -46,7 +46,8 @@ def _current(ctx, item: Any) -> Any:
     """An unrolled loop's item as it is now: a view of memory written by earlier iterations
     (a row of the array being iterated) is re-derived from the memory's contents."""
     if isinstance(item, Array):
-        return alias_writes.current(ctx, item)
+        from pyonnx.frontend.lower.iteration import current_item
+        return alias_writes.current(ctx, current_item(ctx, item))
     if isinstance(item, tuple):
         return tuple(_current(ctx, v) for v in item)
     if isinstance(item, Complex):
