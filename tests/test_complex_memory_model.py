@@ -275,3 +275,16 @@ def test_memory_chosen_at_run_time_is_refused_at_the_line():
     with pytest.raises(pyonnx.ConversionError, match="argument .* on some path") as info:
         pyonnx.compile(rebound_in_loop)(z.copy(), np.zeros(2))
     assert info.value.lineno == rebound_in_loop.__code__.co_firstlineno + 4
+
+
+# ----------------------------------------------------------------- found by the fuzzer
+def products_of_a_0d_array(z):
+    return np.multiply.reduce(z), np.prod(z), z.prod(axis=0), np.cumprod(z), \
+        np.prod(z, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_product_of_a_0d_array(dtype):
+    # fuzz seed 20001522 (reached once its writes through 0-d views were followed): an
+    # IndexError inside pyonnx
+    check(products_of_a_0d_array, np.array(3 + 1j, dtype))
