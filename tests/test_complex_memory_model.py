@@ -288,3 +288,27 @@ def test_product_of_a_0d_array(dtype):
     # fuzz seed 20001522 (reached once its writes through 0-d views were followed): an
     # IndexError inside pyonnx
     check(products_of_a_0d_array, np.array(3 + 1j, dtype))
+
+
+def scalar_item_rebound(z, m):
+    t = z[1]
+    v = z[::-1]
+    t -= m * 1j  # a numpy scalar: rebinds t (complex128 for a complex64 z), z unchanged
+    t *= 2
+    v[0] = 3
+    return t, z
+
+
+def scalar_item_written(z):
+    t = z[1]
+    t[()] = 5
+    return z
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_numpy_scalar_items_are_immutable(dtype):
+    # fuzz seed 20000040 ('t5 -= ...' on an item z[1] was refused as a write into a view)
+    check(scalar_item_rebound, (np.arange(3) * (1 + 1j)).astype(dtype), np.int64(2))
+    with pytest.raises(pyonnx.ConversionError, match="numpy scalar") as info:
+        pyonnx.compile(scalar_item_written)(np.arange(3, dtype=dtype))
+    assert info.value.lineno == scalar_item_written.__code__.co_firstlineno + 2

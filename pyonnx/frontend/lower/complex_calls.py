@@ -183,6 +183,10 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
             # 'v += 1' rebinds; as a view its writes are refused (not followed). Its memory
             # is its own (``mem`` fresh): writes into z do not reach it, nor it z.
             out.base = z
+            scalars = getattr(ctx, "complex_scalar_items", None)
+            if scalars is None:
+                scalars = ctx.complex_scalar_items = {}
+            scalars[id(out)] = out  # (complex_writes.inplace_binary: 'v op= x' rebinds v)
             return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem

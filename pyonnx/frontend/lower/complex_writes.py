@@ -77,6 +77,10 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
     name = target_node.id
     from pyonnx.frontend.lower.complex_aliases import latest
     target = latest(ctx, target)  # (registered while the index or value was evaluated)
+    if getattr(ctx, "complex_scalar_items", {}).get(id(target)) is target:
+        raise ctx.error(f"'{name}' is a numpy scalar (an element z[i] of a complex array, a "
+                        "copy): numpy raises TypeError for item assignment into it; write into "
+                        "the array (z[i] = v)")
     if isinstance(target, Complex) and _followable(ctx, target):
         _write_followed(lowering, name, target, index, value, part)
         return
@@ -253,6 +257,11 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
     if isinstance(left, Complex) and isinstance(result, Complex):
         from pyonnx.frontend.lower.complex_aliases import latest
         left = latest(ctx, left)  # (registered while the right side was evaluated)
+        scalars = getattr(ctx, "complex_scalar_items", {})
+        if inplace is True and scalars.get(id(left)) is left:
+            # a numpy scalar (z[i, j]): immutable, 'v op= x' binds v to a new scalar of the
+            # promoted dtype (v - np.int64(2) * 1j is complex128 for a complex64 v)
+            return Complex(result.re, result.im, result.dtype)
         if inplace is True:
             from pyonnx.frontend.lower.complex_aliases import bindings
             holders = sum(1 for _, _, v in bindings(ctx) if v is left or _meets(v, left))
