@@ -345,12 +345,23 @@ def part_alias(ctx, z: Complex, which: str) -> Array | None:
     return view
 
 
-def loop_derived(ctx, names, entry: dict, pending) -> list:
+def loop_derived(ctx, names, entry: dict, pending, body: list) -> list:
     """The complex names a run-time loop carries through their part buffers rather than as
-    values: followed before the loop (the body's writes through them, or through other names
-    of the same memory, are writes into the buffers, re-derived into every name)."""
-    return [n for n in names if n not in pending and isinstance(entry.get(n), Complex)
-            and followed(ctx, entry[n])]
+    values: followed before the loop and written in the body (``z[i] = v``, ``z.real[i] = v``,
+    ``z op= v``: writes into the buffers, re-derived into every name). A name the body only
+    rebinds (an accumulator, ``s = s + v``) is carried as a value, without lowering the body
+    twice to find that out."""
+    import ast
+
+    written = set()
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and (
+                    getattr(node.targets[0], "pyonnx_setitem_root", False)
+                    or getattr(node.value, "pyonnx_inplace", None) is True):
+            written.add(node.targets[0].id)
+    return [n for n in names if n in written and n not in pending
+            and isinstance(entry.get(n), Complex) and followed(ctx, entry[n])]
 
 
 def part_buffers(ctx, z: Complex) -> list:

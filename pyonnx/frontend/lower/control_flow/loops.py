@@ -107,7 +107,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     mixed_kinds: dict[Any, np.dtype] = {}
     # Complex names followed before the loop: their part buffers are the state, the names
     # re-derived from them (complex_aliases); carried as values again if the body rebinds them.
-    complex_derived = complex_aliases.loop_derived(ctx, names, entry, pending)
+    complex_derived = complex_aliases.loop_derived(ctx, names, entry, pending, node.body)
     for n in complex_derived:
         del plans[n]
         for b in complex_aliases.part_buffers(ctx, entry[n]):
