@@ -243,8 +243,8 @@ def _swap(v: Any, old: Complex, new: Complex, depth: int = 0) -> Any:
 
 def view(ctx, z: Complex, out: Complex, step: Step) -> Complex:
     """``out`` (just made from ``z`` by ``step`` on each part) registered as a view of ``z``'s
-    memory when that can be followed (outside run-time bodies, ``z`` itself followed or a
-    fresh array); else ``out`` with ``base`` set, which makes writes refused."""
+    memory when that can be followed (``z`` :func:`registrable`); else ``out`` with ``base``
+    set, which makes writes refused."""
     out.base, out.mem = z, z.mem
     if not registrable(ctx, z):
         return out
