@@ -33,6 +33,9 @@ def input_value(ctx, name: str, dtype: np.dtype, shape: tuple) -> tuple[ir.Value
     static_shape = tuple(d if isinstance(d, int) else None for d in shape)
     z = unpack(ctx, Array(value, rd, static_shape + (2,)), dtype)
     z.param = name
+    # the caller's array, taken as C-ordered where a reshape view depends on it (layout.py;
+    # the call checks it, as for a real argument)
+    ctx.aliases.param_values[value] = name
     if not hasattr(ctx, "complex_param_dtypes"):
         ctx.complex_param_dtypes = {}
     ctx.complex_param_dtypes[name] = np.dtype(dtype)

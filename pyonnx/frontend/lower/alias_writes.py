@@ -85,6 +85,12 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
         new = step.backward(ctx, parent, new)
     state.memory[buffer] = new
     state.register(new, buffer, ())
+    owned = getattr(ctx, "complex_buffers", None)
+    if owned and owned.get(buffer) is not None:
+        # a part of a complex argument (written through ``z.real`` held by a name): the
+        # argument is written back (complex_boundary)
+        from pyonnx.frontend.lower.complex_writes import written_arguments
+        written_arguments(ctx).add(owned[buffer])
     # Memory chosen at run time that shares elements with this buffer (choices.py sets the
     # hook when it makes the first such name).
     touched = state.propagate(lowering, buffer) if state.propagate is not None else set()

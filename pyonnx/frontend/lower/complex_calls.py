@@ -46,7 +46,7 @@ _PARTWISE_FIRST = frozenset({
     "sum", "mean", "cumsum", "trace", "diagonal", "diag", "tile", "repeat", "atleast_1d",
     "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "matrix_transpose",
 })
-# Their results are views of the argument in numpy (writes through them are refused).
+# Their results are views of the argument in numpy (complex_aliases.view_call).
 _VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis",
                     "squeeze", "expand_dims", "flip", "fliplr", "flipud", "broadcast_to",
                     "diagonal", "atleast_1d", "atleast_2d", "atleast_3d", "rot90",
@@ -163,7 +163,8 @@ def attribute(ctx, z: Complex, name: str) -> Any:
     if name in _ATTRS_STATIC:
         return F.lookup_attribute_of(ctx, z.re, name)
     if name in ("T", "mT"):
-        return F.partwise(ctx, z, lambda p: F.lookup_attribute_of(ctx, p, name), view=True)
+        from pyonnx.frontend.lower.complex_aliases import view_call
+        return view_call(ctx, z, "transpose", lambda p: F.lookup_attribute_of(ctx, p, name))
     if name in _METHODS:
         return ComplexMethod(z, name)
     raise ctx.error(f"the attribute or method '.{name}' of a complex array is not supported yet")
@@ -183,9 +184,10 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
         if out.ndim == 0 and not any(i is Ellipsis or i is None for i in (
                 index if isinstance(index, tuple) else (index,))):
             # a numpy scalar (every axis taken by an integer): a copy, which numpy's
-            # 'v += 1' rebinds; as a view its writes are refused (not followed)
-            out.base, out.mem = z, z.mem
-            scalar_copies(ctx)[id(out)] = out
+            # 'v += 1' rebinds; as a view its writes are refused (not followed). Its memory
+            # is its own (``mem`` fresh): writes into z do not reach it, nor it z.
+            out.base = z
+            scalar_copies(ctx)[id(out)] = out  # (complex_writes.inplace_binary: rebinds v)
             return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem
@@ -209,7 +211,7 @@ def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
 def scalar_copies(ctx) -> dict:
     """id → Complex of the numpy scalars read by an integer index (``z[i]``): immutable copies
     (their ``base`` is set all the same, to refuse writes through them)."""
-    return ctx.__dict__.setdefault("complex_scalar_copies", {})
+    return ctx.__dict__.setdefault("complex_scalar_items", {})
 
 
 def _basic(index: Any) -> bool:
@@ -255,8 +257,10 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
         if kwargs.get("dtype") is not None:
             raise ctx.error(f"np.{name}(..., dtype=...) of a complex array is not supported yet")
         entry = lookup(func)
-        return F.partwise(ctx, args[0], lambda p: entry.fn(ctx, p, *args[1:], **kwargs),
-                         view=name in _VIEWS)
+        if name in _VIEWS:
+            from pyonnx.frontend.lower.complex_aliases import view_call
+            return view_call(ctx, args[0], name, lambda p: entry.fn(ctx, p, *args[1:], **kwargs))
+        return F.partwise(ctx, args[0], lambda p: entry.fn(ctx, p, *args[1:], **kwargs))
     if name in _PARTWISE_LIST and lookup(func) is not None and args:
         return _list_call(ctx, lookup(func), args, kwargs)
     shown = getattr(func, "__qualname__", None) or repr(func)
@@ -307,8 +311,10 @@ def _method(ctx, z: Complex, name: str, args: list, kwargs: dict) -> Any:
         entry = lookup_method(name)
         if entry is None:
             raise ctx.error(f"the method '.{name}()' of a complex array is not supported yet")
-        return F.partwise(ctx, z, lambda p: entry.fn(ctx, p, *args, **kwargs),
-                         view=name in _VIEWS)
+        if name in _VIEWS:
+            from pyonnx.frontend.lower.complex_aliases import view_call
+            return view_call(ctx, z, name, lambda p: entry.fn(ctx, p, *args, **kwargs))
+        return F.partwise(ctx, z, lambda p: entry.fn(ctx, p, *args, **kwargs))
     raise ctx.error(f"the method '.{name}()' of a complex array is not supported yet")
 
 

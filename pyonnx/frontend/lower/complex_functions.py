@@ -34,20 +34,23 @@ def lookup_attribute_of(ctx, a: Array, name: str) -> Any:
 
 
 def part_view(ctx, z: Complex, part: Array, which: str = "") -> Array:
-    """A part of ``z`` as numpy's view of it: writing through it would change ``z``, which
-    pyonnx does not follow, so the view is registered as one it refuses to write through."""
+    """A part of ``z`` as numpy's view of it: an alias of ``z``'s part buffer when its memory
+    is followed (complex_aliases.part_alias); else registered as a view pyonnx refuses to write
+    through (a write into ``z`` makes it stale)."""
     from pyonnx.frontend.graph.scalar_kinds import mark_array0d
     from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
     array0d = z.param is not None or z.base is not None or bool(z.shared)
     if z.ndim == 0 and not array0d:  # a numpy scalar's part is a numpy scalar (a copy)
         return Array(part.value, part.dtype, part.shape)
     from pyonnx.frontend.lower import complex_aliases as CA
-    if CA.static_code(ctx) and not z.shared and (z.base is None or CA.followed(ctx, z)):
-        # registered on z's own part buffers: a write into z makes the view stale (reading
-        # it afterwards is refused), where numpy would show the new values
-        z = CA.register(ctx, z)
-        which = which or ("re" if part is z.re else "im")
-        part = z.re if which == "re" else z.im
+    which = which or ("re" if part is z.re else "im")
+    alias = CA.part_alias(ctx, z, which)
+    if alias is not None:
+        # an alias of z's part buffer (complex_aliases): writes through it reach z, writes
+        # into z show through it, as numpy's strided view does
+        if z.ndim == 0:
+            mark_array0d(ctx, alias)
+        return alias
     view = register_view(ctx, part, part, UNKNOWN)
     if z.ndim == 0:
         # the part of a 0-d *array* (an argument, a view) is a 0-d view: ``r += 1`` writes

@@ -32,7 +32,11 @@ def prod(ctx, z: Complex, axis: Any = None, dtype: Any = None, out: Any = None,
         raise ctx.error("dtype=/out=/where=/initial= are not supported with complex prod yet")
     axis = ctx.static(axis, "axis")
     keepdims = ctx.static(keepdims, "keepdims")
-    if axis is None:
+    if z.ndim == 0 and axis in (None, 0, -1, ()) and not cumulative:
+        # numpy's product of a 0-d array (np.multiply.reduce(z) reduces axis 0 of it too):
+        # its one element, a new value (fuzz seed 20001522 crashed on z.shape[0])
+        return Complex(_copy(ctx, z.re), _copy(ctx, z.im), z.dtype)
+    if axis is None or z.ndim == 0 and axis in (0, -1):
         z = partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p))
         axis = 0
     if not isinstance(axis, int):
@@ -182,3 +186,8 @@ FUNCS = {np.prod: _prod_fn, np.cumprod: _cumprod_fn, np.linalg.norm: norm, np.me
          np.add.accumulate: _ufunc_method("add.accumulate"),
          np.multiply.accumulate: _ufunc_method("multiply.accumulate")}
 METHODS = {"mean": mean}
+
+
+def _copy(ctx, a):
+    from pyonnx.frontend.graph.values import Array
+    return Array(ctx.op("Identity", a), a.dtype, a.shape)

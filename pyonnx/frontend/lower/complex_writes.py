@@ -4,13 +4,14 @@ Input: the assignment's target (its AST node and value), the index and the value
 name rebound to the written Complex (each part written by the real item assignment,
 :func:`pyonnx.frontend.lower.setitem.setitem`), or a ConversionError.
 
-Complex values are not tracked by :mod:`aliases` (numpy's shared memory between names and
-views), so a write is converted only when no other name or view can see the memory: the target
-is a local name, no view of it was taken (``z[1:]``, ``z.real``, ``z.reshape``), no other name
-holds it. A written argument (the caller's memory) is followed by its name, also out of a
-run-time ``if`` (branches keep the name although nothing reads it later) and loop, and written
-back at the end (complex_boundary). Everything else is refused with what to write instead,
-never converted into a model that misses numpy's shared write.
+A complex array whose parts complex_aliases registered as buffers of :mod:`aliases` is written
+through the real machinery, part by part (views, aliases, ``.real``/``.imag`` views, writes in
+run-time ``if``/loop bodies). Otherwise a write is converted only when no other name or view can
+see the memory: the target is a local name, no view of it was taken (``z[1:]``, ``z.real``,
+``z.reshape``), no other name holds it. A written argument (the caller's memory) is followed by
+its name, also out of a run-time ``if`` (branches keep the name although nothing reads it later)
+and loop, and written back at the end (complex_boundary). Everything else is refused with what
+to write instead, never converted into a model that misses numpy's shared write.
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
                         "is not supported yet; write into the array's own name (z[i] = v)")
     name = target_node.id
+    from pyonnx.frontend.lower.complex_aliases import latest
+    target = latest(ctx, target)  # (registered while the index or value was evaluated)
+    if getattr(ctx, "complex_scalar_items", {}).get(id(target)) is target:
+        raise ctx.error(f"'{name}' is a numpy scalar (an element z[i] of a complex array, a "
+                        "copy): numpy raises TypeError for item assignment into it; write into "
+                        "the array (z[i] = v)")
     if isinstance(target, Complex) and _followable(ctx, target):
         _write_followed(lowering, name, target, index, value, part)
         return
@@ -81,7 +88,8 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
                         f"{why}; write into a copy (z = z.copy()) before the views are taken")
-    others = [n for f in ctx.frames for n, v in f.env.locals.items()
+    from pyonnx.frontend.lower.complex_aliases import bindings
+    others = [n for f, n, v in bindings(ctx)
               if (v is target or _meets(v, target)) and (f is not lowering or n != name)]
     if others:
         raise ctx.error(f"item assignment into the complex array '{name}', which the name "
@@ -108,16 +116,14 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
 
 
 def _followable(ctx, target: Complex) -> bool:
-    """Whether complex_aliases follows a write into ``target``: outside run-time bodies, not
-    out of a run-time if/loop, not iterated by a run-time loop, a fresh array or a followed
-    view, and every other value that may share its memory a followed view of the same parts'
-    buffers."""
+    """Whether complex_aliases follows a write into ``target``: not out of a run-time if/loop
+    as different memory on different paths, not iterated by a run-time loop, a followed array
+    or view (or one complex_aliases may register here), and every other value that may share
+    its memory a followed view of the same parts' buffers."""
     from pyonnx.frontend.lower import complex_aliases as CA
     from pyonnx.frontend.lower.complex_iteration import iterated
 
-    if not CA.static_code(ctx) or target.shared or target.mem & iterated(ctx):
-        return False
-    if target.base is not None and not CA.followed(ctx, target):
+    if target.mem & iterated(ctx) or not CA.registrable(ctx, target):
         return False
     mine = _buffers(ctx, target)
     for _, v in CA.holders(ctx, target):
@@ -216,11 +222,18 @@ def shared(lowering, target: Any) -> str:
     from pyonnx.frontend.lower.complex_iteration import iterated
 
     ctx = lowering.ctx
+    from pyonnx.frontend.lower import complex_aliases as CA
+    holder = "" if CA.followed(ctx, target) else CA.other_holder(ctx, target)
+    if holder:
+        return (f"'{holder}' holds its memory too (a view or an alias, also of its .real or "
+                ".imag part), and this value came out of a run-time if/loop (a value carried "
+                "by a loop, or a different array on each path), whose memory pyonnx does not "
+                "follow")
     if target.mem & iterated(ctx):
         return ("a run-time loop iterates over it ('for v in z'), and reads its items from "
                 "the array as it was before the loop")
     parts_ = part_views(ctx)
-    stack = [v for f in ctx.frames for v in f.env.locals.values()]
+    stack = [v for _, _, v in CA.bindings(ctx)]
     while stack:
         v = stack.pop()
         if isinstance(v, (list, tuple)):
@@ -253,9 +266,16 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
                         "UFuncTypeError for 'x op= <complex>' on a real array); write "
                         "x = x op ... to get a complex result")
     if isinstance(left, Complex) and isinstance(result, Complex):
+        from pyonnx.frontend.lower.complex_aliases import latest
+        left = latest(ctx, left)  # (registered while the right side was evaluated)
+        scalars = getattr(ctx, "complex_scalar_items", {})
+        if inplace is True and scalars.get(id(left)) is left:
+            # a numpy scalar (z[i, j]): immutable, 'v op= x' binds v to a new scalar of the
+            # promoted dtype (v - np.int64(2) * 1j is complex128 for a complex64 v)
+            return Complex(result.re, result.im, result.dtype)
         if inplace is True:
-            holders = sum(1 for f in ctx.frames for v in f.env.locals.values()
-                          if v is left or _meets(v, left))
+            from pyonnx.frontend.lower.complex_aliases import bindings
+            holders = sum(1 for _, _, v in bindings(ctx) if v is left or _meets(v, left))
             if (shared(lowering, left) or holders > 1) and _followable(ctx, left):
                 return _inplace_followed(lowering, left, result)
             if shared(lowering, left) or holders > 1:

@@ -163,7 +163,14 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
     view = (lambda row, i: aliases.register_view(ctx, row, x, aliases.GetItem(i))) \
         if x.ndim > 1 else (lambda row, i: row)
     if unroll and n is not None and n <= UNROLL_LIMIT:
-        return [view(getitem(ctx, x, i), i) for i in range(n)]
+        items = [view(getitem(ctx, x, i), i) for i in range(n)]
+        if x.ndim == 1:
+            # numpy reads item i when the loop reaches it: an earlier iteration may have
+            # written x (``for v in x: x[1] = 5``); stmt_For re-reads it (current_item)
+            found = _scalar_items(ctx)
+            for i, v in enumerate(items):
+                found[id(v)] = (v, x, i)
+        return items
     count = ctx.dim(x, 0)
     count = count if isinstance(count, Array) else ctx.const_array(np.array(count, np.int64))
     # The loop reads its rows from x's memory: x's names then follow that memory through the
@@ -176,6 +183,31 @@ def _rows(ctx, x: Array, unroll: bool = True) -> list | DynamicIter:
         row = Array(ctx.op("Gather", base, k, axis=0), x.dtype, x.shape[1:])
         return view(row, k)
     return DynamicIter(Array(count.value, _I64, ()), item)
+
+
+def _scalar_items(ctx) -> dict:
+    """id(item of an unrolled iteration over a 1-D array) → (the item, the array, index)."""
+    found = getattr(ctx, "scalar_items", None)
+    if found is None:
+        found = ctx.scalar_items = {}
+    return found
+
+
+def current_item(ctx, item: Array) -> Array:
+    """An unrolled iteration's item of a 1-D array as it is now: read again from the array's
+    memory when it was written since the item was made (a numpy scalar: a copy, unregistered)."""
+    from pyonnx.frontend.lower import alias_writes
+    from pyonnx.frontend.graph.indexing import getitem
+
+    hit = _scalar_items(ctx).get(id(item))
+    if hit is None or hit[0] is not item:
+        return item
+    _, x, i = hit
+    now = alias_writes.current(ctx, x)
+    if now is x:
+        return item
+    out = getitem(ctx, now, i)
+    return Array(out.value, out.dtype, out.shape, out.weak)
 
 
 def _as_dynamic(ctx, iterable: Any, it: list | DynamicIter) -> DynamicIter:

@@ -18,10 +18,12 @@ import numpy as np
 
 from pyonnx.errors import ConversionError
 from pyonnx.frontend.graph import scalar_kinds
-from pyonnx.frontend.lower import alias_writes, checks, control_flow, memory_sharing, optional_reads
+from pyonnx.frontend.lower import (alias_writes, checks, complex_aliases, control_flow,
+                                   memory_sharing, optional_reads)
 from pyonnx.frontend.lower.expr import static_truth
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.lower.iteration import iterate
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.canonicalize.early_return import RETURN_VALUE
 from pyonnx.frontend.vectorize import vectorize_loop
@@ -44,9 +46,13 @@ def _current(ctx, item: Any) -> Any:
     """An unrolled loop's item as it is now: a view of memory written by earlier iterations
     (a row of the array being iterated) is re-derived from the memory's contents."""
     if isinstance(item, Array):
-        return alias_writes.current(ctx, item)
+        from pyonnx.frontend.lower.iteration import current_item
+        return alias_writes.current(ctx, current_item(ctx, item))
     if isinstance(item, tuple):
         return tuple(_current(ctx, v) for v in item)
+    if isinstance(item, Complex):
+        from pyonnx.frontend.lower.complex_iteration import current_item
+        return current_item(ctx, item)
     return item
 
 
@@ -231,6 +237,15 @@ class StmtLowering:
         self.block(node.body if truth else node.orelse)
 
     def stmt_For(self, node: ast.For) -> None:
+        from pyonnx.frontend.lower.complex_iteration import iterated
+        # (complex memory a run-time loop reads its items from: refused writes while it runs)
+        before = set(iterated(self.ctx))
+        try:
+            self._for(node)
+        finally:
+            iterated(self.ctx).intersection_update(before)
+
+    def _for(self, node: ast.For) -> None:
         # Vectorization first: a range loop the dependence analysis proves equivalent to
         # whole-array numpy code is lowered as that code (pyonnx/frontend/vectorize); any other
         # loop continues below, unchanged (unrolled when static, else a Loop).
@@ -247,6 +262,7 @@ class StmtLowering:
             if static_truth(ctx, first) is False:
                 self.block(node.orelse)
                 return
+            complex_aliases.prepare(ctx)  # (before the loop takes its entry values)
             control_flow.lower_loop(
                 self, node, count=items.count, first=first,
                 start=lambda k: self.assign(node.target, items.item(ctx, k)),
@@ -280,6 +296,7 @@ class StmtLowering:
             truth = static_truth(self.ctx, test)
             if truth is None:
                 # The rest of the loop runs in the model.
+                complex_aliases.prepare(self.ctx)  # (before the loop takes its entry values)
                 control_flow.lower_loop(self, node, count=None, first=test, start=None,
                                         next_test=lambda: self.expr(node.test))
                 break

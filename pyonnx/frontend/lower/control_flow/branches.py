@@ -21,8 +21,8 @@ import onnx_ir as ir
 
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import path_weak, scalar_kinds
-from pyonnx.frontend.lower import (alias_writes, aliases, choices, complex_writes,
-                                   memory_sharing, optional_reads)
+from pyonnx.frontend.lower import (alias_writes, aliases, choices, complex_aliases,
+                                   complex_writes, memory_sharing, optional_reads)
 from pyonnx.frontend.lower.control_flow import guards, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.join_memory import (
     choose, each_alternative, mark_ambiguous)
@@ -146,6 +146,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     merged: list[tuple[Any, Plan]] = []
     values: list[tuple[Any, Any]] = []
     derived: list[tuple[str, aliases.Buffer, tuple]] = []
+    complex_derived: list[tuple[str, Any]] = []  # (name, a complex value: same view per path)
     ambiguous: dict[Any, Any] = {}  # name -> its two paths' memory, or None (refused)
     guarded: set[Any] = set()  # flag-guarded names: bound on one path, read on it only
     stand_ins: dict[Any, Any] = {}  # their stand-ins on the other path (never read)
@@ -207,6 +208,9 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             stand_in = placeholder(ctx, plan_of(known))
             stand_ins[name] = stand_in
             a, b = (stand_in, b) if a_undef else (a, stand_in)
+        if name is not _RESULT and name not in rewrap and complex_aliases.same_view(ctx, a, b):
+            complex_derived.append((name, a))  # a complex name: its part buffers' views
+            continue
         ea, eb = aliases.entry_of(ctx, a), aliases.entry_of(ctx, b)
         # (steps with a marker, AMBIGUOUS or UNKNOWN, cannot be re-derived: fuzz seed 13002843)
         if ea and eb and ea[0] is eb[0] and aliases.steps_equal(ea[1], eb[1]) and \
@@ -352,6 +356,8 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         value = Array(value.value, value.dtype, value.shape, value.weak)
         state.register(value, buffer, steps)
         lowering.env.bind(name, value)
+    for name, value in complex_derived:
+        lowering.env.bind(name, complex_aliases.rederived(ctx, value))
     return out_value
 
 

@@ -135,6 +135,8 @@ def isolated(lowering) -> Iterator[None]:
     """Runs the block on copies of every frame's bindings and of the buffers' contents (a write
     in a branch rebinds names in the functions inlining this one too); restores them after."""
     ctx = lowering.ctx
+    from pyonnx.frontend.lower.complex_aliases import prepare
+    prepare(ctx)  # complex values' parts as buffers first: the block's writes reach them
     originals = [(f, f.env.locals) for f in ctx.frames]
     memory = ctx.aliases.memory
     for f, env in originals:

@@ -19,7 +19,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
-from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
+from pyonnx.frontend.lower import alias_writes, aliases, complex_aliases, memory_sharing
 from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
@@ -118,12 +118,28 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     # Python numbers whose kind an iteration may leave changed on some paths only (``s = 0``,
     # then ``if c: s = 0.5``): name -> the narrower kind (graph/path_weak.mark_kind)
     mixed_kinds: dict[Any, np.dtype] = {}
+    # Complex names followed before the loop: their part buffers are the state, the names
+    # re-derived from them (complex_aliases); carried as values again if the body rebinds them.
+    complex_derived = complex_aliases.loop_derived(ctx, names, entry, pending, node.body)
+    for n in complex_derived:
+        del plans[n]
+        for b in complex_aliases.part_buffers(ctx, entry[n]):
+            if b not in plans:
+                entry[b] = state_aliases.memory.get(b, b.initial)
+                plans[b] = plan_of(entry[b])
     for _ in range(8):
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
             _weak_entry(entry_plans, plans), stale, py_kinds, watched, flagged, alias_watch)
         maybe_bound.unwrap_exits(ctx, exits, nodes, names, pending, flagged, entry)
+        moved = [n for n in complex_derived
+                 if not complex_aliases.same_view(ctx, entry[n], exits.get(n))]
+        if moved:  # bound to another array in the body: carried as a value
+            for n in moved:
+                complex_derived.remove(n)
+                plans[n] = entry_plans[n]
+            continue
         more = held_items.sharing_containers(ctx, exits, [n for n in names if n not in held])
         if more:
             held.update(more)
