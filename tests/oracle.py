@@ -26,10 +26,11 @@ def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | No
                 where: str = "", signed_zeros: bool = True) -> None:
     """Asserts ``got`` equals numpy's ``want`` in structure, type, dtype, shape and value.
 
-    Type: a numpy scalar where numpy returns one, an ndarray where numpy returns an array of
-    rank >= 1, a numpy scalar or 0-d array where numpy returns a 0-d array (README: "0-d
-    results as numpy scalars"). Values: exact for bool and integers; for floats within ``rtol``/``atol`` (8 ulp of
-    the dtype by default), NaN exactly where numpy has NaN, and the sign of every zero that both
+    Type: a numpy scalar where numpy returns one, a Python int/float/bool/complex (exactly that
+    type) where numpy or Python returns one, an ndarray where numpy returns an array of rank
+    >= 1, a numpy scalar or 0-d array where numpy returns a 0-d array (README: "0-d results as
+    numpy scalars"). Values: exact for bool and integers; for floats within ``rtol``/``atol``
+    (8 ulp of the dtype by default), NaN exactly where numpy has NaN, and the sign of every zero that both
     results have (``-0.0`` is not ``+0.0``).
     """
     if isinstance(want, dict):
@@ -64,13 +65,16 @@ def assert_same(got: Any, want: Any, rtol: float | None = None, atol: float | No
         # keeps as arrays.
         assert isinstance(got, (np.generic, np.ndarray)), (
             f"{where}numpy returned a 0-d ndarray, pyonnx {type(got).__name__}")
-    elif isinstance(want, (float, int, bool)):
-        assert not isinstance(got, np.ndarray) or got.ndim == 0, (
-            f"{where}numpy returned a Python scalar, pyonnx an array of shape {np.shape(got)}")
+    elif type(want) in (float, int, bool, complex):
+        # A Python number where numpy returns one (len(x), a loop variable, float(v)), not a
+        # numpy scalar of the same kind: np.float64 subclasses float, so the type exactly.
+        assert type(got) is type(want), (
+            f"{where}numpy returned a Python {type(want).__name__}, pyonnx "
+            f"{type(got).__name__}{' of shape ' + str(got.shape) if isinstance(got, np.ndarray) else ''}")
     want_arr = np.asarray(want)
     got_arr = np.asarray(got)
     assert got_arr.shape == want_arr.shape, f"{where}shape {got_arr.shape} != numpy's {want_arr.shape}"
-    if not isinstance(want, (float, int, bool)):  # Python scalars have no fixed dtype
+    if type(want) not in (float, int, bool, complex):  # Python numbers have no fixed dtype
         assert got_arr.dtype == want_arr.dtype, f"{where}dtype {got_arr.dtype} != numpy's {want_arr.dtype}"
     if want_arr.dtype.kind == "c":  # each part as a float array (tolerance, NaN, zero signs)
         for part in ("real", "imag"):
