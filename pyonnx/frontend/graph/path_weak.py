@@ -26,7 +26,7 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag", "zero_trip_message",
-           "kind_word", "python_kind"]
+           "kind_word", "python_kind", "join_kinds"]
 
 _KINDS = "biuf"  # a Python bool < int < float
 
@@ -194,3 +194,54 @@ def zero_trip_message(name: str, entry: str, final: str, line: object) -> str:
             f"after an iteration, and the loop ran 0 times: numpy keeps {entry}, which the "
             "model cannot return in its place; start it with the type the loop makes (e.g. "
             "0.0, or np.float64(0) for a sum of array elements)")
+
+
+_ORDER = "bif"
+
+
+def _holds(kind: str, dtype: np.dtype) -> bool:
+    """Whether a numpy value of ``dtype`` stands for a Python number of ``kind`` (its item() is
+    one: an int of an integer dtype, a float of a float dtype, a bool of bool)."""
+    return np.dtype(dtype).kind in {"b": "b", "i": "iu", "f": "f"}[kind]
+
+
+def join_kinds(ctx, value: Any, kb: str | None, kv: str | None, taken: Any, where: str,
+               name: str, tag: str) -> Any:
+    """The 0-d ``value`` that is one object on the paths where the 0-d bool ``taken`` holds
+    (of kind ``kv``: :func:`python_kind`, None for a numpy value) and another where it does not
+    (kind ``kb``): Python's ``max(a, b)`` returns the winner itself, a loop leaves a name as
+    the last assignment it took. Returned weak where both are Python numbers (kind-marked,
+    :func:`mark_kind`, where their kinds differ); marked (:func:`mark`) with the Python
+    number's path where one is a numpy value whose dtype stands for that number; where that
+    dtype cannot (a Python int kept by ``max`` over floats), the value fails at run time on the
+    Python number's path, never returns in the other type. ``where``/``name``: for messages
+    ("the loop at line 3", "'m'"); ``tag``: for the check's name."""
+    if not isinstance(value, Array) or value.ndim != 0 or (kb is None and kv is None) or \
+            value.dtype.kind not in "biuf":
+        return value
+    held = taken.value if isinstance(taken, Array) else ctx.const(np.array(bool(taken)))
+    missed = ctx.op("Not", held)
+    if kb is not None and kv is not None:  # Python numbers on every path
+        value = Array(value.value, value.dtype, (), weak=True)
+        if kb != kv:
+            narrow_kind, flag = (kb, missed) if _ORDER.index(kb) < _ORDER.index(kv) \
+                else (kv, held)
+            mark_kind(ctx, value, where, np.dtype(np.bool_) if narrow_kind == "b"
+                      else np.dtype(np.int64), flag)
+        return value
+    kind, flag = (kb, missed) if kb is not None else (kv, held)
+    if value.weak:  # (a Python number of the value's kind on the other path too)
+        value = Array(value.value, value.dtype, ())
+    if _holds(kind, value.dtype):
+        mark(ctx, value, where, flag)  # a Python number on the paths of flag
+        return value
+    python = f"a Python {_WORDS[kind]}"
+    start = "0.0" if value.dtype.kind == "f" else f"np.{value.dtype}(0)"
+    message = (f"ExecutionError: {name} is {python} on some paths through {where} and "
+               f"{kind_word(value.dtype, False)} on others, and a path that gives {python} "
+               f"ran: numpy gives {python} there, which the model cannot return in its place; "
+               f"make both the same type (e.g. start it as {start}, or convert with "
+               f"{_WORDS[value.dtype.kind] if value.dtype.kind in _WORDS else 'float'}(...))")
+    checked = runtime_check(ctx, Array(flag, np.dtype(np.bool_), ()), value,
+                            f"refused_{tag}_kind_depends_on_the_path", message)
+    return Array(checked.value, value.dtype, ())

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from pyonnx.frontend.graph import path_weak
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls.registry import lookup, register
@@ -133,8 +134,13 @@ def _minmax(ctx, args, pick_greater: bool, name: str):
         # Python keeps the first of equal values and never propagates a NaN the way
         # np.maximum does: b if b > a else a.
         cmp = lookup(np.greater if pick_greater else np.less).fn(ctx, v, best)
+        kb, kv = path_weak.python_kind(best), path_weak.python_kind(v)
         best = lookup(np.where).fn(ctx, cmp, v, best)
-        best.weak = all(not isinstance(a, Array) or a.weak for a in (v, args[0]))
+        best = Array(best.value, best.dtype, ())  # (np.where's 0-d array: the winner's scalar)
+        # The winner itself: a Python number where a Python number won (max(0.0, x[0]) is
+        # the Python 0.0 when x[0] <= 0), on the paths where it did.
+        best = path_weak.join_kinds(ctx, best, kb, kv, cmp, f"{name}() at this line",
+                                    f"{name}()'s result", name)
     return best
 
 

@@ -219,7 +219,12 @@ def _reduce(lw, node, space, st) -> None:
             red = call(op, E, dtype=_dtype_attr(P))
             binop = ast.Add() if op == "sum" else ast.Mult()
         lower_stmts(lw, node, [assign(acc, ast.BinOp(left=name(acc), op=binop, right=red))])
-        _keep_python_number(lw, acc, a, e, space, node)
+        if m_name is None:
+            _keep_python_number(lw, acc, a, e, space, node)
+        else:  # the start value where no iteration's mask held
+            taken = bind(lw, node, call("any", name(m_name)), "any")[1]
+            kinds.settle(lw, node, acc, path_weak.python_kind(a), path_weak.python_kind(
+                Array(e.value, e.dtype, (), weak=e.weak) if isinstance(e, Array) else e), taken)
         return
     kind = "max" if op in ("pymax", "maximum") else "min"
     # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
@@ -267,6 +272,7 @@ def _reduce(lw, node, space, st) -> None:
     r = call(fn, E, initial=ast.Constant(ident))
     lower_stmts(lw, node, [assign(acc, call("maximum" if kind == "max" else "minimum",
                                             name(acc), r))])
+    _keep_python_number(lw, acc, a, e, space, node)  # (np.maximum: numpy's after any trip)
 
 
 def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -> None:
