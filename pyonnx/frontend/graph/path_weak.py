@@ -206,7 +206,7 @@ def _holds(kind: str, dtype: np.dtype) -> bool:
 
 
 def join_kinds(ctx, value: Any, kb: str | None, kv: str | None, taken: Any, where: str,
-               name: str, tag: str) -> Any:
+               name: str, tag: str, fix: str | None = None) -> Any:
     """The 0-d ``value`` that is one object on the paths where the 0-d bool ``taken`` holds
     (of kind ``kv``: :func:`python_kind`, None for a numpy value) and another where it does not
     (kind ``kb``): Python's ``max(a, b)`` returns the winner itself, a loop leaves a name as
@@ -215,7 +215,7 @@ def join_kinds(ctx, value: Any, kb: str | None, kv: str | None, taken: Any, wher
     number's path where one is a numpy value whose dtype stands for that number; where that
     dtype cannot (a Python int kept by ``max`` over floats), the value fails at run time on the
     Python number's path, never returns in the other type. ``where``/``name``: for messages
-    ("the loop at line 3", "'m'"); ``tag``: for the check's name."""
+    ("the loop at line 3", "'m'"); ``tag``: for the check's name; ``fix``: what to write."""
     if not isinstance(value, Array) or value.ndim != 0 or (kb is None and kv is None) or \
             value.dtype.kind not in "biuf":
         return value
@@ -240,8 +240,8 @@ def join_kinds(ctx, value: Any, kb: str | None, kv: str | None, taken: Any, wher
     message = (f"ExecutionError: {name} is {python} on some paths through {where} and "
                f"{kind_word(value.dtype, False)} on others, and a path that gives {python} "
                f"ran: numpy gives {python} there, which the model cannot return in its place; "
-               f"make both the same type (e.g. start it as {start}, or convert with "
-               f"{_WORDS[value.dtype.kind] if value.dtype.kind in _WORDS else 'float'}(...))")
+               + (fix or f"make both the same type (e.g. start it as {start}, or convert with "
+                  f"{_WORDS.get(value.dtype.kind, 'float')}(...))"))
     checked = runtime_check(ctx, Array(flag, np.dtype(np.bool_), ()), value,
                             f"refused_{tag}_kind_depends_on_the_path", message)
     return Array(checked.value, value.dtype, ())

@@ -300,8 +300,9 @@ def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -
         c = c if isinstance(c, Array) else Array(ctx.const(np.array(c, np.int64)), _I64, ())
         none = ctx.op("Equal", ctx.cast(c, _I64).value, zero)
         flag = none if flag is None else ctx.op("Or", flag, none)
-    line = getattr(node, "lineno", "?")
-    path_weak.mark(ctx, after, f"the loop at line {line}, which may run 0 times", flag)
+    # (one the dtype cannot hold, a Python int start of a float sum, fails where it is kept)
+    kinds.settle(lw, node, acc, path_weak.python_kind(before), None,
+                 Array(ctx.op("Not", flag), np.dtype(np.bool_), ()))
 
 
 def _argext(lw, node, space, st) -> None:

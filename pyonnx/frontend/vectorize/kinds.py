@@ -29,7 +29,11 @@ def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any) ->
     """Records the kinds of ``target``'s 0-d result on each path (see the module docstring)."""
     after = lw.env.lookup(target)[1]
     line = getattr(node, "lineno", "?")
+    generator = target.startswith("_pyonnx_comp")
+    shown = "the sum over the generator" if generator else f"'{target}'"
+    fix = "give sum() the start value of the type it makes, e.g. sum(..., 0.0)" \
+        if generator else None
     out = path_weak.join_kinds(lw.ctx, after, kb, kv, taken, f"the loop at line {line}",
-                               f"'{target}'", f"{target.lstrip('_')}_at_line_{line}")
+                               shown, f"{target.lstrip('_')}_at_line_{line}", fix)
     if out is not after:
         lw.env.bind(target, out)
