@@ -143,3 +143,17 @@ def test_sum_of_an_empty_generator_is_the_python_int_or_fails():
         compiled(NEGATIVE)  # Python's 0: the model's float64 cannot be it
     for x in (MIXED, NEGATIVE, np.zeros(0)):
         check(sum_of_generator_float_start, x)
+
+
+def max_of_a_loop_result(x, y):
+    s = 0.0
+    for v in x:
+        s = s + v
+    return max(s, y[0]), min(1.0, s)
+
+
+@pytest.mark.parametrize("x", [np.zeros(0), np.array([2.0]), np.array([0.5])])
+@pytest.mark.parametrize("y", [np.array([-1.0]), np.array([1.0])])
+def test_max_of_a_value_that_is_a_python_number_on_some_paths(x, y):
+    # s is the Python 0.0 where the loop ran 0 times: so is the winner where s wins
+    check(max_of_a_loop_result, x, y)

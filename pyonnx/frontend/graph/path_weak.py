@@ -26,7 +26,7 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag", "zero_trip_message",
-           "kind_word", "python_kind", "join_kinds"]
+           "kind_word", "python_kind", "join_kinds", "holds"]
 
 _KINDS = "biuf"  # a Python bool < int < float
 
@@ -199,7 +199,7 @@ def zero_trip_message(name: str, entry: str, final: str, line: object) -> str:
 _ORDER = "bif"
 
 
-def _holds(kind: str, dtype: np.dtype) -> bool:
+def holds(kind: str, dtype: np.dtype) -> bool:
     """Whether a numpy value of ``dtype`` stands for a Python number of ``kind`` (its item() is
     one: an int of an integer dtype, a float of a float dtype, a bool of bool)."""
     return np.dtype(dtype).kind in {"b": "b", "i": "iu", "f": "f"}[kind]
@@ -232,7 +232,7 @@ def join_kinds(ctx, value: Any, kb: str | None, kv: str | None, taken: Any, wher
     kind, flag = (kb, missed) if kb is not None else (kv, held)
     if value.weak:  # (a Python number of the value's kind on the other path too)
         value = Array(value.value, value.dtype, ())
-    if _holds(kind, value.dtype):
+    if holds(kind, value.dtype):
         mark(ctx, value, where, flag)  # a Python number on the paths of flag
         return value
     python = f"a Python {_WORDS[kind]}"
