@@ -8,7 +8,9 @@ graph value, so its kind per path is recorded as the Loop lowering's joins recor
 of the Python number's path where one is a numpy scalar, a kind mark where they are Python
 numbers of two kinds. A Python number whose kind the numpy value's dtype cannot hold (the
 Python int start 0 of ``max`` over float elements) fails at run time on its path, never comes
-back as the other type.
+back as the other type; for ``sum()`` over a generator (``sum(x[i] for i in range(m))`` is the
+Python int 0 for ``m == 0``, usually added to floats at once) it is only marked, and fails
+where the kind shows: a ufunc's result type or a returned value (path_weak.foreign_kind).
 
 Input: the FunctionLowering, the loop node, the target name (already rebound to the 0-d
 result), the start value's and the assigned value's kinds (:func:`path_weak.python_kind`:
@@ -34,6 +36,7 @@ def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any) ->
     fix = "give sum() the start value of the type it makes, e.g. sum(..., 0.0)" \
         if generator else None
     out = path_weak.join_kinds(lw.ctx, after, kb, kv, taken, f"the loop at line {line}",
-                               shown, f"{target.lstrip('_')}_at_line_{line}", fix)
+                               shown, f"{target.lstrip('_')}_at_line_{line}", fix,
+                               lazy=generator)
     if out is not after:
         lw.env.bind(target, out)
