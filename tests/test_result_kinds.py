@@ -178,3 +178,26 @@ def max_of_a_loop_result(x, y):
 def test_max_of_a_value_that_is_a_python_number_on_some_paths(x, y):
     # s is the Python 0.0 where the loop ran 0 times: so is the winner where s wins
     check(max_of_a_loop_result, x, y)
+
+
+def indices_kept_in_a_run_time_list(x):
+    hits = [i for i in range(len(x)) if x[i] > 0]
+    return len(hits), (hits[0] if hits else -1)
+
+
+@pytest.mark.parametrize("x", [np.array([-1.0, 2.0, 3.0]), np.array([-1.0])])
+def test_an_item_of_a_run_time_list_of_python_ints_is_one(x):
+    check(indices_kept_in_a_run_time_list, x)
+
+
+def none_test(x):
+    last = None
+    for v in x:
+        if v < 0:
+            last = v
+    return last is None, last is not None
+
+
+@pytest.mark.parametrize("x", [np.array([-1.0, 2.0]), np.array([1.0])])
+def test_is_none_is_a_python_bool(x):
+    check(none_test, x)
