@@ -133,11 +133,23 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
                              f"and the Python number's path ran; {fix}"))
     derived = None
     if marked and all(dtypes.is_weak(o) for j, o in enumerate(operands) if j not in marked):
-        flags = [python_flag(ctx, operands[i]) for i in marked]
+        flags = [python_flag(ctx, operands[i]) if foreign_kind(ctx, operands[i]) is None
+                 else foreign_kind(ctx, operands[i])[1] for i in marked]
         flag = flags[0]
         for f in flags[1:]:
             flag = None if flag is None or f is None else ctx.op("And", flag, f)
-        derived = (ctx.path_weak[id(operands[marked[0]].value)][0], flag)
+        # (the Python result's kind: every marked operand as its Python number, NEP 50)
+        py_operands = list(operands)
+        for i in marked:
+            o, foreign = operands[i], foreign_kind(ctx, operands[i])
+            py_operands[i] = Array(o.value, o.dtype if foreign is None else np.dtype(
+                {"b": np.bool_, "i": np.int64, "f": np.float64}[foreign[2]]), o.shape, weak=True)
+        try:
+            py_kind = dtypes.ufunc_dtypes(ufunc, *py_operands)[1][0].kind
+        except TypeError:
+            py_kind = None
+        derived = (ctx.path_weak[id(operands[marked[0]].value)][0], flag,
+                   {"b": "b", "i": "i", "u": "i", "f": "f"}.get(py_kind))
 
     def finish(result: Any) -> Any:
         # (a check output, not a check on the result's data: the result's dtype can be read
