@@ -18,7 +18,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx import check_protocol
-from pyonnx.errors import ConversionError
+from pyonnx.errors import ConversionError, ExecutionError
 from pyonnx.frontend import complex_boundary, numpy_calls
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
@@ -252,6 +252,28 @@ def _result_tree(result: Any, python_flag=lambda v: None,
     return walk(result), leaves
 
 
+def _fail_where_foreign(ctx: Lowering, fn, v: Any, loc) -> None:
+    """A returned value that is a Python number of a kind its dtype cannot stand for on some
+    paths (graph/path_weak.foreign_kind: the Python int 0 of ``sum()`` over an empty generator
+    of floats) fails at run time on those paths (refused here where they are not known)."""
+    entry = path_weak.foreign_kind(ctx, v)
+    if entry is None:
+        return
+    where, flag, kind = entry
+    python = {"b": "a Python bool", "i": "a Python int", "f": "a Python float"}[kind]
+    text = (f"{fn.__qualname__} returns {python} on some paths ({where}) and "
+            f"{path_weak.kind_word(v.dtype, False)} on others; a model output has one type")
+    fix = "make it the same type on every path (e.g. a start value of the type the loop makes)"
+    if flag is None or ctx.record_check is None:
+        raise ConversionError(f"{text}: {fix}", loc)
+    saved, ctx.loc = ctx.loc, loc or ctx.loc  # (the check's line: the return)
+    try:
+        ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()), ("foreign_kind", id(flag)),
+                         ExecutionError, f"{text}, and such a path ran: {fix}")
+    finally:
+        ctx.loc = saved
+
+
 def _written_arguments(ctx: Lowering, order: list[str]) -> list[tuple[str, Array]]:
     """The array parameters whose memory the function wrote into, with their final values."""
     found = {b.param: value for b, value in ctx.aliases.memory.items()
@@ -314,6 +336,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
     shape, items = _result_tree(result, lambda v: path_weak.python_flag(ctx, v),
                                 lambda v: scalar_kinds.array_flag(ctx, v))
     for v in items:
+        _fail_where_foreign(ctx, fn, v, loc)
         entry = path_weak.kind_entry(ctx, v)
         if entry is not None:
             kinds = {"b": "bool", "i": "int", "f": "float"}

@@ -93,7 +93,9 @@ def item(ctx, seq: Seq, index: Any) -> Array | Seq:
     i = ctx.asarray(index)
     if i.ndim or i.dtype.kind not in "iu":
         raise ctx.error("list indices must be integers")
-    return Array(ctx.op("SequenceAt", seq, ctx.cast(i, _I64)), seq.dtype, seq.shape)
+    # (an item of a list of Python numbers is one: keep.append(i) over a range holds ints)
+    return Array(ctx.op("SequenceAt", seq, ctx.cast(i, _I64)), seq.dtype, seq.shape,
+                 weak=seq.weak is True and not seq.shape)
 
 
 def iterate(ctx, seq: Seq) -> DynamicIter:

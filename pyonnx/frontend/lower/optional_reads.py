@@ -51,9 +51,10 @@ def none_test(lowering, node: ast.Compare) -> Array | None:
     if test is None:
         return None
     maybe = lowering.env.lookup(test[0])[1]
+    # (a Python bool, as Python's 'is' gives: weak)
     if test[1]:
-        return Array(lowering.ctx.op("Not", maybe.has.value), np.dtype(np.bool_), ())
-    return maybe.has
+        return Array(lowering.ctx.op("Not", maybe.has.value), np.dtype(np.bool_), (), weak=True)
+    return Array(maybe.has.value, np.dtype(np.bool_), (), weak=True)
 
 
 def read(lowering, node: ast.Name, value: Maybe) -> Array:

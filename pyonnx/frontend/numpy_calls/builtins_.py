@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from pyonnx.frontend.graph import path_weak
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.numpy_calls.registry import lookup, register
@@ -132,8 +133,34 @@ def _minmax(ctx, args, pick_greater: bool, name: str):
         # Python keeps the first of equal values and never propagates a NaN the way
         # np.maximum does: b if b > a else a.
         cmp = lookup(np.greater if pick_greater else np.less).fn(ctx, v, best)
+        kb, kv = path_weak.python_kind(best), path_weak.python_kind(v)
+        old = best
         best = lookup(np.where).fn(ctx, cmp, v, best)
-        best.weak = all(not isinstance(a, Array) or a.weak for a in (v, args[0]))
+        best = Array(best.value, best.dtype, ())  # (np.where's 0-d array: the winner's scalar)
+        # The winner itself: a Python number where a Python number won (max(0.0, x[0]) is
+        # the Python 0.0 when x[0] <= 0), on the paths where it did.
+        best = _winner_kind(ctx, best, (kb, path_weak.python_flag(ctx, old)),
+                            (kv, path_weak.python_flag(ctx, v)), cmp, name)
+    return best
+
+
+def _winner_kind(ctx, best: Array, kept: tuple, won: tuple, cmp: Array, name: str) -> Array:
+    """The kind of ``name``'s winner ``best``: each operand's (python kind, flag of the paths
+    where it is a Python number, graph/path_weak.py), ``cmp`` true where the second won."""
+    (kb, fb), (kv, fv) = kept, won
+    if (fb is None and fv is None) or best.dtype.kind not in "biuf" or not all(
+            k is None or path_weak.holds(k, best.dtype) for k in (kb, kv)):
+        return path_weak.join_kinds(ctx, best, kb, kv, cmp, f"{name}() at this line",
+                                    f"{name}()'s result", name)
+    # an operand that is a Python number on some paths only (s = 0.0 before a loop that may
+    # run 0 times): the winner is one where the winning operand is
+    true, false = ctx.const(np.array(True)), ctx.const(np.array(False))
+    pb = true if kb is not None else fb if fb is not None else false
+    pv = true if kv is not None else fv if fv is not None else false
+    flag = ctx.op("Or", ctx.op("And", cmp.value, pv),
+                  ctx.op("And", ctx.op("Not", cmp.value), pb))
+    best = Array(best.value, best.dtype, ())
+    path_weak.mark(ctx, best, f"{name}() at this line", flag)
     return best
 
 

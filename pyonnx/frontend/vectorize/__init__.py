@@ -49,7 +49,8 @@ import numpy as np
 from pyonnx.frontend.analysis import assigned, uses
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.vectorize import emit, forms, recurrences
+from pyonnx.frontend.graph import path_weak
+from pyonnx.frontend.vectorize import emit, forms, kinds, recurrences
 from pyonnx.frontend.vectorize.exprs import NP, Bail, Space, Var, fresh
 
 __all__ = ["vectorize_loop"]
@@ -284,9 +285,13 @@ def _final_index(lw, node: ast.For, space: Space) -> None:
     var = space.vars[0]
     if var.name not in node.pyonnx_live_out:
         return
-    last = emit.expr(f"np.where(k > 0, start + (k - 1) * {var.step}, i)", np=NP, k=var.k,
+    before = path_weak.python_kind(lw.env.lookup(var.name)[1])
+    last = emit.expr(f"np.where(k > 0, start + (k - 1) * {var.step}, i)[()]", np=NP, k=var.k,
                      start=var.start, i=var.name)
     emit.lower_stmts(lw, node, [emit.assign(var.name, last)])
+    # a Python int after any iteration (range's), the value it had before after none
+    ran = emit.bind(lw, node, emit.expr("k > 0", k=var.k), "ran")[1]
+    kinds.settle(lw, node, var.name, before, "i", ran)
 
 
 def vectorize_loop(lw, node: ast.For, aliased) -> bool:

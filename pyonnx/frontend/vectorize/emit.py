@@ -22,7 +22,7 @@ from pyonnx.frontend.canonicalize.setitem import SetItemTransformer
 from pyonnx.frontend.canonicalize.templates import located
 from pyonnx.frontend.graph import dtypes, path_weak
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.vectorize import extremes
+from pyonnx.frontend.vectorize import extremes, kinds
 from pyonnx.frontend.vectorize.exprs import NP, Space, call, fresh, name
 
 __all__ = ["run_steps", "lower_stmts", "identity", "expr"]
@@ -195,24 +195,8 @@ def _flag(lw, node, space, st) -> None:
     hit_name, hit = bind(lw, node, call("any", st.mask), "hit")
     lower_stmts(lw, node, [assign(st.target, _scalar(call("where", name(hit_name),
                                                           name(v_name), name(st.target))))])
-    after = lw.env.lookup(st.target)[1]
-    kb, kv = path_weak.python_kind(before), path_weak.python_kind(v)
-    if not isinstance(after, Array) or after.ndim != 0 or (kb is None and kv is None):
-        return
-    ctx = lw.ctx
-    where = f"the loop at line {getattr(node, 'lineno', '?')}"
-    held = hit.value if isinstance(hit, Array) else ctx.const(np.array(bool(hit)))
-    missed = ctx.op("Not", held)
-    if kb is not None and kv is not None:  # Python numbers on every path
-        after = Array(after.value, after.dtype, (), weak=True)
-        lw.env.bind(st.target, after)
-        if kb != kv:
-            narrow_kind, flag = (kb, missed) if "bif".index(kb) < "bif".index(kv) else (kv, held)
-            path_weak.mark_kind(ctx, after, where, np.dtype(np.bool_) if narrow_kind == "b"
-                                else np.dtype(np.int64), flag)
-        return
-    # a Python number on the paths that kept the start value (or took v), numpy's on the others
-    path_weak.mark(ctx, after, where, missed if kb is not None else held)
+    kinds.settle(lw, node, st.target, path_weak.python_kind(before), path_weak.python_kind(v),
+                 hit)
 
 
 def _reduce(lw, node, space, st) -> None:
@@ -235,7 +219,12 @@ def _reduce(lw, node, space, st) -> None:
             red = call(op, E, dtype=_dtype_attr(P))
             binop = ast.Add() if op == "sum" else ast.Mult()
         lower_stmts(lw, node, [assign(acc, ast.BinOp(left=name(acc), op=binop, right=red))])
-        _keep_python_number(lw, acc, a, e, space, node)
+        if m_name is None:
+            _keep_python_number(lw, acc, a, e, space, node)
+        else:  # the start value where no iteration's mask held
+            taken = bind(lw, node, call("any", name(m_name)), "any")[1]
+            kinds.settle(lw, node, acc, path_weak.python_kind(a), path_weak.python_kind(
+                Array(e.value, e.dtype, (), weak=e.weak) if isinstance(e, Array) else e), taken)
         return
     kind = "max" if op in ("pymax", "maximum") else "min"
     # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
@@ -253,9 +242,17 @@ def _reduce(lw, node, space, st) -> None:
             f"{fn}() of a {e.dtype} value and a {P} value: Python returns the winner "
             "unchanged, so the result type would depend on the data; cast the operands to one "
             f"dtype or use np.{'maximum' if kind == 'max' else 'minimum'}")
-    if op in ("pymax", "pymin") and m_name is None and extremes.python_extreme(
-            lw, node, space, acc, a, e_name, P, kind, bind, lower_stmts, assign):
-        _keep_python_number(lw, acc, a, e, space, node)
+    # (Python's max returns the winner itself: the start where no element beat it, an
+    # element where one did; each element is a Python number where e is weak)
+    kinds_of = (path_weak.python_kind(a), path_weak.python_kind(
+        Array(e.value, e.dtype, (), weak=e.weak) if isinstance(e, Array) else e))
+    kept = None
+    if op in ("pymax", "pymin") and m_name is None:
+        kept = extremes.python_extreme(lw, node, space, acc, a, e_name, P, kind, bind,
+                                       lower_stmts, assign)
+    if kept is not None:
+        kinds.settle(lw, node, acc, *kinds_of, Array(lw.ctx.op("Not", kept.value),
+                                                     kept.dtype, ()))
         return
     if op in ("pymax", "pymin"):
         # Python's max(acc, e) keeps acc unless e compares greater: NaN never wins.
@@ -265,15 +262,17 @@ def _reduce(lw, node, space, st) -> None:
             sel = ast.BinOp(left=name(m_name), op=ast.BitAnd(), right=sel)
         W = call("where", sel, e_cast, ast.Constant(ident))
         r_name = bind(lw, node, call(fn, W, initial=ast.Constant(ident)), "r")[0]
-        keep = ast.Compare(left=name(r_name), ops=[cmp], comparators=[name(acc)])
-        lower_stmts(lw, node, [assign(acc, _scalar(call("where", keep, name(r_name),
+        won_name, won = bind(lw, node, ast.Compare(left=name(r_name), ops=[cmp],
+                                                   comparators=[name(acc)]), "won")
+        lower_stmts(lw, node, [assign(acc, _scalar(call("where", name(won_name), name(r_name),
                                                         name(acc))))])
-        _keep_python_number(lw, acc, a, e, space, node)
+        kinds.settle(lw, node, acc, *kinds_of, won)
         return
     E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
     r = call(fn, E, initial=ast.Constant(ident))
     lower_stmts(lw, node, [assign(acc, call("maximum" if kind == "max" else "minimum",
                                             name(acc), r))])
+    _keep_python_number(lw, acc, a, e, space, node)  # (np.maximum: numpy's after any trip)
 
 
 def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -> None:
@@ -301,14 +300,17 @@ def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -
         c = c if isinstance(c, Array) else Array(ctx.const(np.array(c, np.int64)), _I64, ())
         none = ctx.op("Equal", ctx.cast(c, _I64).value, zero)
         flag = none if flag is None else ctx.op("Or", flag, none)
-    line = getattr(node, "lineno", "?")
-    path_weak.mark(ctx, after, f"the loop at line {line}, which may run 0 times", flag)
+    # (one the dtype cannot hold, a Python int start of a float sum, fails where it is kept)
+    kinds.settle(lw, node, acc, path_weak.python_kind(before), None,
+                 Array(ctx.op("Not", flag), np.dtype(np.bool_), ()))
 
 
 def _argext(lw, node, space, st) -> None:
     """``if e > best: best = e; k = i``: the first (in iteration order) strict improvement."""
     best, k_name, kind = st.target, st.extra, st.op
     var = space.vars[0]
+    kb = path_weak.python_kind(lw.env.lookup(best)[1])
+    kk = None if k_name is None else path_weak.python_kind(lw.env.lookup(k_name)[1])
     e_name, e = bind(lw, node, st.value.node)
     ident = identity(e.dtype, kind)
     cmp = ast.Gt() if kind == "max" else ast.Lt()
@@ -322,10 +324,16 @@ def _argext(lw, node, space, st) -> None:
         elts=[ast.Constant(ident)], ctx=ast.Load())], ctx=ast.Load()),
         dtype=_dtype_attr(e.dtype), casting=ast.Constant("unsafe")), "w")[0]  # ident fits
     p = bind(lw, node, call("argmax" if kind == "max" else "argmin", name(padded)), "p")[0]
-    found = bind(lw, node, call("any", name(sel_name)), "f")[0]
+    found, taken = bind(lw, node, call("any", name(sel_name)), "f")
     at = ast.Subscript(value=name(padded), slice=name(p), ctx=ast.Load())
     stmts = [assign(best, _scalar(call("where", name(found), at, name(best))))]
     if k_name is not None:
         index = expr(f"start + p * {var.step}", start=var.start, p=p)
         stmts.append(assign(k_name, _scalar(call("where", name(found), index, name(k_name)))))
     lower_stmts(lw, node, stmts)
+    # (each element of e is a Python number where e is weak; the index is the loop's int)
+    ke = path_weak.python_kind(Array(e.value, e.dtype, (), weak=e.weak)) \
+        if isinstance(e, Array) else path_weak.python_kind(e)
+    kinds.settle(lw, node, best, kb, ke, taken)
+    if k_name is not None:
+        kinds.settle(lw, node, k_name, kk, "i", taken)

@@ -5,8 +5,8 @@ name and start value ``a`` (a Python number known at conversion time, or a 0-d A
 dtype ``P`` or weak: a Python number known at run time), the bound name of the
 per-iteration values ``e`` (1-d, iteration ``t`` at position ``t`` of the ascending range,
 reversed for a descending one), the dtype ``P`` the comparisons end in and "max"/"min".
-Output: True when ``acc`` was rebound to the loop's result; False (nothing emitted) when the
-form does not apply (then :mod:`.emit` lowers its general form).
+Output: the 0-d bool "start kept" when ``acc`` was rebound to the loop's result; None (nothing
+emitted) when the form does not apply (then :mod:`.emit` lowers its general form).
 
 Python's loop keeps ``acc`` unless ``e`` compares greater, so its result is the *first* element
 (in iteration order) equal to the largest ``e`` that exceeds the start value, or the start
@@ -72,8 +72,11 @@ def _guarded(ctx, e: Array, P: np.dtype) -> bool:
 
 
 def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, kind: str,
-                   bind, lower_stmts, assign) -> bool:
-    """Rebinds ``acc`` to the loop's ``max``/``min`` (see the module docstring)."""
+                   bind, lower_stmts, assign) -> Array | None:
+    """Rebinds ``acc`` to the loop's ``max``/``min`` (see the module docstring).
+
+    Returns the 0-d bool "the start value was kept" (Python's max returns the start object
+    then: a Python number where it was one), or None when the form does not apply."""
     from pyonnx.frontend.vectorize.exprs import name
 
     P = np.dtype(P)
@@ -83,7 +86,7 @@ def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, 
     e = lw.env.lookup(e_name)[1]
     if (start is None and not dynamic) or P not in _DTYPES or len(space.vars) != 1 or \
             not isinstance(e, Array) or e.ndim != 1:
-        return False
+        return None
     ctx = lw.ctx
     # keep = not (e > a), spelled (e <= a) | isnan(e) in numpy's promotion of e and the start
     # (as the loop compares): onnxruntime fuses Not into Where by swapping its branches, which
@@ -129,7 +132,7 @@ def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, 
     else:
         got = exact(ctx)
         if got is None:
-            return False
+            return None
         r = got.value
     better = "Greater" if kind == "max" else "Less"
     if dynamic:
@@ -137,16 +140,19 @@ def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, 
         one = ctx.const(np.array([1], np.int64))
         a1 = ctx.op("Reshape", ctx.cast(a, P).value, one)
         r1 = ctx.op("Reshape", r, one)
-        pick = ctx.op("Cast", ctx.op(better, r1, a1), to=7)  # 1: r is better (int64)
+        won = ctx.op(better, r1, a1)
+        pick = ctx.op("Cast", won, to=7)  # 1: r is better (int64)
+        squeeze = ctx.const(np.array([0], np.int64))
         out = ctx.op("Squeeze", ctx.op("Gather", ctx.op("Concat", a1, r1, axis=0), pick,
-                                       axis=0), ctx.const(np.array([0], np.int64)))
+                                       axis=0), squeeze)
+        kept = ctx.op("Not", ctx.op("Squeeze", won, squeeze))
     else:
         start_c = ctx.const(start)  # (not NaN: r <= a is then "r is not better")
-        out = ctx.op("Where", ctx.op("LessOrEqual" if kind == "max" else "GreaterOrEqual", r,
-                                     start_c), start_c, r)
+        kept = ctx.op("LessOrEqual" if kind == "max" else "GreaterOrEqual", r, start_c)
+        out = ctx.op("Where", kept, start_c, r)
     tmp = "_pyonnx_extreme_" + acc
     lw.env.bind(tmp, Array(out, P, ()))
     # (a 0-d array indexed with (): the numpy scalar the loop leaves)
     lower_stmts(lw, node, [assign(acc, ast.Subscript(value=name(tmp), slice=ast.Tuple(
         elts=[], ctx=ast.Load()), ctx=ast.Load()))])
-    return True
+    return Array(kept, np.dtype(np.bool_), ())

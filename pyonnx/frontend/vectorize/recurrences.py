@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.vectorize import emit
+from pyonnx.frontend.graph import path_weak
+from pyonnx.frontend.vectorize import emit, kinds
 from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
                                              name)
 from pyonnx.frontend.vectorize.forms import Step, setitem_parts
@@ -257,25 +258,24 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
         p, _ = emit.bind(lw, node, call("argmax", name(padded), axis=ast.Constant(0)), "p")
         found, _ = emit.bind(lw, node, emit.expr("m[p]", m=padded, p=p), "f")
         at = fresh("at")
-        stmts = [emit.assign(at, emit.expr(f"start + p * {var.step}", start=var.start, p=p))]
-        for t, v in sets:
-            value = _rename(v, var.name, at)
-            stmts.append(emit.assign(t, call("where", name(found), value, name(t))))
-        stmts.append(emit.assign(flag, name(found)))
-        # A result that is a Python number before the loop and set from the loop variable and
-        # constants only (idx = -1 ... idx = i) stays a Python number, as in the loop.
-        python = [t for t, v in sets if uses(v) <= {var.name} and _python_number(lw, t)]
-        emit.lower_stmts(lw, node, stmts)
-        for t in python:
-            value = lw.env.lookup(t)[1]
-            lw.env.bind(t, Array(value.value, value.dtype, value.shape, weak=True))
+        emit.lower_stmts(lw, node, [emit.assign(at, emit.expr(f"start + p * {var.step}",
+                                                              start=var.start, p=p))])
+        at_value = lw.env.lookup(at)[1]  # the loop's Python int at the hit
+        if isinstance(at_value, Array):
+            lw.env.bind(at, Array(at_value.value, at_value.dtype, (), weak=True))
+        taken = lw.env.lookup(found)[1]
+        if not lw.env.lookup(flag)[0]:
+            emit.lower_stmts(lw, node, [emit.assign(flag, name(found))])
+        # Each result is the value the hit's iteration assigned or the one it had before: as
+        # in the loop, a Python number where that is one (idx = -1 ... idx = i stays a Python
+        # int), a numpy scalar where that is one (vectorize/kinds.py).
+        for t, v in sets + [(flag, ast.Constant(True))]:
+            before = path_weak.python_kind(lw.env.lookup(t)[1])
+            v_name, value = emit.bind(lw, node, _rename(v, var.name, at), "v")
+            emit.lower_stmts(lw, node, [emit.assign(t, emit.expr(
+                "np.where(f, v, t)[()]", np=NP, f=found, v=v_name, t=t))])
+            kinds.settle(lw, node, t, before, path_weak.python_kind(value), taken)
     return run
-
-
-def _python_number(lw, name: str) -> bool:
-    value = lw.env.lookup(name)[1]
-    return isinstance(value, (int, float)) and not isinstance(value, bool) or \
-        isinstance(value, Array) and value.weak and value.ndim == 0
 
 
 def uses(e: ast.expr) -> set[str]:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import dtypes, path_weak
 from pyonnx.frontend.graph.shapes import broadcast_shapes, normalize_axis
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.numpy_calls.registry import register
@@ -171,6 +171,7 @@ def linspace(ctx, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
     y = _unsqueezed(ctx, idx, dt, nd)   # arange(0, num, dtype=dt).reshape(-1, 1, ...)
     out_shape = y.shape[:1] + bshape
     nan = ctx.const_array(np.array(np.nan, dt))
+    positive = None
     if isinstance(div, int) and div <= 0:
         step = nan
         y = emit(ctx, "Mul", [y, delta], dt)
@@ -215,8 +216,21 @@ def linspace(ctx, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
         y = emit(ctx, "Floor", [y], dt)
     y = ctx.cast(y, out_dtype)
     if retstep:
-        return y, step
+        return y, _step_kind(ctx, step, div, positive)
     return y
+
+
+def _step_kind(ctx, step: Array, div: Any, positive: Any) -> Array:
+    """numpy's scalar step is the Python float nan where ``div <= 0`` (num <= 1 with endpoint)
+    and a numpy scalar elsewhere (graph/path_weak.py marks which on which run-time path)."""
+    if step.shape != ():
+        return step
+    if isinstance(div, int):
+        return Array(step.value, step.dtype, (), weak=div <= 0)
+    step = Array(step.value, step.dtype, ())
+    path_weak.mark(ctx, step, "np.linspace's step: nan where num <= 1",
+                   ctx.op("Not", positive))
+    return step
 
 
 def _unsqueezed(ctx, idx: Array, dt: np.dtype, nd: int) -> Array:
