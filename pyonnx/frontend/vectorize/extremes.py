@@ -122,7 +122,7 @@ def python_extreme(lw, node, space, acc: str, a: Any, e_name: str, P: np.dtype, 
         # ReduceMax is the first of the largest (one pass; the exact form takes five). An
         # If runs the exact form for the rest: a NaN somewhere (the sum is NaN), a zero
         # extreme (its sign is the first zero's), an empty range.
-        from pyonnx.frontend.numpy_calls.rare_case import only_if
+        from pyonnx.frontend.graph.rare_case import only_if
         plain = ctx.op("ReduceMax" if kind == "max" else "ReduceMin", e.value, keepdims=0)
         total = ctx.op("ReduceSum", e.value, keepdims=0)
         empty = ctx.op("Equal", ctx.op("Size", e.value), ctx.const(np.array(0, np.int64)))

@@ -21,7 +21,7 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.shapes import broadcast_shapes
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.elementwise.gather_select import gather_select, worth_gathering
-from pyonnx.frontend.numpy_calls.rare_case import only_if
+from pyonnx.frontend.graph.rare_case import only_if
 
 __all__ = ["where_", "select_exact", "runtime_check"]
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls.rare_case import only_if
+from pyonnx.frontend.graph.rare_case import only_if
 
 __all__ = ["nan_rule"]
 
