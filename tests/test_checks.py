@@ -33,9 +33,7 @@ def test_assert_without_message(x):
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4])
 def test_assert_in_loop_first_failing_iteration(n):
-    # (python_kinds=False: s = 0.0 after a checked Loop that ran 0 times comes back as
-    # np.float64 of equal value: not followed through the check's loop yet)
-    check(k.assert_in_loop, np.array([1.0, 2.0, 7.0, 9.0]), n, python_kinds=False)
+    check(k.assert_in_loop, np.array([1.0, 2.0, 7.0, 9.0]), n)
 
 
 @pytest.mark.parametrize("limit", [0.0, 3.0, 6.5, 100.0])
@@ -103,14 +101,17 @@ def test_check_outputs_and_metadata():
     f = pyonnx.compile(k.assert_in_loop)
     model = f.to_onnx(F, 2)
     names = [o.name for o in model.graph.output]
-    assert names == ["assert_in_loop", "check_1_failed", "check_1_value_0", "check_1_value_1"]
+    # the result, and whether it is still the Python float 0.0 (the loop may run 0 times:
+    # numpy returns 0.0 then, a numpy float64 after an iteration)
+    assert names == ["output_0", "output_1", "check_1_failed", "check_1_value_0",
+                     "check_1_value_1"]
     meta = json.loads({p.key: p.value for p in model.metadata_props}["pyonnx.checks"])
     site = meta["sites"][0]
     assert site["exception"] == "builtins.AssertionError"
     assert site["failed"] == "check_1_failed"
     assert site["where"].endswith("checks_kernels.py:31")
     stripped = f.to_onnx(F, 2, checks=False)
-    assert [o.name for o in stripped.graph.output] == ["assert_in_loop"]
+    assert [o.name for o in stripped.graph.output] == ["output_0", "output_1"]
     assert "pyonnx.checks" not in {p.key for p in stripped.metadata_props}
     import onnx
     onnx.checker.check_model(stripped, full_check=True)
@@ -179,7 +180,7 @@ def test_asserts_in_both_branches(x):
 
 @pytest.mark.parametrize("x", [np.ones((2, 3)), np.arange(12.0).reshape(3, 4), np.ones((0, 2))])
 def test_raise_in_nested_loops(x):
-    check(k.raise_in_nested_loops, x, python_kinds=False)  # (as assert_in_loop's)
+    check(k.raise_in_nested_loops, x)
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint16, np.uint32, np.uint64,

@@ -72,11 +72,9 @@ def test_or_and_not():
 def test_chained_comparisons():
     check_all(k.chained_comparison, [(arr(1, 2),), (arr(-1),), (arr(20),)])
     check_all(k.chained_comparison_three, [(arr(1, 2), 2.0, 5.0)])
-    # lo <= m <= hi <= 100 where lo <= m <= hi: Python's 'hi <= 100' (a Python bool) is a
-    # numpy bool here: a join of joins does not follow the Python number's path yet
-    # (control_flow/path_types.mark: its side is itself marked)
-    check_all(k.chained_comparison_three, [(arr(1, 2), 0.0, 5.0), (arr(1, 2), 0.0, 500.0)],
-              python_kinds=False)
+    # lo <= m <= hi <= 100 where lo <= m <= hi: Python's 'hi <= 100' is a Python bool (a
+    # join of joins: path_types.mark follows a side that is itself marked)
+    check_all(k.chained_comparison_three, [(arr(1, 2), 0.0, 5.0), (arr(1, 2), 0.0, 500.0)])
 
 
 def test_size_one_array_condition():

@@ -33,9 +33,7 @@ def test_searches(x, t):
     x = x.astype(np.float64).reshape(-1)
     same(k.first_index_where, x, t)
     same(k.for_else_search, x, t)
-    # (python_kinds=False: acc = 0.0 kept by every iteration of a Loop that stays a Loop comes
-    # back as np.float64 of equal value: the Loop's Python-number flag covers 0 trips only)
-    same(k.break_and_continue, x, python_kinds=False)
+    same(k.break_and_continue, x)
     same(k.python_number_accumulates, x)
 
 

@@ -364,3 +364,44 @@ def complex_constant_without_views(a):
 def test_a_complex_constant_without_views_is_written():
     check_calls(complex_constant_without_views, (np.array([1.5 + 2j, 2]),),
                 (np.array([-1j], np.complex64),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Found by the types helper: a Python float an ONNX Loop's iterations may keep (m = 0.0, then
+# if v > m: m = v) was taken for a numpy float64 once the loop ran: float32 * m came back
+# float64 where numpy gives float32. The loop now carries a "still the Python number" flag.
+def python_start_kept_by_a_loop(x, x32, y):
+    m = 0.0
+    for v in x:
+        if v > m:
+            m = v
+        y[0] += 1.0
+    return x32 * m, m
+
+
+def python_start_kept_by_a_loop_with_continue(x):
+    acc = 0.0
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            continue
+        if acc > 10:
+            break
+        acc = acc + x[i]
+    return acc
+
+
+def test_a_python_float_kept_by_loop_iterations_keeps_numpy_result_types():
+    x32 = np.array([1.5, -2.0], np.float32)
+    # an element wins: float64 (numpy scalar m)
+    check_calls(python_start_kept_by_a_loop, (np.array([1.0, 2.0]), x32, np.zeros(1)))
+    compiled = pyonnx.compile(python_start_kept_by_a_loop)
+    # the start is kept: numpy's x32 * 0.0 is float32; the model has float64 and says so
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        compiled(np.array([-1.0, -2.0]), x32, np.zeros(1))
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        compiled(np.zeros(0), x32, np.zeros(1))
+
+
+def test_a_python_float_kept_by_loop_iterations_is_returned_as_python_float():
+    check_calls(python_start_kept_by_a_loop_with_continue, (np.array([-1.0, -2.0]),),
+                (np.array([1.0, -2.0, 3.0]),), (np.zeros(0),), (np.array([5.0, 6, -1, 7, 8]),))

@@ -111,9 +111,7 @@ def test_state_broadcast_by_the_first_iteration_stays_a_loop(rows, as_loops):
 @pytest.mark.parametrize("shape", [(0, 3), (1, 1), (3, 0), (4, 5)])
 def test_nested_loops(shape, as_loops):
     m = np.random.default_rng(1).normal(size=shape)
-    # (python_kinds=False: with 0 columns every total is a Python float; the outer Loop's state
-    # comes back as np.float64 of equal value: Loop states do not follow Python-number paths)
-    check(K.nested, m, python_kinds=False)
+    check(K.nested, m)
 
 
 @pytest.mark.parametrize("v", [0.5, 1.0, 3.0, 1000.0])

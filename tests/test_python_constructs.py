@@ -116,9 +116,7 @@ def test_comprehensions_over_run_time_iterables(n):
     else:  # sum() of the empty generator is Python's int 0; the model's float64 cannot be it
         with pytest.raises(pyonnx.ExecutionError, match="returns a Python int on some paths"):
             pyonnx.compile(k.gen_reductions)(X, n)
-    # (python_kinds=False: acc = 0.0 + sum(<empty>) in a Loop that stays a Loop is the Python
-    # 0.0 numpy gives, returned as np.float64 of equal value: Loop states do not follow it)
-    check(k.comp_in_loop_and_branch, X, n, python_kinds=False)
+    check(k.comp_in_loop_and_branch, X, n)
 
 
 def test_comprehension_filter_over_rows():

@@ -271,6 +271,18 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             merged.append((_KindFlag(key), Leaf(_BOOL, ())))
             values.append(tuple(Array(f, _BOOL, ()) if isinstance(f, ir.Value) else
                                 Array(ctx.const(np.array(f)), _BOOL, ()) for f in flags))
+    # A 0-d number that is a Python number on some paths (graph/path_weak), where a path's own
+    # flag is made inside it (an inner join's): an If output carries the flag out.
+    py_flags: dict[Any, ir.Value] = {}
+    inside = tuple({id(n) for n in b.nodes} for b in (then, other))
+    for (key, plan), sides in list(zip(merged, values)):
+        if isinstance(plan, Leaf) and plan.shape == () and not plan.weak:
+            flags = path_types.side_python_flags(ctx, sides, 1 if return_guard else None,
+                                                 inside)
+            if flags is not None:
+                merged.append((_PyFlag(key), Leaf(_BOOL, ())))
+                values.append(tuple(Array(f, _BOOL, ()) if isinstance(f, ir.Value) else
+                                    Array(ctx.const(np.array(f)), _BOOL, ()) for f in flags))
     # Conditions of choices made inside a branch (choices.Nested): extra If outputs, false on
     # the other path, so the outer choice can use them.
     exported: dict[int, ir.Value] = {}
@@ -299,16 +311,23 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                           for leaf in leaves_of(ctx, plan, vals[side])]
             branches.append((branch.nodes, arrays))
         outs = iter(_emit_if(lowering, cond, branches, leaves))
+        by_key: dict[int, Any] = {}
         for (key, plan), sides in zip(merged, values):
             value = rebuild(plan, outs)
             if key in mixed:
                 ctx.mixed_scalars[id(value.value)] = mixed[key]
             path_types.mark(ctx, value, plan, sides, cond,
-                            f"the branches of the '{construct}' at line {line}")
+                            f"the branches of the '{construct}' at line {line}",
+                            1 if return_guard else None)
+            by_key[id(key)] = value
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
             elif isinstance(key, _KindFlag):
                 kind_flags[key.key] = value.value
+            elif isinstance(key, _PyFlag):
+                py_flags[key.key] = value.value
+                path_weak.mark(ctx, by_key[id(key.key)],
+                               f"the branches of the '{construct}' at line {line}", value.value)
             elif isinstance(key, _Flag):
                 then_flag, else_flag, message, merged_value = rewrap[key.name]
                 lowering.env.bind(key.name, Undefined(message, (merged_value, value.value)))
@@ -371,6 +390,14 @@ class _Flag:
 
     def __init__(self, name: str):
         self.name = name
+
+
+class _PyFlag:
+    """The key of a merged 0-d value's flag (true where it is a Python number) among the If's
+    outputs (path_types.side_python_flags)."""
+
+    def __init__(self, key: Any):
+        self.key = key
 
 
 class _KindFlag:

@@ -16,7 +16,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
-from pyonnx.frontend.lower.control_flow import held_items, maybe_bound
+from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.common import (
     _I64, condition, dynamic, isolated, typed)
 from pyonnx.frontend.lower.structure import Static, leaf_plans, rebuild
@@ -26,7 +26,7 @@ __all__ = ["lower_body"]
 
 def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(),
                 kinds=None, held=None, weak_entry=frozenset(), stale=None, py_kinds=None,
-                watched=None, flagged=None, alias_watch=None):
+                watched=None, flagged=None, alias_watch=None, py_flagged=None):
     """Lowers the loop body once with state types ``plans`` (names and buffers); returns the
     names' values and the buffers' contents at the end of the body, the body's nodes, its
     inputs (iteration number, condition, per key its state inputs), its condition output, the
@@ -41,7 +41,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
     ``flagged``: names carried with a "bound" flag (maybe_bound.flag_key), name -> the message
     of a failing read: bound as maybe-bound in the body; ``alias_watch``: names that may
     hold another carried name's memory from the second iteration on, name -> that name
-    (loop_memory.aliases_across_iterations): AMBIGUOUS, stale after a write to it."""
+    (loop_memory.aliases_across_iterations): AMBIGUOUS, stale after a write to it;
+    ``py_flagged``: Python numbers an iteration may keep, carried with a flag
+    (path_types.python_state_flags)."""
     ctx = lowering.ctx
     env = lowering.env
     iter_in = ir.Value(name=ctx.fresh_name("iter"), type=ir.TensorType(ir.DataType.INT64),
@@ -94,6 +96,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).
                     ctx.aliases.buffer_of(value)[0].shared = True
+        path_types.mark_python_state(ctx, env.locals, bound, py_flagged or set(),
+                                     f"the loop at line {line}: the Python number it entered "
+                                     "with on some iterations")
         for name, message in (flagged or {}).items():
             key = maybe_bound.flag_key(name)
             if key in env.locals:

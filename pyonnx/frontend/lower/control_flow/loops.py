@@ -127,12 +127,21 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             if b not in plans:
                 entry[b] = state_aliases.memory.get(b, b.initial)
                 plans[b] = plan_of(entry[b])
+    # Python numbers an iteration may keep (m = 0.0, then if v > m: m = v): carried with a
+    # "still the Python number" flag (path_types.python_state_flags)
+    py_flagged: set[str] = set()
+    py_unknown: set[str] = set()  # (of those, names whose flag a body did not know)
     for _ in range(8):
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
+        weak_now = _weak_entry(entry_plans, plans)
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
-            _weak_entry(entry_plans, plans), stale, py_kinds, watched, flagged, alias_watch)
+            weak_now, stale, py_kinds, watched, flagged, alias_watch, py_flagged)
         maybe_bound.unwrap_exits(ctx, exits, nodes, names, pending, flagged, entry)
+        kept_python = path_types.python_state_flags(ctx, exits, names, weak_now, py_flagged,
+                                                    entry, plans, py_unknown)
+        if kept_python:
+            continue
         moved = [n for n in complex_derived
                  if not complex_aliases.same_view(ctx, entry[n], exits.get(n))]
         if moved:  # bound to another array in the body: carried as a value
@@ -350,7 +359,9 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             value = Array(value.value, plans[k].dtype, value.shape, plans[k].weak)
         if k in mixed_kinds:  # its kind after the loop depends on the paths taken in it
             path_weak.mark_kind(ctx, value, f"the loop at line {line}", mixed_kinds[k], None)
-        if may_skip and k in weak_entry:
+        if k in py_flagged:
+            pass  # (marked with its carried flag below)
+        elif may_skip and k in weak_entry:
             # a Python number after 0 iterations, a numpy value after more (s = 0.0, then
             # s = s + x[i]): refused where numpy's result type would show the difference
             ran = ran or loop_ran(ctx, count, first_value)
@@ -386,6 +397,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 unfollowed += follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
                     exits.get(k), live_exits, outer, count, first_value, bound.get(k))
+    for n in py_flagged:
+        still = env.locals.pop(path_types.python_key(n), None)
+        if isinstance(env.locals.get(n), Array):
+            path_weak.mark(ctx, env.locals[n], f"the loop at line {line}, whose iterations may "
+                           "keep it", still.value if isinstance(still, Array)
+                           and n not in py_unknown else None)
     for n in names:
         plan = plans.get(n)
         if n in flagged and n in maybe_final and maybe_bound.flag_key(n) in maybe_final:

@@ -18,29 +18,79 @@ from pyonnx.frontend.graph import path_weak
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.structure import Leaf, Plan, Tree, mixes_python_scalar, plan_of
 
-__all__ = ["mark", "select_flag"]
+__all__ = ["mark", "select_flag", "side_python_flags", "python_key", "python_state_flags", "mark_python_state"]
 
 
-def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str) -> None:
+def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
+         dead: int | None = None) -> None:
     """After a join on ``cond`` of ``sides`` (then, else) into ``value``: a 0-d number that is a
     Python number on one path and a numpy value on the other (graph/path_weak.mark), or Python
-    numbers of two kinds (1 and 0.5: path_weak.mark_kind), is recorded as such."""
+    numbers of two kinds (1 and 0.5: path_weak.mark_kind), is recorded as such. ``dead``: the
+    side whose path has returned (early_return's guard), whose value is never read."""
     if isinstance(plan, Tree) and isinstance(value, (tuple, list, dict)):
         # item by item: ((False, 1.5) on one path, (True, 2) on the other)
         def items(v):
             return list(v.values()) if isinstance(v, dict) else list(v)
         if all(isinstance(sd, (tuple, list, dict)) and len(sd) == len(value) for sd in sides):
             for child, v, *ss in zip(plan.children, items(value), *map(items, sides)):
-                mark(ctx, v, child, tuple(ss), cond, where)
+                mark(ctx, v, child, tuple(ss), cond, where, dead)
         return
     if not isinstance(plan, Leaf):
         return
-    if mixes_python_scalar(*map(plan_of, sides)):
-        then_python = type(sides[0]) in (int, float, bool) or \
-            isinstance(sides[0], Array) and sides[0].weak
-        path_weak.mark(ctx, value, where, cond if then_python else ctx.op("Not", cond))
+    marked = [isinstance(sd, Array) and id(sd.value) in ctx.path_weak and not sd.weak
+              for sd in sides]
+    if mixes_python_scalar(*map(plan_of, sides)) or (any(marked) and not plan.weak):
+        # per side: True where it is the Python number (a side that is itself a Python number
+        # on some paths only, a loop's state, carries its own flag: unknown stays unknown)
+        flags = [True if type(sd) in (int, float, bool) or isinstance(sd, Array) and sd.weak
+                 else _visible(path_weak.python_flag(ctx, sd)) if m else False
+                 for sd, m in zip(sides, marked)]
+        if dead is not None:
+            flags[dead] = flags[1 - dead]
+        if flags == [False, False]:
+            return
+        path_weak.mark(ctx, value, where, None if None in flags else
+                       ctx.const(np.array(True)) if flags == [True, True] else
+                       select_flag(ctx, cond, *flags))
     elif plan.weak and plan.shape == ():
         _mark_python_kinds(ctx, value, sides, cond, where)
+
+
+def side_python_flags(ctx, sides: tuple, dead: int | None = None,
+                      inside: tuple = ()) -> tuple | None:
+    """Per side of a join, whether the 0-d number is the Python number there (True/False, or
+    the side's own 0-d bool flag): for branches.join_branches to carry out of the If when a
+    side's flag is made inside the branch; None when no side is marked with such a flag, or
+    a side's flag is unknown. ``dead``: a side that returned (its flag is never read);
+    ``inside``: per side, the ids of the nodes the branch made."""
+    flags, inner = [], False
+    for i, sd in enumerate(sides):
+        if type(sd) in (int, float, bool) or isinstance(sd, Array) and sd.weak:
+            flags.append(True)
+        elif isinstance(sd, Array) and id(sd.value) in ctx.path_weak:
+            f = path_weak.python_flag(ctx, sd)
+            if f is None:
+                return None
+            inner = inner or (isinstance(f, ir.Value) and (
+                _visible(f) is None or i < len(inside) and f.producer() is not None
+                and id(f.producer()) in inside[i]))
+            flags.append(f)
+        else:
+            flags.append(False)
+    if not inner:
+        return None
+    if dead is not None:
+        flags[dead] = False
+    return tuple(flags)
+
+
+def _visible(flag: Any) -> Any:
+    """``flag`` where the join can read it, else None (unknown): a value made inside a
+    branch or loop body that is already a finished graph (an inner join's flag) is not."""
+    if not isinstance(flag, ir.Value):
+        return flag
+    owner = flag.producer().graph if flag.producer() is not None else flag.graph
+    return flag if owner is None else None
 
 
 def _mark_python_kinds(ctx, value: Any, sides: tuple, cond, where: str) -> None:
@@ -63,7 +113,7 @@ def _mark_python_kinds(ctx, value: Any, sides: tuple, cond, where: str) -> None:
         if mark is None:
             flags.append(kind == narrow_kind)
         else:
-            flags.append(mark[1] if mark[2].kind == narrow_kind else None)
+            flags.append(_visible(mark[1]) if mark[2].kind == narrow_kind else None)
     path_weak.mark_kind(ctx, value, where, narrow,
                         None if None in flags else select_flag(ctx, cond, *flags))
 
@@ -79,3 +129,50 @@ def select_flag(ctx, cond: ir.Value, then: Any, other: Any) -> ir.Value:
         return ctx.op("Not", cond)
     return ctx.op("Or", ctx.op("And", cond, value(then)),
                   ctx.op("And", ctx.op("Not", cond), value(other)))
+
+
+def python_key(name: str) -> str:
+    """The loop state key of ``name``'s "still the Python number" flag (not an identifier)."""
+    return f"{name}.python"
+
+
+def python_state_flags(ctx, exits: dict, names, weak_entry, flagged: set, entry: dict,
+                       plans: dict, unknown: set) -> bool:
+    """For loops.lower_loop, after the body: ``exits[python_key(n)]``, whether ``n`` is still
+    the Python number it entered the loop as (``weak_entry``) at the iteration's end, for the
+    names ``flagged``. A name whose end value may still be that number (marked by a join in
+    the body) joins ``flagged`` (entry flag: true) and True is returned: lower the body
+    again. A flag the body does not know (a nested loop's) is carried as false and the name
+    added to ``unknown``: marked unknown after the loop (refused where numpy's result type
+    would show it)."""
+    more = False
+    for n in names:
+        if n not in weak_entry and n not in flagged:
+            continue
+        v = exits.get(n)
+        marked = isinstance(v, Array) and id(v.value) in ctx.path_weak and not v.weak
+        if n not in flagged:
+            if not marked:
+                continue
+            flagged.add(n)
+            entry[python_key(n)] = Array(ctx.const(np.array(True)), np.dtype(np.bool_), ())
+            plans[python_key(n)] = plan_of(entry[python_key(n)])
+            more = True
+            continue
+        f = path_weak.python_flag(ctx, v) if marked else \
+            (isinstance(v, Array) and v.weak or type(v) in (int, float, bool))
+        if f is None:
+            unknown.add(n)
+            f = False
+        exits[python_key(n)] = Array(f if isinstance(f, ir.Value) else
+                                     ctx.const(np.array(bool(f))), np.dtype(np.bool_), ())
+    return more
+
+
+def mark_python_state(ctx, env_locals: dict, bound: dict, flagged: set, where: str) -> None:
+    """In a loop body: marks each flagged name's state input with its carried flag (popped
+    from the state's names)."""
+    for n in flagged:
+        still = env_locals.pop(python_key(n), None)
+        if n in bound and isinstance(still, Array):
+            path_weak.mark(ctx, bound[n], where, still.value)
