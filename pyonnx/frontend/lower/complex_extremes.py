@@ -217,8 +217,8 @@ def _accumulate(largest: bool):
     name = f"np.{'maximum' if largest else 'minimum'}.accumulate"
 
     def lower(ctx, a, axis=0, dtype=None, out=None):
-        from pyonnx.frontend.numpy_calls.reductions.common import _axis1
-        from pyonnx.frontend.numpy_calls.reductions.doubling import doubling_scan
+        from pyonnx.frontend.graph.loops import doubling_scan
+        from pyonnx.frontend.graph.shapes import single_axis
 
         if dtype is not None or out is not None:
             raise ctx.error(f"{name}(..., dtype=/out=) of a complex array is not supported "
@@ -227,7 +227,7 @@ def _accumulate(largest: bool):
             raise ctx.error(f"{name} of this value is not supported with complex values")
         if a.ndim == 0:
             raise ctx.error(f"{name} of a 0-d array (numpy raises ValueError)")
-        k = _axis1(ctx, name, a.re, axis)
+        k = single_axis(ctx, name, a.re, axis)
         i64 = np.dtype(np.int64)
         import onnx_ir as ir
         one = ctx.op("ConstantOfShape", ctx.op("Shape", a.re.value),

@@ -81,7 +81,7 @@ def unique_axis(ctx, z: Complex, axis: int, flags: list[bool]):
                    r.take(r.take(im, c, axis=1), perm), z.dtype)
         return [r.take(perm, r.lexsort(tuple(_sort_keys(ctx, col)), axis=0))]
 
-    from pyonnx.frontend.numpy_calls.science.compose import counted_loop
+    from pyonnx.frontend.graph.loops import counted_loop
     (perm,) = counted_loop(ctx, ctx.op("Squeeze", ncols, _ints(ctx, 0)), [start], body)
     perm = Array(perm.value, _I64, (z.shape[ax],))
     sr, si = r.take(re, perm, axis=0), r.take(im, perm, axis=0)
