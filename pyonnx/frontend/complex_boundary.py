@@ -64,7 +64,7 @@ def written_arguments(ctx, lowering, taken: set[str]) -> list[tuple[str, Array, 
             two different values (rebinding the name after writing), which is not followed.
     """
     from pyonnx.errors import ConversionError
-    from pyonnx.frontend.lower.complex_writes import written_arguments as names
+    from pyonnx.frontend.lower.complex_state import written_arguments as names
 
     out = []
     for name in sorted(names(ctx)):

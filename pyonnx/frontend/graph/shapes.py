@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from pyonnx.frontend.graph.values import Dim
 
-__all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes"]
+__all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes", "single_axis"]
 
 
 def broadcast_shapes(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
@@ -71,3 +73,17 @@ def normalize_axes(axis: None | int | tuple[int, ...] | list[int], ndim: int) ->
     if len(set(axes)) != len(axes):
         raise ValueError("repeated axis")
     return tuple(sorted(axes))
+
+
+def single_axis(ctx, name: str, x, axis) -> int:
+    """A single static axis of ``x`` (numpy's ``normalize_axis_index``), or a ConversionError
+    naming ``name``. (The reductions' ``_axis1``; here so that lowering uses it too.)"""
+    axis = ctx.static(axis, "axis")
+    if isinstance(axis, np.integer):
+        axis = int(axis)
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise ctx.error(f"{name}: axis must be an int or None, not {axis!r}")
+    try:
+        return normalize_axis(axis, x.ndim)
+    except ValueError as e:
+        raise ctx.error(f"{name}: {e}") from None

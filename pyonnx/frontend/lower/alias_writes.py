@@ -89,7 +89,7 @@ def write_with(lowering, target: Any, compute: Any, loc_text: str) -> None:
     if owned and owned.get(buffer) is not None:
         # a part of a complex argument (written through ``z.real`` held by a name): the
         # argument is written back (complex_boundary)
-        from pyonnx.frontend.lower.complex_writes import written_arguments
+        from pyonnx.frontend.lower.complex_state import written_arguments
         written_arguments(ctx).add(owned[buffer])
     # Memory chosen at run time that shares elements with this buffer (choices.py sets the
     # hook when it makes the first such name).

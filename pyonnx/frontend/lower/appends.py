@@ -90,7 +90,7 @@ def _complex_copy_only(lowering, value: Complex) -> None:
     object, so only values no later write can change are taken: numpy scalars read by an
     integer index (``z[i]``) and fresh 0-d values no name holds (``z[i] * 2``)."""
     from pyonnx.frontend.lower.complex_aliases import holders
-    from pyonnx.frontend.lower.complex_calls import scalar_copies
+    from pyonnx.frontend.lower.complex_state import scalar_copies
 
     ctx = lowering.ctx
     if scalar_copies(ctx).get(id(value)) is value:

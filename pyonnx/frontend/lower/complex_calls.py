@@ -24,6 +24,7 @@ from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.lower import complex_creation as C
 from pyonnx.frontend.lower import complex_functions as F
 from pyonnx.frontend.lower import complex_ops as ops
+from pyonnx.frontend.lower.complex_state import scalar_copies
 from pyonnx.frontend.numpy_calls import lookup, lookup_method
 
 __all__ = ["ComplexMethod", "attribute", "getitem", "flat_getitem", "involved", "call"]
@@ -206,12 +207,6 @@ def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
                         "raises IndexError for a complex index)")
     flat = ops.new_copy(ctx, F.partwise(ctx, z, lambda p: lookup(np.ravel).fn(ctx, p)))
     return F.partwise(ctx, flat, lambda p: real_getitem(ctx, p, index))
-
-
-def scalar_copies(ctx) -> dict:
-    """id → Complex of the numpy scalars read by an integer index (``z[i]``): immutable copies
-    (their ``base`` is set all the same, to refuse writes through them)."""
-    return ctx.__dict__.setdefault("complex_scalar_items", {})
 
 
 def _basic(index: Any) -> bool:

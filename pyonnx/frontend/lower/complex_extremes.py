@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, parts, zeros_like
-from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, parts
+from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.lower.complex_ops import R
+from pyonnx.frontend.lower.complex_order import masked_reduce
 from pyonnx.frontend.numpy_calls import lookup
 
 __all__ = ["FUNCS", "masked_reduce"]
@@ -125,7 +126,7 @@ def _builtin(largest: bool):
 
 def _known_scalar(ctx, v: Any) -> bool:
     """Whether numpy has ``v`` as a numpy scalar (compared by numpy's scalar code)."""
-    from pyonnx.frontend.lower.complex_calls import scalar_copies
+    from pyonnx.frontend.lower.complex_state import scalar_copies
     if isinstance(v, np.generic):
         return True
     return isinstance(v, Complex) and scalar_copies(ctx).get(id(v)) is v
@@ -175,64 +176,6 @@ def _of_items(ctx, z: Complex, largest: bool, default: Any) -> Complex:
     return make(ctx, re, im, z.dtype)
 
 
-def masked_reduce(ctx, a: Any, axis: Any, keepdims: Any, initial: Any, where: Any,
-                  largest: bool, skip_nan: bool, fname: str) -> Complex:
-    """``np.max``/``np.nanmax`` (``largest``) and ``min``/``nanmin`` with ``initial=`` and/or
-    ``where=`` of a complex array (see the module docstring)."""
-    from pyonnx.frontend.lower.complex_order import _arg_extreme, _complex
-
-    ufunc = ("fmax" if largest else "fmin") if skip_nan else ("maximum" if largest else "minimum")
-    if initial is None:
-        raise ctx.error(f"reduction operation '{ufunc}' does not have an identity, so to use a "
-                        "where mask one has to specify 'initial' (numpy raises ValueError)")
-    if isinstance(initial, (Complex, Array)) and initial.ndim != 0 or \
-            isinstance(initial, (list, tuple, np.ndarray)) and np.ndim(initial) != 0:
-        raise ctx.error(f"{fname}: initial must be a scalar (numpy raises TypeError)")
-    if where is not None and not (
-            isinstance(where, Array) and where.dtype.kind == "b"
-            or is_static(where) and np.asarray(where).dtype.kind == "b"):
-        raise ctx.error(f"{fname}: where= takes a boolean mask (numpy raises TypeError for "
-                        "other dtypes); write where=(m != 0)")
-    z = _complex(ctx, a, fname)
-    r = R(ctx)
-    zeros = zeros_like(ctx, z.re)
-    falses = r.not_equal(zeros, zeros)  # False in z's (run-time) shape
-    mask = r.logical_not(falses) if where is None else r.logical_or(
-        ctx.const_array(np.asarray(where, bool)) if is_static(where) else where, falses)
-    keep = ctx.static(keepdims, "keepdims")
-    axis = ctx.static(axis, "axis")
-    re, im = z.re, z.im
-    if axis is None or z.ndim == 0:
-        re, im, mask = r.ravel(re), r.ravel(im), r.ravel(mask)
-        ax = 0
-    elif isinstance(axis, (int, np.integer)):
-        if not -z.ndim <= axis < z.ndim:
-            raise ctx.error(f"{fname}: axis {axis} is out of bounds for array of dimension "
-                            f"{z.ndim} (numpy raises AxisError)")
-        ax = int(axis) % z.ndim
-    else:
-        raise ctx.error(f"{fname} of a complex array over several axes is not supported yet; "
-                        "reduce one axis at a time")
-    ir_, ii = parts(ctx, initial, z.dtype)
-    lane = r.sum(zeros_like(ctx, re), axis=ax, keepdims=True)  # zeros of the result's shape
-    minus_zero = r.negative(lane)  # (x + -0.0 is x exactly: -0.0 in initial=-1j stays)
-    ir_, ii = r.add(ir_, minus_zero), r.add(ii, minus_zero)
-    cat = lookup(np.concatenate).fn
-    re = cat(ctx, [ir_, re], axis=ax)
-    im = cat(ctx, [ii, im], axis=ax)
-    # (the initial value's slot is always selected)
-    mask = cat(ctx, [r.equal(lane, lane), mask], axis=ax)
-    idx = _arg_extreme(ctx, make(ctx, re, im, z.dtype), ax, largest, skip_nan, valid=mask)
-    out_re = r.take_along_axis(re, idx, axis=ax)
-    out_im = r.take_along_axis(im, idx, axis=ax)
-    if axis is None or z.ndim == 0:
-        shape = (1,) * z.ndim if keep else ()
-        out_re, out_im = r.reshape(out_re, shape), r.reshape(out_im, shape)
-    elif not keep:
-        out_re, out_im = r.squeeze(out_re, axis=ax), r.squeeze(out_im, axis=ax)
-    return make(ctx, out_re, out_im, z.dtype)
-
-
 def _logical(func):
     """A logical ufunc (or its reduce/accumulate) of complex values: on their truth."""
     def lower(ctx, *args, **kwargs):
@@ -274,8 +217,8 @@ def _accumulate(largest: bool):
     name = f"np.{'maximum' if largest else 'minimum'}.accumulate"
 
     def lower(ctx, a, axis=0, dtype=None, out=None):
-        from pyonnx.frontend.numpy_calls.reductions.common import _axis1
-        from pyonnx.frontend.numpy_calls.reductions.doubling import doubling_scan
+        from pyonnx.frontend.graph.loops import doubling_scan
+        from pyonnx.frontend.graph.shapes import single_axis
 
         if dtype is not None or out is not None:
             raise ctx.error(f"{name}(..., dtype=/out=) of a complex array is not supported "
@@ -284,7 +227,7 @@ def _accumulate(largest: bool):
             raise ctx.error(f"{name} of this value is not supported with complex values")
         if a.ndim == 0:
             raise ctx.error(f"{name} of a 0-d array (numpy raises ValueError)")
-        k = _axis1(ctx, name, a.re, axis)
+        k = single_axis(ctx, name, a.re, axis)
         i64 = np.dtype(np.int64)
         import onnx_ir as ir
         one = ctx.op("ConstantOfShape", ctx.op("Shape", a.re.value),

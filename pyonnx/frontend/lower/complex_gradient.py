@@ -13,6 +13,7 @@ numbers* (the real one cast to ``x + 0j``), so an infinite part gives numpy's Na
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any
 
 import numpy as np
@@ -21,58 +22,70 @@ from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, part
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.lower.complex_functions import partwise
-from pyonnx.frontend.numpy_calls.science import calculus as real
-from pyonnx.frontend.numpy_calls.science.compose import Np
+from pyonnx.frontend.numpy_calls import lookup_steps
 
 __all__ = ["FUNCS"]
 
 
-class _ComplexNp(Np):
-    """:class:`Np` whose add/subtract/multiply/true_divide/negative/getitem/reshape take a
-    Complex operand (numpy's complex arithmetic, complex_ops)."""
+def _real():
+    """calculus's gradient steps (numpy_calls/science/calculus.py registers them): statement
+    lowering reaches a family only through the registry package's look-ups."""
+    return lookup_steps("gradient")
 
-    _NAMES = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply",
-              ast.Div: "true_divide"}
 
-    def _binary(self, op, a, b):
-        if isinstance(a, Complex) or isinstance(b, Complex):
-            return ops.binary(self.ctx, op, a, b)
-        return Np.__getattr__(self, self._NAMES[op])(a, b)
+@functools.cache
+def _complex_np() -> type:
+    """The complex facade class, made on first use (its base, calculus's :class:`Np`, comes
+    from the registry, which loads the families on its first look-up)."""
+    Np = _real().Np
 
-    def add(self, a, b):
-        return self._binary(ast.Add, a, b)
+    class _ComplexNp(Np):
+        """:class:`Np` whose add/subtract/multiply/true_divide/negative/getitem/reshape take a
+        Complex operand (numpy's complex arithmetic, complex_ops)."""
 
-    def subtract(self, a, b):
-        return self._binary(ast.Sub, a, b)
+        _NAMES = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply",
+                  ast.Div: "true_divide"}
 
-    def multiply(self, a, b):
-        return self._binary(ast.Mult, a, b)
+        def _binary(self, op, a, b):
+            if isinstance(a, Complex) or isinstance(b, Complex):
+                return ops.binary(self.ctx, op, a, b)
+            return Np.__getattr__(self, self._NAMES[op])(a, b)
 
-    def true_divide(self, a, b):
-        return self._binary(ast.Div, a, b)
+        def add(self, a, b):
+            return self._binary(ast.Add, a, b)
 
-    def negative(self, a):
-        if isinstance(a, Complex):
-            return ops.unary(self.ctx, ast.USub, a)
-        return Np.__getattr__(self, "negative")(a)
+        def subtract(self, a, b):
+            return self._binary(ast.Sub, a, b)
 
-    def getitem(self, x, index):
-        if isinstance(x, Complex):
-            from pyonnx.frontend.graph.indexing import getitem
-            return partwise(self.ctx, x, lambda p: getitem(self.ctx, p, index))
-        return super().getitem(x, index)
+        def multiply(self, a, b):
+            return self._binary(ast.Mult, a, b)
 
-    def reshape(self, x, shape):
-        if isinstance(x, Complex):
-            return partwise(self.ctx, x, lambda p: Np.__getattr__(self, "reshape")(p, shape))
-        return Np.__getattr__(self, "reshape")(x, shape)
+        def true_divide(self, a, b):
+            return self._binary(ast.Div, a, b)
+
+        def negative(self, a):
+            if isinstance(a, Complex):
+                return ops.unary(self.ctx, ast.USub, a)
+            return Np.__getattr__(self, "negative")(a)
+
+        def getitem(self, x, index):
+            if isinstance(x, Complex):
+                from pyonnx.frontend.graph.indexing import getitem
+                return partwise(self.ctx, x, lambda p: getitem(self.ctx, p, index))
+            return super().getitem(x, index)
+
+        def reshape(self, x, shape):
+            if isinstance(x, Complex):
+                return partwise(self.ctx, x, lambda p: Np.__getattr__(self, "reshape")(p, shape))
+            return Np.__getattr__(self, "reshape")(x, shape)
+
+    return _ComplexNp
 
 
 def gradient(ctx, f, *varargs, axis=None, edge_order=1):
     """``np.gradient(f, *varargs, axis=None, edge_order=1)`` of a complex ``f``."""
     from pyonnx.frontend.graph import kernels
     from pyonnx.frontend.graph.values import Array
-    from pyonnx.frontend.numpy_calls.shape.common import axes_of
 
     if not isinstance(f, Complex):
         raise ctx.error("np.gradient with complex spacings is not supported yet; the spacings "
@@ -80,25 +93,26 @@ def gradient(ctx, f, *varargs, axis=None, edge_order=1):
     if any(is_complex(v) for v in varargs):
         raise ctx.error("np.gradient with complex spacings is not supported yet; the spacings "
                         "are distances (real numbers)")
-    N = _ComplexNp(ctx)
+    real = _real()
+    N = _complex_np()(ctx)
     edge_order = ctx.static(edge_order, "edge_order")
     if edge_order not in (1, 2):
         raise ctx.error("np.gradient: 'edge_order' must be 1 or 2 (numpy raises ValueError)")
-    axes = tuple(range(f.ndim)) if axis is None else axes_of(ctx, axis, f.ndim)
-    dx = real._spacings(ctx, N, f.re, varargs, axes)
+    axes = tuple(range(f.ndim)) if axis is None else real.axes_of(ctx, axis, f.ndim)
+    dx = real.spacings(ctx, N, f.re, varargs, axes)
     outs = []
     for ax, d in zip(axes, dx):
-        checked = real._at_least(ctx, f.re, ax, edge_order + 1)
+        checked = real.at_least(ctx, f.re, ax, edge_order + 1)
         fa = Complex(checked, f.im, f.dtype)  # (the length check rides on the real part)
         if isinstance(d, tuple):
             diffx, first, uniform = d
-            uni = _assemble(ctx, real._uniform(ctx, N, fa, ax, first, edge_order), ax, f)
-            non = _assemble(ctx, real._nonuniform(ctx, N, fa, ax, diffx, edge_order), ax, f)
+            uni = _assemble(ctx, real.uniform(ctx, N, fa, ax, first, edge_order), ax, f)
+            non = _assemble(ctx, real.nonuniform(ctx, N, fa, ax, diffx, edge_order), ax, f)
             flag = Array(uniform.value, np.dtype(np.bool_), ())
             outs.append(make(ctx, kernels.where(ctx, flag, uni.re, non.re),
                              kernels.where(ctx, flag, uni.im, non.im), f.dtype))
         else:
-            outs.append(_assemble(ctx, real._uniform(ctx, N, fa, ax, d, edge_order), ax, f))
+            outs.append(_assemble(ctx, real.uniform(ctx, N, fa, ax, d, edge_order), ax, f))
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 

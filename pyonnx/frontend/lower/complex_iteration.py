@@ -63,7 +63,7 @@ def rows(ctx, z: Complex, unroll_limit: int) -> list | DynamicIter:
                 return CA.view(ctx, source, out, GetItem(index))
             out.base, out.mem = z, z.mem
         else:  # a numpy scalar (compared by numpy's scalar code: complex_scalar_compare)
-            from pyonnx.frontend.lower.complex_calls import scalar_copies
+            from pyonnx.frontend.lower.complex_state import scalar_copies
             scalar_copies(ctx)[id(out)] = out
         return out
 

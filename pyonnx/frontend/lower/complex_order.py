@@ -26,11 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from pyonnx.frontend.graph.complex_values import Complex, make, parts
+from pyonnx.frontend.graph.complex_values import Complex, make, parts, zeros_like
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower import complex_ops as ops
 from pyonnx.frontend.lower.complex_ops import R
+from pyonnx.frontend.numpy_calls import lookup
 
-__all__ = ["FUNCS", "METHODS"]
+__all__ = ["FUNCS", "METHODS", "masked_reduce"]
 
 
 def _has_nan(r: R, re, im):
@@ -111,7 +113,6 @@ def _reduce(largest: bool, fname: str, skip_nan: bool = False):
             raise ctx.error(f"{fname}(..., out=) of a complex array is not supported yet; "
                             "assign the result")
         if initial is not None or where is not None:
-            from pyonnx.frontend.lower.complex_extremes import masked_reduce
             return masked_reduce(ctx, a, axis, keepdims, initial, where, largest, skip_nan,
                                  fname)
         z = _complex(ctx, a, fname)
@@ -148,6 +149,64 @@ def _complex(ctx, a: Any, fname: str) -> Complex:
     re, im = parts(ctx, a, np.asarray(a).dtype if not hasattr(a, "dtype") else a.dtype)
     return make(ctx, re, im, np.result_type(a.dtype if hasattr(a, "dtype") else
                                             np.asarray(a).dtype, np.complex64))
+
+
+def masked_reduce(ctx, a: Any, axis: Any, keepdims: Any, initial: Any, where: Any,
+                  largest: bool, skip_nan: bool, fname: str) -> Complex:
+    """``np.max``/``np.nanmax`` (``largest``) and ``min``/``nanmin`` with ``initial=`` and/or
+    ``where=`` of a complex array (see complex_extremes's module docstring; it lives here,
+    beside the ``_arg_extreme`` it runs, so that complex_order does not import complex_extremes
+    back)."""
+    ufunc = ("fmax" if largest else "fmin") if skip_nan else ("maximum" if largest else "minimum")
+    if initial is None:
+        raise ctx.error(f"reduction operation '{ufunc}' does not have an identity, so to use a "
+                        "where mask one has to specify 'initial' (numpy raises ValueError)")
+    if isinstance(initial, (Complex, Array)) and initial.ndim != 0 or \
+            isinstance(initial, (list, tuple, np.ndarray)) and np.ndim(initial) != 0:
+        raise ctx.error(f"{fname}: initial must be a scalar (numpy raises TypeError)")
+    if where is not None and not (
+            isinstance(where, Array) and where.dtype.kind == "b"
+            or is_static(where) and np.asarray(where).dtype.kind == "b"):
+        raise ctx.error(f"{fname}: where= takes a boolean mask (numpy raises TypeError for "
+                        "other dtypes); write where=(m != 0)")
+    z = _complex(ctx, a, fname)
+    r = R(ctx)
+    zeros = zeros_like(ctx, z.re)
+    falses = r.not_equal(zeros, zeros)  # False in z's (run-time) shape
+    mask = r.logical_not(falses) if where is None else r.logical_or(
+        ctx.const_array(np.asarray(where, bool)) if is_static(where) else where, falses)
+    keep = ctx.static(keepdims, "keepdims")
+    axis = ctx.static(axis, "axis")
+    re, im = z.re, z.im
+    if axis is None or z.ndim == 0:
+        re, im, mask = r.ravel(re), r.ravel(im), r.ravel(mask)
+        ax = 0
+    elif isinstance(axis, (int, np.integer)):
+        if not -z.ndim <= axis < z.ndim:
+            raise ctx.error(f"{fname}: axis {axis} is out of bounds for array of dimension "
+                            f"{z.ndim} (numpy raises AxisError)")
+        ax = int(axis) % z.ndim
+    else:
+        raise ctx.error(f"{fname} of a complex array over several axes is not supported yet; "
+                        "reduce one axis at a time")
+    ir_, ii = parts(ctx, initial, z.dtype)
+    lane = r.sum(zeros_like(ctx, re), axis=ax, keepdims=True)  # zeros of the result's shape
+    minus_zero = r.negative(lane)  # (x + -0.0 is x exactly: -0.0 in initial=-1j stays)
+    ir_, ii = r.add(ir_, minus_zero), r.add(ii, minus_zero)
+    cat = lookup(np.concatenate).fn
+    re = cat(ctx, [ir_, re], axis=ax)
+    im = cat(ctx, [ii, im], axis=ax)
+    # (the initial value's slot is always selected)
+    mask = cat(ctx, [r.equal(lane, lane), mask], axis=ax)
+    idx = _arg_extreme(ctx, make(ctx, re, im, z.dtype), ax, largest, skip_nan, valid=mask)
+    out_re = r.take_along_axis(re, idx, axis=ax)
+    out_im = r.take_along_axis(im, idx, axis=ax)
+    if axis is None or z.ndim == 0:
+        shape = (1,) * z.ndim if keep else ()
+        out_re, out_im = r.reshape(out_re, shape), r.reshape(out_im, shape)
+    elif not keep:
+        out_re, out_im = r.squeeze(out_re, axis=ax), r.squeeze(out_im, axis=ax)
+    return make(ctx, out_re, out_im, z.dtype)
 
 
 def _binary(kind: str):

@@ -37,7 +37,7 @@ _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 def _kind(ctx, v: Any) -> str:
     """"array", "scalar" (numpy scalar or Python number) or "unknown" for a 0-d operand."""
-    from pyonnx.frontend.lower.complex_calls import scalar_copies
+    from pyonnx.frontend.lower.complex_state import scalar_copies
 
     if isinstance(v, (Complex, Array)):
         if v.ndim != 0 or (isinstance(v, Complex) and v.param is not None):

@@ -27,6 +27,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph.complex_values import Complex, make, zeros_like
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.complex_ops import R
+from pyonnx.frontend.lower.complex_unique_axis import _ints, _shift
 
 __all__ = ["FUNCS", "median", "unique"]
 
@@ -194,17 +195,6 @@ def unique(ctx, ar, return_index=False, return_inverse=False, return_counts=Fals
         lo = ctx.op("Slice", bounds, _ints(ctx, 0), _ints(ctx, -1), _ints(ctx, 0))
         out.append(Array(ctx.op("Sub", hi, lo), _I64, (None,)))
     return tuple(out)
-
-
-def _ints(ctx, *values: int):
-    return ctx.const(np.array(values, dtype=np.int64))
-
-
-def _shift(ctx, p: Array) -> Array:
-    """``p`` moved one place right along its only axis, its first element repeated."""
-    head = ctx.op("Slice", p.value, _ints(ctx, 0), _ints(ctx, 1), _ints(ctx, 0))
-    body = ctx.op("Slice", p.value, _ints(ctx, 0), _ints(ctx, -1), _ints(ctx, 0))
-    return Array(ctx.op("Concat", head, body, axis=0), p.dtype, p.shape)
 
 
 FUNCS = {np.median: median, np.unique: unique}

@@ -28,10 +28,21 @@ __all__ = ["unique_axis"]
 _I64 = np.dtype(np.int64)
 
 
+def _ints(ctx, *values: int):
+    """An int64 1-d constant (shared with complex_sorted, which imports it from here)."""
+    return ctx.const(np.array(values, dtype=np.int64))
+
+
+def _shift(ctx, p: Array) -> Array:
+    """``p`` moved one place right along its only axis, its first element repeated."""
+    head = ctx.op("Slice", p.value, _ints(ctx, 0), _ints(ctx, 1), _ints(ctx, 0))
+    body = ctx.op("Slice", p.value, _ints(ctx, 0), _ints(ctx, -1), _ints(ctx, 0))
+    return Array(ctx.op("Concat", head, body, axis=0), p.dtype, p.shape)
+
+
 def unique_axis(ctx, z: Complex, axis: int, flags: list[bool]):
     """See the module docstring; ``flags`` = (return_index, return_inverse, return_counts)."""
     from pyonnx.frontend.lower.complex_order import _sort_keys
-    from pyonnx.frontend.lower.complex_sorted import _ints, _shift
 
     nd = z.ndim
     if not -max(nd, 1) <= axis < max(nd, 1) or nd == 0:
@@ -70,7 +81,7 @@ def unique_axis(ctx, z: Complex, axis: int, flags: list[bool]):
                    r.take(r.take(im, c, axis=1), perm), z.dtype)
         return [r.take(perm, r.lexsort(tuple(_sort_keys(ctx, col)), axis=0))]
 
-    from pyonnx.frontend.numpy_calls.science.compose import counted_loop
+    from pyonnx.frontend.graph.loops import counted_loop
     (perm,) = counted_loop(ctx, ctx.op("Squeeze", ncols, _ints(ctx, 0)), [start], body)
     perm = Array(perm.value, _I64, (z.shape[ax],))
     sr, si = r.take(re, perm, axis=0), r.take(im, perm, axis=0)

@@ -23,6 +23,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower.complex_state import written_arguments
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
            "shared"]
@@ -182,14 +183,6 @@ def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
 def _direct(value: Any) -> bool:
     return isinstance(value, (Complex, Array, bool, int, float, complex, np.generic,
                               np.ndarray))
-
-
-def written_arguments(ctx) -> set:
-    """Names of the complex arguments the function writes into."""
-    found = getattr(ctx, "complex_written", None)
-    if found is None:
-        found = ctx.complex_written = set()
-    return found
 
 
 def _meets(v: Any, target: Any) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 from pyonnx.frontend.numpy_calls import registry
 from pyonnx.frontend.numpy_calls.registry import CallEntry
 
-__all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "refusal",
+__all__ = ["CallEntry", "lookup", "lookup_method", "lookup_attribute", "lookup_steps", "refusal",
            "registered_names"]
 
 _MODULES = ("elementwise", "reductions", "creation", "shape", "linalg", "sorting", "builtins_",
@@ -65,6 +65,13 @@ def lookup_method(name: str) -> CallEntry | None:
 def lookup_attribute(name: str) -> Callable[..., Any] | None:
     _load()
     return registry.lookup_attribute(name)
+
+
+def lookup_steps(name: str) -> Any:
+    """A family's algorithm steps registered under ``name`` (``registry.register_steps``), or
+    None."""
+    _load()
+    return registry.lookup_steps(name)
 
 
 def refusal(target: Any) -> tuple[str, bool] | None:

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CallEntry", "register", "register_attribute", "refuse", "refusal", "lookup",
-           "lookup_method", "lookup_attribute"]
+           "lookup_method", "lookup_attribute", "register_steps", "lookup_steps"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +62,7 @@ _FUNCS: dict[Any, CallEntry] = {}
 _METHODS: dict[str, CallEntry] = {}
 _ATTRS: dict[str, Callable[..., Any]] = {}
 _REFUSED: dict[Any, tuple[str, bool]] = {}
+_STEPS: dict[str, Any] = {}
 
 
 def _name_of(target: Any) -> str:
@@ -132,3 +133,17 @@ def lookup_method(name: str) -> CallEntry | None:
 
 def lookup_attribute(name: str) -> Callable[..., Any] | None:
     return _ATTRS.get(name)
+
+
+def register_steps(name: str, steps: Any) -> None:
+    """Registers a family's algorithm steps under ``name``: an object whose attributes are the
+    functions (and facade class) another lowering runs with its own facade (the complex
+    ``np.gradient`` runs calculus's steps on complex values). Statement lowering may import the
+    package's look-ups, never a family (tests/test_architecture.py); this is how it reaches
+    them."""
+    _STEPS[name] = steps
+
+
+def lookup_steps(name: str) -> Any:
+    """The steps registered under ``name`` (:func:`register_steps`), or None."""
+    return _STEPS.get(name)

@@ -80,7 +80,7 @@ def _written_argument(ctx, *values: Any) -> bool:
     caller's (complex_boundary.written_arguments reads it from the name at the end), so the
     name leaves the ``If`` although nothing reads it later."""
     from pyonnx.frontend.graph.complex_values import Complex
-    from pyonnx.frontend.lower.complex_writes import written_arguments
+    from pyonnx.frontend.lower.complex_state import written_arguments
     return any(isinstance(v, Complex) and v.param is not None
                and v.param in written_arguments(ctx) for v in values)
 

@@ -21,7 +21,8 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, kernels, path_weak
-from pyonnx.frontend.graph.shapes import normalize_axis, normalize_axes
+from pyonnx.frontend.graph.shapes import normalize_axes
+from pyonnx.frontend.graph.shapes import single_axis as _axis1  # (moved to graph; re-exported)
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["reduce_any", "emit", "binary_ufunc", "widen_f16", "select"]
@@ -98,19 +99,6 @@ def _axes(ctx, name: str, x: Array, axis, ufunc_reduce: bool = True) -> tuple[in
         axis = tuple(int(a) if isinstance(a, np.integer) else a for a in axis)
     try:
         return normalize_axes(axis, x.ndim)
-    except ValueError as e:
-        raise ctx.error(f"{name}: {e}") from None
-
-
-def _axis1(ctx, name: str, x: Array, axis) -> int:
-    """A single axis (numpy's ``normalize_axis_index``)."""
-    axis = ctx.static(axis, "axis")
-    if isinstance(axis, np.integer):
-        axis = int(axis)
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise ctx.error(f"{name}: axis must be an int or None, not {axis!r}")
-    try:
-        return normalize_axis(axis, x.ndim)
     except ValueError as e:
         raise ctx.error(f"{name}: {e}") from None
 

@@ -26,43 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph.loops import doubling_scan  # (moved to graph; re-exported)
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.numpy_calls.reductions.common import _I64, _i64
-from pyonnx.frontend.numpy_calls.reductions.exact import build_loop
+from pyonnx.frontend.numpy_calls.reductions.common import _i64
 
 __all__ = ["blocked_scan", "doubling_scan", "numpy_extreme_accumulate"]
 
 _F64 = np.dtype(np.float64)
-
-
-def doubling_scan(ctx, x: Array, k: int, combine: Callable[[Any, Any], Any], identity: Any,
-                  unroll: int = 4) -> Array:
-    """The inclusive scan of ``x`` along ``k`` (see the module docstring)."""
-    n = ctx.op("Shape", x, start=k, end=k + 1)
-    # steps = ceil(log2(max(n, 1))): exact in float64 for any n an array can have (below 2**40
-    # the distance of log2(2**j + 1) from j is far above float64 rounding).
-    nf = ctx.op("Cast", ctx.op("Max", n, _i64(ctx, [1])), to=11)
-    steps = ctx.op("Ceil", ctx.op("Div", ctx.op("Log", nf), ctx.const(np.array(np.log(2.0)))))
-    trips = ctx.op("Cast", ctx.op("Ceil", ctx.op("Div", steps, ctx.const(np.array(
-        float(unroll))))), to=7)
-    trips = ctx.op("Squeeze", trips, _i64(ctx, [0]))
-    pad = ctx.const(np.array(identity, x.dtype))
-    axes = _i64(ctx, [k])
-    zero = _i64(ctx, [0])
-
-    def body(_i, states):
-        v, pads, ends = (s.value for s in states)
-        for _ in range(unroll):
-            shifted = ctx.op("Slice", ctx.op("Pad", v, pads, pad, axes), zero, ends, axes)
-            v = combine(shifted, v)
-            pads = ctx.op("Add", pads, pads)
-            ends = ctx.op("Add", ends, ends)
-        return None, [Array(v, x.dtype, (None,) * x.ndim), Array(pads, _I64, (2,)),
-                      Array(ends, _I64, (1,))]
-
-    v, _, _ = build_loop(ctx, trips, ctx.const(np.array(True)), [
-        x, Array(_i64(ctx, [1, 0]), _I64, (2,)), Array(_i64(ctx, [-1]), _I64, (1,))], body)
-    return Array(v.value, x.dtype, x.shape)
 
 
 # Columns per block of :func:`blocked_scan`: the in-block scan is BLOCK - 1 combine nodes on

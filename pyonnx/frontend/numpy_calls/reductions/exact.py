@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph.loops import build_loop  # (moved to graph; importers still find it here)
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls.reductions.common import (
     _I64,
@@ -38,46 +38,6 @@ def _loop(ctx, cond: ir.Value, states: list[Array],
     condition (a bool scalar) and the next values (same dtypes and ranks).
     """
     return build_loop(ctx, None, cond, states, lambda i, states: body(states))
-
-
-def build_loop(ctx, count: Any, cond: ir.Value,
-               states: list[Array], body: Callable[..., tuple[Any, list[Array]]]
-               ) -> list[Array]:
-    """An ONNX Loop of trip count ``count`` (None: none) and first condition ``cond``.
-
-    ``body(i, states)`` gets the iteration number (an int64 0-d Array) and the loop-carried
-    values as Arrays with unknown dims, and returns the next condition (a bool scalar value, or
-    None to keep it) and the next values (same dtypes and ranks). Returns the final values.
-    """
-    iteration = ir.Value(type=ir.TensorType(ir.DataType.INT64), shape=ir.Shape([]))
-    cond_in = ir.Value(type=ir.TensorType(ir.DataType.BOOL), shape=ir.Shape([]))
-    inputs = [ir.Value(type=ir.TensorType(dtypes.to_ir(s.dtype)),
-                       shape=ir.Shape([None] * s.ndim)) for s in states]
-    with ctx.subgraph() as nodes:
-        cond_out, outs = body(Array(iteration, np.dtype(np.int64), ()),
-                              [Array(v, s.dtype, (None,) * s.ndim)
-                               for v, s in zip(inputs, states)])
-        out_values = [cond_in if cond_out is None else cond_out] + [o.value for o in outs]
-        # A body output must be produced inside the body under its own name.
-        seen: set[int] = set()
-        for k, v in enumerate(out_values):
-            if v.producer() is None or v.producer() not in nodes or id(v) in seen:
-                out_values[k] = ctx.op("Identity", v)
-            seen.add(id(out_values[k]))
-    # Explicit names from the (unique) node names: onnx-ir's NameFixPass forgets a body's names
-    # when it leaves the body and may give a later main-graph value the same "val_N", which
-    # onnxruntime rejects (names must be unique across nested graphs).
-    base = nodes[0].name
-    for k, v in enumerate([iteration, cond_in, *inputs]):
-        v.name = f"{base}_in{k}"
-    for node in nodes:
-        for j, o in enumerate(node.outputs):
-            o.name = o.name or f"{node.name}_{j}"
-    graph = ir.Graph([iteration, cond_in, *inputs], out_values, nodes=nodes, name="loop_body")
-    results = ctx.op("Loop", count, cond, *states, outputs=len(states), body=graph)
-    if len(states) == 1:
-        results = (results,)
-    return [Array(r, s.dtype, (None,) * s.ndim) for r, s in zip(results, states)]
 
 
 def _scalar_bool(ctx, v: ir.Value) -> ir.Value:

@@ -22,11 +22,13 @@ error when its length is known, a run-time failure otherwise. ``trapezoid`` sums
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array, is_static
-from pyonnx.frontend.numpy_calls.registry import register
+from pyonnx.frontend.numpy_calls.registry import register, register_steps
 from pyonnx.frontend.numpy_calls.science.compose import Np
 from pyonnx.frontend.numpy_calls.shape import to_array
 from pyonnx.frontend.numpy_calls.shape.common import axes_of, axis_of, guard, ints
@@ -184,6 +186,12 @@ def gradient(ctx, f, *varargs, axis=None, edge_order=1):
             outs.append(_assemble(ctx, _uniform(ctx, N, fa_ax, ax, d, edge_order), ax, otype,
                                   fa))
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+# The complex np.gradient (lower/complex_gradient.py) runs these steps with a complex facade.
+register_steps("gradient", types.SimpleNamespace(
+    Np=Np, axes_of=axes_of, spacings=_spacings, at_least=_at_least, uniform=_uniform,
+    nonuniform=_nonuniform))
 
 
 @register(np.ediff1d)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.indexing import getitem
+from pyonnx.frontend.graph.loops import counted_loop  # noqa: F401 (re-exported: moved to graph)
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.numpy_calls import registry
 
@@ -40,22 +41,3 @@ class Np:
     def getitem(self, x: Any, index: Any) -> Array:
         """``x[index]`` with numpy's semantics."""
         return getitem(self.ctx, self.ctx.asarray(x), index)
-
-
-def counted_loop(ctx, count, states: list[Array], body) -> list[Array]:
-    """``for i in range(count): states = body(i, states)`` as an ONNX Loop.
-
-    Args:
-        count: the trip count, an int64 0-d value.
-        states: the loop-carried Arrays; ``body(i, states)`` gets the iteration number (an
-            int64 0-d Array) and Arrays of the same dtypes and ranks (unknown dims), and returns
-            the next ones (same dtypes and ranks).
-
-    Returns:
-        The final states (unknown dims).
-    """
-    from pyonnx.frontend.numpy_calls.reductions.exact import build_loop
-
-    # An explicit True condition: onnx's reference evaluator reads a missing one as False.
-    return build_loop(ctx, count, ctx.const(np.array(True)), states,
-                      lambda i, states: (None, body(i, states)))
