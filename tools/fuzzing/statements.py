@@ -326,7 +326,7 @@ def ret_expr(g):
         elif kind == "npscalar":
             out.append(f"np.{dtype}(0)")
         else:
-            out.append({"int": "0", "float": "0.0", "bool": "False"}[dtype])
+            out.append({"int": "0", "float": "0.0", "bool": "False", "complex": "0j"}[dtype])
     return out
 
 
