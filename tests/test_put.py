@@ -46,7 +46,10 @@ def test_put_errors():
     g = pyonnx.compile(out_of_range)
     with pytest.raises(IndexError, match=r"index 20 is out of bounds for axis 0 with size 3"):
         out_of_range(np.zeros(3))
-    with pytest.raises(ExecutionError, match=r"indices element out of data bounds"):
+    # (onnxruntime's words: Gather's, or GatherElements' after passes/gather_elements.py;
+    # numpy's IndexError here is not mapped yet)
+    with pytest.raises(ExecutionError, match=r"indices element out of data bounds|"
+                                             r"Out of range value in index tensor"):
         g(np.zeros(3))
 
 

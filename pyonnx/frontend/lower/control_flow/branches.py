@@ -276,11 +276,13 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     py_flags: dict[Any, ir.Value] = {}
     inside = tuple({id(n) for n in b.nodes} for b in (then, other))
     for (key, plan), sides in list(zip(merged, values)):
-        if isinstance(plan, Leaf) and plan.shape == () and not plan.weak:
-            flags = path_types.side_python_flags(ctx, sides, 1 if return_guard else None,
-                                                 inside)
+        for i, (leaf, leaf_sides) in enumerate(path_types.number_leaves(plan, sides)):
+            if not isinstance(leaf, Leaf) or leaf.shape != () or leaf.weak:
+                continue
+            flags = path_types.side_python_flags(ctx, leaf_sides,
+                                                 _dead_side(key, return_guard), inside)
             if flags is not None:
-                merged.append((_PyFlag(key), Leaf(_BOOL, ())))
+                merged.append((_PyFlag(key, i), Leaf(_BOOL, ())))
                 values.append(tuple(Array(f, _BOOL, ()) if isinstance(f, ir.Value) else
                                     Array(ctx.const(np.array(f)), _BOOL, ()) for f in flags))
     # Conditions of choices made inside a branch (choices.Nested): extra If outputs, false on
@@ -318,7 +320,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 ctx.mixed_scalars[id(value.value)] = mixed[key]
             path_types.mark(ctx, value, plan, sides, cond,
                             f"the branches of the '{construct}' at line {line}",
-                            1 if return_guard else None)
+                            _dead_side(key, return_guard))
             by_key[id(key)] = value
             if isinstance(key, _Exported):
                 exported[key.cond] = value.value
@@ -326,7 +328,8 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 kind_flags[key.key] = value.value
             elif isinstance(key, _PyFlag):
                 py_flags[key.key] = value.value
-                path_weak.mark(ctx, by_key[id(key.key)],
+                merged_leaf = path_types.number_leaf_at(by_key[id(key.key)], key.index)
+                path_weak.mark(ctx, merged_leaf,
                                f"the branches of the '{construct}' at line {line}", value.value)
             elif isinstance(key, _Flag):
                 then_flag, else_flag, message, merged_value = rewrap[key.name]
@@ -392,12 +395,20 @@ class _Flag:
         self.name = name
 
 
+def _dead_side(key: Any, return_guard: bool) -> int | None:
+    """The side of early_return's guard whose value of ``key`` is never read (its path has
+    returned): the else side for a user's name; None for the return value itself (set on
+    that path) and other internal names."""
+    return 1 if return_guard and isinstance(key, str) and not internal(key) else None
+
+
 class _PyFlag:
     """The key of a merged 0-d value's flag (true where it is a Python number) among the If's
-    outputs (path_types.side_python_flags)."""
+    outputs (path_types.side_python_flags); ``index``: which leaf of a tuple, list or dict."""
 
-    def __init__(self, key: Any):
+    def __init__(self, key: Any, index: int = 0):
         self.key = key
+        self.index = index
 
 
 class _KindFlag:

@@ -18,7 +18,7 @@ from pyonnx.frontend.graph import path_weak
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.structure import Leaf, Plan, Tree, mixes_python_scalar, plan_of
 
-__all__ = ["mark", "select_flag", "side_python_flags", "python_key", "python_state_flags", "mark_python_state"]
+__all__ = ["mark", "select_flag", "side_python_flags", "number_leaves", "number_leaf_at", "python_key", "python_state_flags", "mark_python_state"]
 
 
 def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
@@ -54,6 +54,43 @@ def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
                        select_flag(ctx, cond, *flags))
     elif plan.weak and plan.shape == ():
         _mark_python_kinds(ctx, value, sides, cond, where)
+
+
+def _children(v: Any) -> list:
+    return list(v.values()) if isinstance(v, dict) else list(v)
+
+
+def number_leaves(plan: Plan, sides: tuple) -> list:
+    """(leaf plan, the paths' values of it) for each leaf of a joined value, in order (a
+    tuple's, list's or dict's items; the value itself for a leaf); [] where a path's
+    container does not match the plan's structure."""
+    if not isinstance(plan, Tree):
+        return [(plan, tuple(sides))]  # (a caller uses Leaf plans only; others keep the count)
+    if not all(isinstance(sd, (tuple, list, dict)) and len(sd) == len(plan.children)
+               for sd in sides):
+        return [(None, ())] * _count(plan)
+    out = []
+    for child, *ss in zip(plan.children, *map(_children, sides)):
+        out += number_leaves(child, tuple(ss))
+    return out
+
+
+def _count(plan: Plan) -> int:
+    return sum(_count(c) for c in plan.children) if isinstance(plan, Tree) else 1
+
+
+def number_leaf_at(value: Any, index: int) -> Any:
+    """The ``index``-th leaf of a joined value, in :func:`number_leaves`' order."""
+    leaves: list = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, (tuple, list, dict)):
+            for c in _children(v):
+                walk(c)
+        else:
+            leaves.append(v)
+    walk(value)
+    return leaves[index] if index < len(leaves) else None
 
 
 def side_python_flags(ctx, sides: tuple, dead: int | None = None,
