@@ -405,3 +405,20 @@ def test_a_python_float_kept_by_loop_iterations_keeps_numpy_result_types():
 def test_a_python_float_kept_by_loop_iterations_is_returned_as_python_float():
     check_calls(python_start_kept_by_a_loop_with_continue, (np.array([-1.0, -2.0]),),
                 (np.array([1.0, -2.0, 3.0]),), (np.zeros(0),), (np.array([5.0, 6, -1, 7, 8]),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 24006591: a slice write into a fill of int16 became one Pad, which onnxruntime has no
+# int16/uint16 kernel for (the model failed to load). Every integer dtype is checked.
+def slice_write_into_zeros(a0):
+    v1 = np.zeros_like(a0)
+    v1[2:-1] += 1
+    v1[:1] = 3
+    return v1
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                   np.uint32, np.uint64, np.float16, np.float32, np.float64])
+def test_a_slice_write_into_a_fill_of_every_dtype(dtype):
+    check_calls(slice_write_into_zeros, (np.arange(6).astype(dtype),),
+                (np.arange(3).astype(dtype),))
