@@ -45,13 +45,15 @@ def _entry(ctx, a: Any):
     return ctx.aliases.lookup(a) if isinstance(a, Array) else None
 
 
+def _table(ctx, name: str) -> dict:
+    """This module's state on the lowering context, made empty on first use."""
+    return ctx.__dict__.setdefault(name, {})
+
+
 def _owned(ctx) -> dict:
     """The buffers of complex parts this module made: buffer → the parameter whose memory it
     is (None for an array the function made)."""
-    found = getattr(ctx, "complex_buffers", None)
-    if found is None:
-        found = ctx.complex_buffers = {}
-    return found
+    return _table(ctx, "complex_buffers")
 
 
 def followed(ctx, z: Complex) -> bool:
@@ -73,10 +75,7 @@ def followed(ctx, z: Complex) -> bool:
 
 def _seen(ctx) -> dict:
     """id → Complex of the values :func:`prepare` saw (held: the ids stay unique)."""
-    found = getattr(ctx, "complex_seen", None)
-    if found is None:
-        found = ctx.complex_seen = {}
-    return found
+    return _table(ctx, "complex_seen")
 
 
 def registrable(ctx, z: Complex) -> bool:
@@ -146,10 +145,7 @@ def register(ctx, z: Complex) -> Complex:
 
 
 def _mem_buffers(ctx) -> dict:
-    found = getattr(ctx, "complex_mem_buffers", None)
-    if found is None:
-        found = ctx.complex_mem_buffers = {}
-    return found
+    return _table(ctx, "complex_mem_buffers")
 
 
 def other_holder(ctx, z: Complex) -> str:
@@ -180,10 +176,7 @@ def other_holder(ctx, z: Complex) -> str:
 
 
 def _replaced(ctx) -> dict:
-    found = getattr(ctx, "complex_replaced", None)
-    if found is None:
-        found = ctx.complex_replaced = {}
-    return found
+    return _table(ctx, "complex_replaced")
 
 
 def latest(ctx, z: Any) -> Any:
