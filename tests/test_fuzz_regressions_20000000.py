@@ -1,7 +1,7 @@
 """Regressions from the compile campaign at fuzzer seeds 20,000,000 and after (issue 13: never
 silently wrong).
 
-Two classes, both silently wrong before:
+Classes, each silently wrong before:
 
 * A name chosen at run time among names chosen at run time (``t = a if c1 else a[::-1]``,
   then ``if c2: t = a[:]``): a write through it reached the inner choice's memory only when
@@ -422,3 +422,77 @@ def slice_write_into_zeros(a0):
 def test_a_slice_write_into_a_fill_of_every_dtype(dtype):
     check_calls(slice_write_into_zeros, (np.arange(6).astype(dtype),),
                 (np.arange(3).astype(dtype),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 24004504: ``t = a if c else a[::-1]``, then a loop that rebinds ``a`` and writes through
+# ``t`` inside an ``if``. The ``if`` in the body did not count ``a``'s first memory as seen
+# before it (no name held it any more), so the write's effect on it was dropped at the join; a
+# later write through ``a`` (a choice on "the loop ran") re-derived ``t`` from the old values.
+def seed_24004504(a0):
+    t1 = np.add.reduce(a0, axis=1)
+    if a0.sum() > 1.125:
+        d2 = {'u': t1, 'n': 3}
+    else:
+        d2 = {'u': t1[::-1], 'n': 2}
+    t3 = d2['u']
+    t4 = d2['n']
+    t5 = t3[0:None:-2]
+    for i6 in t3:
+        t1 = np.where(t1 >= t3, t5, -1)
+        if a0.shape[0] > 2.125:
+            pass
+        elif t4 < 2.625:
+            t3[np.array([-1])] = np.asarray(t5, dtype=np.int64)
+            t7 = i6 ** 2
+        else:
+            t1[np.array([-1, -1])] = len(t5)
+            t1 += ~t4
+    t1[:] = 1.5
+    return (t5,)
+
+
+def write_in_an_if_through_a_choice_of_a_rebound_name(a0):
+    t1 = a0.sum(axis=1)
+    if a0.sum() > 1.125:
+        t3 = t1
+    else:
+        t3 = t1[::-1]
+    for i6 in range(a0.shape[0]):
+        t1 = t1 * 2
+        if a0.shape[0] <= 2.125:
+            t3[-1] = 0
+    t1[:] = 1.5
+    return t3, t1
+
+
+def write_in_an_if_through_a_choice_of_a_choice(a0):
+    t1 = a0.sum(axis=1)
+    if a0.sum() > 1.125:
+        t3 = t1
+    else:
+        t3 = t1[::-1]
+    if a0.sum() > 2:
+        t3 = t3[:]
+    k = 0
+    while k < a0.shape[0]:
+        t1 = t1 + 1
+        if a0.shape[0] <= 2.125:
+            t3[0] = -7
+        k += 1
+    t1[:] = 1.5
+    return t3, t1
+
+
+_ROWS = [(np.array([[0.0, 2.5, -3.75, 1.0]]),), (np.array([[2.5], [-3.5], [3.0]]),),
+         (np.array([[3.0, 1.0], [0.5, -1.0]]),), (np.zeros((0, 2)),)]
+
+
+def test_seed_24004504():
+    check_calls(seed_24004504, *_ROWS[:2])
+
+
+@pytest.mark.parametrize("fn", [write_in_an_if_through_a_choice_of_a_rebound_name,
+                                write_in_an_if_through_a_choice_of_a_choice])
+def test_a_write_in_a_loop_if_through_a_choice_reaches_memory_no_name_holds(fn):
+    check_calls(fn, *_ROWS)

@@ -178,8 +178,27 @@ def outer_ids(ctx) -> set[int]:
 
 
 def is_outer(ctx, buffer: aliases.Buffer, outer: set[int]) -> bool:
+    """Whether ``buffer`` is memory visible before the branches (or loop): its contents
+    are in the alias state, its first value or parameter is bound there, or a choice visible
+    there may write it (an alternative: ``t = a if c else a[::-1]`` with ``a`` rebound since,
+    fuzz seed 24004504 lost the write ``t[-1] = 0`` made in an ``if`` of a loop that rebinds
+    ``a``, and a later write through the loop's choice on ``a`` read the old values)."""
+    if _visible(ctx, buffer, outer):
+        return True
+    seen = {buffer}
+    for q in ctx.aliases.choices:  # (creation order: a choice sees memory made before it)
+        if q in seen or not any(alt[0] in seen for _, alt in q.choice):
+            continue
+        if _visible(ctx, q, outer):
+            return True
+        seen.add(q)  # (an inner choice of a visible choice: followed on to the outer one)
+    return False
+
+
+def _visible(ctx, buffer: aliases.Buffer, outer: set[int]) -> bool:
     # (check state is visible everywhere: it starts as "not failed", checks.py)
-    return isinstance(buffer, CheckBuffer) or buffer in ctx.aliases.memory or id(buffer.initial) in outer or buffer.param is not None
+    return isinstance(buffer, CheckBuffer) or buffer in ctx.aliases.memory or \
+        id(buffer.initial) in outer or buffer.param is not None
 
 
 def changed_buffers(ctx, memories: list[dict], outer: set[int]) -> list[aliases.Buffer]:
