@@ -44,3 +44,31 @@ def test_int_of_nan_fails_the_run_at_the_line():
         f(np.array([np.nan, 1.0]))
     assert isinstance(info.value, pyonnx.ExecutionError)
     assert "builtins_kernels.py" in str(info.value)
+
+
+def sum_of_a_run_time_range(x):
+    n = int(x.sum())
+    return sum(range(n)), sum(range(2, n, 3)), sum(range(n, -4, -2)), sum(range(n), 10)
+
+
+def sum_of_a_range_with_run_time_step(x, k):
+    return sum(range(0, x.shape[0], k)), sum(range(x.shape[0]), 0.5)
+
+
+@pytest.mark.parametrize("x", [np.ones(7), np.zeros(0), -np.ones(2), np.ones(1)],
+                         ids=["7", "empty", "negative", "1"])
+def test_sum_of_a_run_time_range_is_a_python_int(x):
+    # Python's arithmetic series, as a Python int (a float with a float start)
+    check(sum_of_a_run_time_range, x)
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, -1])
+def test_sum_of_a_range_with_a_run_time_step(k):
+    check(sum_of_a_range_with_run_time_step, np.zeros(9), k)
+
+
+def test_sum_of_a_range_with_a_run_time_step_of_zero_raises_value_error():
+    import pyonnx
+
+    with pytest.raises(ValueError, match="must not be zero"):
+        pyonnx.compile(sum_of_a_range_with_run_time_step)(np.zeros(3), 0)

@@ -22,8 +22,9 @@ from pyonnx.frontend.lower.imports_contexts import NOOP_CALLS
 from pyonnx.frontend.lower.followed import advice_for
 from pyonnx.frontend.lower.method_hooks import call_hooked
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
-from pyonnx.frontend.lower.iteration import lazy_call
+from pyonnx.frontend.lower.iteration import lazy_call, range_sum
 from pyonnx.frontend.graph import scalar_kinds
+from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method, refusal
 
@@ -94,6 +95,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         raise ctx.error(f"{func.__name__}() of a list built at run time (appended to in a "
                         "run-time loop or branch) is not supported; write "
                         f"{_SEQ_BUILTINS[func]}")
+    if func is builtins.sum and args and isinstance(args[0], DynamicRange) and not kwargs:
+        total = range_sum(ctx, args[0])  # sum(range(n)) with a run-time n: the series
+        return total if len(args) == 1 else lookup(np.add).fn(ctx, args[1], total)
     if out_calls.handles(func, kwargs):  # np.exp(a, out=b), np.sum(x, out=r): a write
         return out_calls.call_with_out(lowering, func, args, kwargs,
                                        lambda f, a, k: call(lowering, f, a, k))

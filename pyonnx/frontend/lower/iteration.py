@@ -22,7 +22,7 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.iterables import DynamicIter, DynamicRange
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 
-__all__ = ["LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call"]
+__all__ = ["LazyIterable", "iterate", "UNROLL_LIMIT", "lazy_call", "range_sum"]
 
 # A loop over a static range or array of at most this many items is unrolled.
 UNROLL_LIMIT = 64
@@ -288,3 +288,23 @@ def range_item(ctx, r: Any, index: Array) -> Array:
     k = runtime_check(ctx, bad, Array(k, _I64, ()), "range_object_index_out_of_range",
                       "IndexError: range object index out of range")
     return d.item(ctx, k)
+
+
+def range_sum(ctx, r: DynamicRange) -> Array:
+    """``sum(range(...))`` with a run-time bound: a Python int (weak int64), the arithmetic
+    series ``count * (first + last) // 2`` (``count * (first + last)`` is even). Python's int
+    does not overflow; a sum beyond int64 fails the run instead of wrapping."""
+    d = _range(ctx, r.start, r.stop, r.step)
+    last = Array(ctx.op("Sub", d.count, ctx.const(np.array(1, np.int64))), _I64, ())
+    first = Array(ctx.const(np.array(0, np.int64)), _I64, ())
+    ends = ctx.op("Add", d.item(ctx, first), d.item(ctx, last))
+    # (checked in float64 first: |count * (first + last)| stays below 2**62, far from wrapping)
+    f64 = np.dtype(np.float64)
+    size = ctx.op("Abs", ctx.op("Mul", ctx.cast(d.count, f64), ctx.cast(Array(ends, _I64, ()), f64)))
+    bad = Array(ctx.op("GreaterOrEqual", size, ctx.const(np.array(2.0 ** 62))),
+                np.dtype(np.bool_), ())
+    total = ctx.op("Div", ctx.op("Mul", d.count, ends), ctx.const(np.array(2, np.int64)))
+    total = runtime_check(ctx, bad, Array(total, _I64, ()), "range_sum_beyond_int64",
+                          "OverflowError: the sum of this range does not fit in int64 "
+                          "(Python's int would grow; pyonnx's is int64)")
+    return Array(total.value, _I64, (), weak=True)
