@@ -46,12 +46,44 @@ def test_put_errors():
     g = pyonnx.compile(out_of_range)
     with pytest.raises(IndexError, match=r"index 20 is out of bounds for axis 0 with size 3"):
         out_of_range(np.zeros(3))
-    # (onnxruntime's words: Gather's, or GatherElements' after passes/gather_elements.py;
-    # numpy's IndexError here is not mapped yet)
-    with pytest.raises(ExecutionError, match=r"indices element out of data bounds|"
-                                             r"Out of range value in index tensor"):
+    # the model raises numpy's IndexError too, at the line (the cause names it)
+    with pytest.raises(IndexError, match=r"^index 20 is out of bounds for axis 0 with size 3$") \
+            as raised:
         g(np.zeros(3))
+    assert isinstance(raised.value.__cause__, ExecutionError)
+    assert "np.put(x, [20], 1.0)" in str(raised.value.__cause__)
 
+
+@pytest.mark.parametrize("index", [np.array([0, 7]), np.array([-4]), np.array([[1], [3]])])
+def test_put_with_run_time_indices_out_of_bounds_raises_numpys_index_error(index):
+    def put_at(x, i):
+        np.put(x, i, 5.0)
+        return x
+    with pytest.raises(IndexError) as want:
+        put_at(np.zeros(3), index)
+    with pytest.raises(IndexError) as got:
+        pyonnx.compile(put_at)(np.zeros(3), index)
+    assert str(got.value) == str(want.value)
+
+
+def test_put_with_run_time_negative_indices_in_bounds():
+    def put_at(x, i):
+        np.put(x, i, np.array([5.0, 6.0]))
+        return x
+    check(put_at, np.arange(4.0), np.array([-1, -4]))
+    check(put_at, np.arange(4.0), np.zeros(0, np.int64))
+
+
+def test_a_row_write_out_of_bounds_raises_index_error_with_the_index():
+    def write(a, i):
+        a[i] = 5.0
+        return a
+    g = pyonnx.compile(write)
+    for i in (3, -4, 10):
+        # (onnxruntime's ScatterND message gives the index, not the size)
+        with pytest.raises(IndexError, match=rf"^index {i} is out of bounds for axis 0"):
+            g(np.zeros((3, 2)), i)
+    check(write, np.zeros((3, 2)), -3)
 
 
 def test_put_cyclic_values():

@@ -218,13 +218,22 @@ class Session:
         Gather the frontend named with numpy's axis (``_numpy_index_axis<k>``), and
         onnxruntime's message gives the index and the valid range."""
         text = str(error)
-        m = re.search(r"[Nn]ame:\s*'[^']*_numpy_index_axis(\d+)'", text)
+        m = re.search(r"[Nn]ame:\s*'[^']*_numpy_index_axis(\d+)(?:_size(\d+))?[^']*'", text)
+        if m is None:
+            return None
+        axis = int(m.group(1))
         r = re.search(r"idx=(-?\d+) must be within the inclusive range \[(-?\d+),(-?\d+)\]",
                       text)
-        if m is None or r is None:
+        if r is not None:  # a Gather (a read)
+            idx, size = int(r.group(1)), int(r.group(3)) + 1
+            return IndexError(f"index {idx} is out of bounds for axis {axis} with size {size}")
+        w = re.search(r"invalid indice found, indice = (-?\d+)", text)
+        if w is None:
             return None
-        axis, idx, size = int(m.group(1)), int(r.group(1)), int(r.group(3)) + 1
-        return IndexError(f"index {idx} is out of bounds for axis {axis} with size {size}")
+        # a ScatterND (a write x[i] = v): onnxruntime's message has no size; the name has it
+        # when it was known at conversion time
+        size = f" with size {m.group(2)}" if m.group(2) else ""
+        return IndexError(f"index {w.group(1)} is out of bounds for axis {axis}{size}")
 
 
     def _numpy_error(self, error: Exception) -> ExecutionError | None:

@@ -64,9 +64,17 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
             if n is not None and not -n <= i < n:
                 raise ctx.error(f"index {i} is out of bounds for axis 0 with size {n} "
                                 "(numpy raises IndexError)")
+        dynamic = not is_static(i)
         i = ctx.cast(ctx.asarray(i), _I64)
         row = _broadcast(ctx, v, x.shape[1:], lambda: ctx.op("Shape", x, start=1))
         out = ctx.op("SetItem", x, i, row, domain=DOMAIN, kind="row")
+        if dynamic:
+            # A run-time index out of bounds fails the ScatterND this becomes: the suffix tells
+            # the runtime numpy's axis (and the size when known), so the call raises numpy's
+            # IndexError (runtime/session.py).
+            from pyonnx.frontend.graph.indexing.basic import INDEX_AXIS
+            size = f"_size{x.shape[0]}" if isinstance(x.shape[0], int) else ""
+            out.producer().name += f"{INDEX_AXIS}0{size}"
         return _typed(out, x)
     ints = _leading_ints(p.items)
     if ints >= 2:

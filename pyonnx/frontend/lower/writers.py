@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from pyonnx.frontend.lower import alias_writes
+from pyonnx.frontend.graph.indexing.basic import INDEX_AXIS
 from pyonnx.frontend.graph.values import Array, is_static
 
 __all__ = ["function_writer", "METHODS"]
@@ -120,10 +121,19 @@ def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
     def compute(ctx, t: Array) -> Array:
         flat = lookup(np.ravel).fn(ctx, t)
         i = lookup(np.ravel).fn(ctx, ctx.cast(idx, np.dtype(np.int64)))
+        n = Array(ctx.op("Size", t), np.dtype(np.int64), ())
         if mode != "raise":
-            n = Array(ctx.op("Size", t), np.dtype(np.int64), ())
             i = lookup(np.remainder).fn(ctx, i, n) if mode == "wrap" else \
                 lookup(np.clip).fn(ctx, i, 0, lookup(np.subtract).fn(ctx, n, 1))
+        else:
+            # The positions through a Gather from arange(size): an index out of bounds fails
+            # it, and its name makes the runtime raise numpy's IndexError (runtime/session.py)
+            iota = ctx.op("Range", ctx.const(np.array(0, np.int64)), n,
+                          ctx.const(np.array(1, np.int64)))
+            i = Array(ctx.op("Gather", iota, i, axis=0), i.dtype, i.shape)
+            i.value.producer().name += f"{INDEX_AXIS}0"
+            # (kept a Gather: GatherElements' failure message has no index, passes/gather_elements)
+            i.value.producer().metadata_props["pyonnx.index_check"] = "axis 0"
         w = lookup(np.ravel).fn(ctx, vals)
         if vals.static_size != 1:
             # numpy takes the values in order, repeated cyclically as needed (the first

@@ -230,7 +230,7 @@ def _checks(lw, node: ast.For, space: Space) -> None:
         lo = Array(ctx.const(np.asarray(lo, _I64)), _I64, (), weak=True)
     lo = runtime_check(ctx, bad, lo, "vectorized_loop_index_out_of_range",
                        "IndexError: an index the loop reads or writes is out of bounds for its "
-                       "array (numpy raises IndexError on the iteration that uses it)")
+                       "array (on the iteration that uses it)")
     lw.env.bind(var.lo, Array(lo.value, _I64, (), weak=True))
 
 
