@@ -77,7 +77,7 @@ def _graph(graph: ir.Graph) -> int:
                 count += _graph(a.as_graph())
             elif a.type == ir.AttributeType.GRAPHS:
                 count += sum(_graph(g) for g in a.as_graphs())
-        if node.meta.get(MARK) and node.op_type == "If" and _plain(node) is not None:
+        if node.meta.get(MARK) and node.op_type in ("If", "Add") and _plain(node) is not None:
             marked.append(node)
     if not marked:
         return count
@@ -106,7 +106,13 @@ def _drop(graph: ir.Graph, node: ir.Node) -> None:
 
 
 def _plain(node: ir.Node) -> ir.Value | None:
-    """The value the ``else`` branch returns: ``Identity`` of a value from outside it."""
+    """The value the ``else`` branch returns: ``Identity`` of a value from outside it; for an
+    ``Add`` of ``+0.0`` (a float sum's identity, reductions/sums.py), its other input."""
+    if node.op_type == "Add":
+        c = _const(node.inputs[1]) if len(node.inputs) == 2 else None
+        ok = c is not None and c.dtype.kind == "f" and c.size == 1 and \
+            float(c.reshape(())) == 0.0 and not np.signbit(c.reshape(()))
+        return node.inputs[0] if ok and len(node.outputs) == 1 else None
     a = node.attributes.get("else_branch")
     if a is None or a.is_ref() or a.type != ir.AttributeType.GRAPH or len(node.outputs) != 1:
         return None

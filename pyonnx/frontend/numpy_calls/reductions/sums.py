@@ -56,7 +56,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     select,
     widen_f16,
 )
-from pyonnx.frontend.numpy_calls.reductions.masked import masked
+from pyonnx.frontend.numpy_calls.reductions.masked import has_where, masked
 from pyonnx.frontend.numpy_calls.reductions.exact import (
     _along_merged,
     _int_prod_along,
@@ -76,10 +76,17 @@ def _sum_dtype(x: np.dtype) -> np.dtype:
 
 
 def reduce_sum(ctx, x: Array, axes: tuple[int, ...], keepdims: bool, t: np.dtype,
-               axes_value: ir.Value | None = None) -> Array:
-    """``np.add.reduce(x, axes, dtype=t, keepdims)``: ``x`` cast to ``t``, summed as numpy does."""
+               axes_value: ir.Value | None = None, identity: bool = True) -> Array:
+    """``np.add.reduce(x, axes, dtype=t, keepdims)``: ``x`` cast to ``t``, summed as numpy does.
+
+    ``identity``: float sums start from numpy's identity ``+0.0``, so a sum of ``-0.0`` values
+    (of none, or over no axes) is ``+0.0`` as numpy's; ``np.sum(..., initial=v)`` starts from
+    ``v`` instead (the caller adds it)."""
+    plus_zero = t.kind == "f" and identity and not _no_negative_zero(x)
     if not axes:
-        return ctx.cast(x, t)
+        if not plus_zero:
+            return ctx.cast(x, t)
+        return ctx.cast(_plus_zero(ctx, ctx.cast(ctx.cast(x, t), _SUM_ACC[t])), t)
     if t.kind == "b":  # add on bool is logical or
         return reduce_any(ctx, x, axes, keepdims)
     if t.kind in "iu":
@@ -96,7 +103,34 @@ def reduce_sum(ctx, x: Array, axes: tuple[int, ...], keepdims: bool, t: np.dtype
         return ctx.cast(_along_merged(ctx, wide, axes, keepdims, _int_sum_along), t)
     acc = _SUM_ACC[t]
     r = _reduce_op(ctx, "ReduceSum", ctx.cast(ctx.cast(x, t), acc), axes, keepdims, axes_value)
-    return ctx.cast(r, t)
+    return ctx.cast(_plus_zero(ctx, r) if plus_zero else r, t)
+
+
+def _no_negative_zero(x: Array) -> bool:
+    """Whether ``x`` holds no ``-0.0`` by construction (``exp``, ``abs``, ``x * x``, integers
+    or bools): its sum needs no ``+0.0`` (and the idioms over it, softmax, the L2 norm,
+    log-sum-exp, stay recognizable)."""
+    if x.dtype.kind in "biu":
+        return True
+    node = x.value.producer() if isinstance(x.value, ir.Value) else None
+    while node is not None and node.op_type == "Cast" and not node.domain:
+        source = node.inputs[0]
+        if source is not None and source.dtype is not None and not source.dtype.is_floating_point():
+            return True
+        node = source.producer() if source is not None else None
+    if node is None or node.domain:
+        return False
+    if node.op_type in ("Exp", "Abs"):
+        return True
+    return node.op_type == "Mul" and len(node.inputs) == 2 and node.inputs[0] is node.inputs[1]
+
+
+def _plus_zero(ctx, r: Array) -> Array:
+    """``r + 0.0``: ``-0.0`` becomes ``+0.0``, every other value stays. Marked for
+    passes/zero_signs.py, which drops it where nothing observes the sign of a zero."""
+    out = ctx.op("Add", r, ctx.const(np.array(0.0, r.dtype)))
+    out.producer().meta["pyonnx.zero_sign_only"] = True
+    return Array(out, r.dtype, r.shape, r.weak)
 
 
 def _reduce_prod(ctx, x: Array, axes: tuple[int, ...], keepdims: bool, t: np.dtype) -> Array:
@@ -140,10 +174,21 @@ def _add_initial(ctx, name: str, r: Array, initial, ufunc: np.ufunc) -> Array:
 def sum_(ctx, a, axis=None, dtype=None, out=None, keepdims=False, initial=_NOVALUE,
          where=True):
     _refuse(ctx, "np.sum", out)
-    x = masked(ctx, "np.sum", _arr(ctx, a), where, 0)
+    x = _arr(ctx, a)
+    if x.dtype.kind == "f" and initial is not _NOVALUE and has_where(where):
+        # -0.0 where nothing is selected: the sum then keeps the sign of every zero
+        # (initial=-0.0 over -0.0 values is -0.0, as numpy's). onnxruntime's Where turns a
+        # -0.0 in its first branch into +0.0, so the fill is +0.0 on -x, negated back.
+        wide = ctx.cast(x, _F32) if x.dtype == _F16 else x  # (exact: no float16 compute)
+        neg = Array(ctx.op("Neg", wide), wide.dtype, x.shape)
+        back = masked(ctx, "np.sum", neg, where, 0)
+        x = ctx.cast(Array(ctx.op("Neg", back), wide.dtype, x.shape), x.dtype)
+    else:
+        x = masked(ctx, "np.sum", x, where, 0)
     axes = _axes(ctx, "np.sum", x, axis)
     t = _static_dtype(ctx, dtype) or _sum_dtype(x.dtype)
-    r = reduce_sum(ctx, x, axes, _static_bool(ctx, keepdims, "keepdims"), t)
+    r = reduce_sum(ctx, x, axes, _static_bool(ctx, keepdims, "keepdims"), t,
+                   identity=initial is _NOVALUE)
     return _add_initial(ctx, "np.sum", r, initial, np.add)
 
 
