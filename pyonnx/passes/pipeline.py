@@ -16,6 +16,10 @@ The passes, in order (:func:`passes`), and why that order:
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
+1a. ``ColumnsFromTransposePass``: column reads (``x[:, k]``, ``b[..., 0::2]``) of an array a
+   column write transposed anyway read rows of that transposed copy. After folding (which
+   cancels the Transposes between consecutive writes), before ``RewriteIdiomsPass`` (which
+   turns the last-axis Gathers left into strided Slices).
 1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
    → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
    makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
@@ -58,6 +62,7 @@ import os
 import onnx
 import onnx_ir as ir
 
+from pyonnx.passes.columns_from_transpose import ColumnsFromTransposePass
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.expand_broadcasts import ExpandBroadcastsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
@@ -86,6 +91,7 @@ def passes() -> list[ir.passes.PassBase]:
         LowerSetItemPass(),
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
+        ColumnsFromTransposePass(),
         RewriteIdiomsPass(),
         UnobservedZeroSignsPass(),
         NarrowSelectsPass(),

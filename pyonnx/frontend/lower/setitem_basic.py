@@ -64,12 +64,14 @@ class _Axis:
     written (``ScatterND`` checks and wraps it as numpy does, so the scatter form needs no
     normalization)."""
 
-    __slots__ = ("kind", "lo", "hi", "step", "length", "raw", "axis")
+    __slots__ = ("kind", "lo", "hi", "step", "length", "raw", "axis", "span")
 
     def __init__(self, kind: str, lo: Bound = 0, hi: Bound = 0, step: int = 1,
-                 length: Bound = 1, raw: Bound = None, axis: int = 0):
+                 length: Bound = 1, raw: Bound = None, axis: int = 0, span: int | None = None):
         self.kind, self.lo, self.hi, self.step, self.length = kind, lo, hi, step, length
         self.raw, self.axis = raw, axis
+        # A static bound on how many positions are written (None: unknown).
+        self.span = length if isinstance(length, int) else span
 
 
 def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
@@ -105,7 +107,8 @@ def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
         out = vv if verified and vv.shape == x.shape and None not in x.shape else \
             Array(ctx.op("Expand", vv, ctx.shape_of(x)), x.dtype, x.shape)
     elif any(axes[a].kind == "slice" for a in partial) and \
-            all(axes[a].kind == "int" or axes[a].step == 1 for a in partial):
+            all(axes[a].kind == "int" or axes[a].step == 1 for a in partial) and \
+            not _narrow_last(x, axes, partial):
         # The check is on the written part, before the Concats: a Reshape of the result
         # (often the function's output) copies it whole (letterbox 640x640x3: 22 µs of 115),
         # one of an intermediate is free.
@@ -116,6 +119,26 @@ def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
         # A value broadcast beyond x's shape (numpy raises) cannot pass a Reshape to it.
         out = Array(ctx.op("Reshape", out, ctx.shape_of(x)), x.dtype, x.shape)
     return out
+
+
+def _narrow_last(x: Array, axes: list[_Axis], partial: list[int]) -> bool:
+    """Only the last axis (of x of rank >= 2) is written partly, a span of at most
+    ``_NARROW`` positions (``coords[:, :4] /= gain``) or of an axis that short: the concat form
+    would join pieces of a few elements per row (``Concat`` on the last axis of (8400, 4):
+    9-37 µs a column), the scatter form writes rows of the transposed array, whose
+    ``Transpose`` nodes cancel with those of the neighbouring column writes."""
+    last = x.ndim - 1
+    if last < 1 or partial != [last]:
+        return False
+    if fills.can_pad(x.dtype) and fills.fill_value(x) is not None:
+        return False  # (into a fill the concat form is one Pad)
+    ax = axes[last]
+    if x.shape[last] is not None and x.shape[last] <= _NARROW:
+        return True
+    return ax.kind == "slice" and ax.span is not None and ax.span <= _NARROW
+
+
+_NARROW = 16
 
 
 # ------------------------------------------------------------------ bounds
@@ -205,10 +228,15 @@ def _slice_axis(b: _Bounds, x: Array, a: int, s: slice) -> _Axis:
     if step == 1 and start in (None, 0) and stop is None:
         return _Axis("full")
     nb = _length(ctx, x, a)
+    span = None
+    if step > 0 and isinstance(start, (int, type(None))) and isinstance(stop, int) and \
+            (start or 0) >= 0 and stop >= 0:
+        span = max(0, -(-(stop - (start or 0)) // step))  # (the axis may be shorter)
     if step > 0:
         lo = 0 if start is None else b.normalize(_bound(ctx, start), nb, 0, nb)
         hi = nb if stop is None else b.normalize(_bound(ctx, stop), nb, 0, nb)
         length = b.max(b.div(b.add(b.sub(hi, lo), step - 1), step), 0)
+        return _Axis("slice", lo, hi, step, length, span=span)
     else:
         last = b.sub(nb, 1)
         lo = last if start is None else b.normalize(_bound(ctx, start), nb, -1, last)
@@ -378,12 +406,41 @@ def _scatter(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v
             cols.append(ctx.op("Expand", ctx.op("Reshape", r, ctx.const(np.array(shape, i64))),
                                target))
         grid = ctx.op("Concat", *cols, axis=-1)
-    updates = _expanded(ctx, b, x, axes, v)
     identity = perm == list(range(x.ndim))
     xt = x.value if identity else ctx.op("Transpose", x, perm=perm)
-    up = updates.value if identity else ctx.op("Transpose", updates, perm=perm)
+    up = _expanded(ctx, b, x, axes, v).value if identity else _moved(ctx, b, x, axes, v, perm)
     out = ctx.op("ScatterND", xt, grid, up)
     if not identity:
         inverse = [perm.index(a) for a in range(x.ndim)]
         out = ctx.op("Transpose", out, perm=inverse)
     return Array(out, x.dtype, x.shape)
+
+
+def _moved(ctx, b: _Bounds, x: Array, axes: list[_Axis], v: Array, perm: list[int]) -> Any:
+    """The updates of the scatter form: ``v`` (aligned, x's rank) in the transposed layout
+    ``perm``, expanded to the selection's shape there. The value is moved before it is
+    expanded (a smaller Transpose; one that cancels with a Transpose producing ``v``), and
+    when only integer axes move (``b[:, k] = v``: length 1 in ``v``) by a Squeeze and an
+    Unsqueeze, no data movement (which folding cancels with the alignment's Unsqueeze)."""
+    i64 = np.int64
+    ints = [a for a in range(x.ndim) if axes[a].kind == "int"]
+    others = [a for a in perm if axes[a].kind != "int"]
+    if ints and others == sorted(others):
+        # Integer axes have length 1 in v: moving them moves no data.
+        at = [j for j, a in enumerate(perm) if axes[a].kind == "int"]
+        sq = ctx.op("Squeeze", v, ctx.const(np.array(ints, i64)))
+        vt = Array(ctx.op("Unsqueeze", sq, ctx.const(np.array(at, i64))), v.dtype,
+                   tuple(v.shape[a] for a in perm))
+    else:
+        vt = Array(ctx.op("Transpose", v, perm=perm), v.dtype, tuple(v.shape[a] for a in perm))
+    shape = tuple(x.shape[a] if axes[a].kind == "full" else _static(axes[a].length)
+                  for a in perm)
+    if vt.shape == shape and None not in shape:
+        return vt.value
+    dims = [(x.shape[a] if axes[a].kind == "full" else axes[a].length) for a in perm]
+    if all(isinstance(d, int) for d in dims):
+        target = ctx.const(np.array(dims, i64))
+    else:
+        parts = [_length(ctx, x, a) if d is None else d for a, d in zip(perm, dims)]
+        target = ctx.op("Concat", *[b.value(p) for p in parts], axis=0)
+    return ctx.op("Expand", vt, target)
