@@ -14,11 +14,14 @@ first:
 * ``concat``: at least one step-1 slice, the other partial axes integers or step-1 slices
   (``y[a:b] = x``, ``u[1:-1, 1:-1] = ...``): per partial axis ``Concat(x before, inner,
   x after)``, nested; into a fill (``np.zeros``, ``np.full``, a constant of one value) one
-  ``Pad`` of the value with the fill value instead (:func:`setitem_fills.padded`);
-* ``scatter``: otherwise (integers only, ``b[:, k] = expr``, ``z[:, :, 0] = v``; other steps,
-  ``b[..., 0::2] = v``, ``y[::-1] = x``): the partial axes are transposed to the front and
-  written by one ``ScatterND`` over the grid of their positions (numpy's order, negative steps
-  included), then transposed back.
+  ``Pad`` of the value with the fill value instead (:func:`setitem_fills.padded`; into a large
+  fill with a value whose shape is known only at run time, ``If(same shape, Pad(v),
+  Pad(Expand(v)))``: the Expand is a full copy even when nothing broadcasts);
+* ``scatter`` (:mod:`setitem_scatter`): otherwise (integers only, ``b[:, k] = expr``,
+  ``z[:, :, 0] = v``; other steps, ``b[..., 0::2] = v``, ``y[::-1] = x``; a narrow slice of the
+  last axis only, ``coords[:, :4] /= gain``, whose concat would join a few elements per row):
+  the partial axes are transposed to the front and written by one ``ScatterND`` over the grid
+  of their positions (numpy's order, negative steps included), then transposed back.
 
 Measured (onnxruntime 1.32, float32, one thread): ``b[:, 2] = v`` on (10000, 4): scatter 16 µs,
 concat 82 µs, ``Where`` with a broadcast mask 161 µs (the flat form: 60 µs); ``z[:, :, 0] = v``
@@ -47,6 +50,7 @@ from pyonnx.frontend.graph.indexing.basic import to_index
 from pyonnx.frontend.graph.indexing.forms import INT, NEWAXIS, SLICE
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import setitem_fills as fills
+from pyonnx.frontend.lower.setitem_scatter import narrow_last, scatter
 
 __all__ = ["basic_write"]
 
@@ -108,37 +112,17 @@ def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
             Array(ctx.op("Expand", vv, ctx.shape_of(x)), x.dtype, x.shape)
     elif any(axes[a].kind == "slice" for a in partial) and \
             all(axes[a].kind == "int" or axes[a].step == 1 for a in partial) and \
-            not _narrow_last(x, axes, partial):
+            not narrow_last(x, axes, partial):
         # The check is on the written part, before the Concats: a Reshape of the result
         # (often the function's output) copies it whole (letterbox 640x640x3: 22 µs of 115),
         # one of an intermediate is free.
         return _concat(ctx, b, x, axes, partial, vv, verified)
     else:
-        return _scatter(ctx, b, x, axes, partial, vv)
+        return scatter(ctx, b, x, axes, partial, vv)
     if not verified:
         # A value broadcast beyond x's shape (numpy raises) cannot pass a Reshape to it.
         out = Array(ctx.op("Reshape", out, ctx.shape_of(x)), x.dtype, x.shape)
     return out
-
-
-def _narrow_last(x: Array, axes: list[_Axis], partial: list[int]) -> bool:
-    """Only the last axis (of x of rank >= 2) is written partly, a span of at most
-    ``_NARROW`` positions (``coords[:, :4] /= gain``) or of an axis that short: the concat form
-    would join pieces of a few elements per row (``Concat`` on the last axis of (8400, 4):
-    9-37 µs a column), the scatter form writes rows of the transposed array, whose
-    ``Transpose`` nodes cancel with those of the neighbouring column writes."""
-    last = x.ndim - 1
-    if last < 1 or partial != [last]:
-        return False
-    if fills.can_pad(x.dtype) and fills.fill_value(x) is not None:
-        return False  # (into a fill the concat form is one Pad)
-    ax = axes[last]
-    if x.shape[last] is not None and x.shape[last] <= _NARROW:
-        return True
-    return ax.kind == "slice" and ax.span is not None and ax.span <= _NARROW
-
-
-_NARROW = 16
 
 
 # ------------------------------------------------------------------ bounds
@@ -157,6 +141,8 @@ class _Bounds:
         return self.ctx.op(op, self.value(a), self.value(c))
 
     def add(self, a, c):
+        if isinstance(c, int) and c == 0:  # (step 1: hi - lo + 0)
+            return a
         return self._op("Add", a, c, lambda p, q: p + q)
 
     def sub(self, a, c):
@@ -169,6 +155,8 @@ class _Bounds:
         return self._op("Min", a, c, min)
 
     def div(self, a, c):  # both non-negative where it matters (truncation = floor)
+        if isinstance(c, int) and c == 1:
+            return a
         return self._op("Div", a, c, lambda p, q: int(p / q) if p < 0 else p // q)
 
     def normalize(self, i: Bound, n: Bound, low: int, high: Bound) -> Bound:
@@ -339,13 +327,21 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
             _normalized_int(ctx, b, x, ax)
         hi = ax.hi if ax.kind == "int" else b.max(ax.hi, ax.lo)  # an empty slice: hi = lo
         spans.append((a, ax.lo, hi))
+    filled = fills.filled(x)
+    fill_value = fills.fill_value(x) if fills.can_pad(x.dtype) else None
+    if fill_value is not None and not verified and fills.large(x):
+        # (letterbox: the Expand copied the whole image, 19 µs of 53)
+        sel = _selection_shape(ctx, b, x, axes)
+
+        def checked(ctx) -> Array:
+            grown = Array(ctx.op("Expand", v, sel), v.dtype, v.shape)
+            return Array(ctx.op("Reshape", grown, sel), v.dtype, v.shape)
+        out = fills.padded_unless_broadcast(ctx, b, x, fill_value, spans, v, sel, checked)
+        return Array(out, x.dtype, x.shape)
     inner = _expanded(ctx, b, x, axes, v)
     if not verified:
         inner = Array(ctx.op("Reshape", inner, _selection_shape(ctx, b, x, axes)), inner.dtype,
                       inner.shape)
-
-    filled = fills.filled(x)
-    fill_value = fills.fill_value(x) if fills.can_pad(x.dtype) else None
     if fill_value is not None:
         return Array(fills.padded(ctx, b, x, fill_value, spans, inner), x.dtype, x.shape)
 
@@ -374,73 +370,3 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
             parts.append(piece(region, a, hi, _MAX))
         out = parts[0] if len(parts) == 1 else ctx.op("Concat", *parts, axis=a)
     return Array(out, x.dtype, x.shape)
-
-
-def _scatter(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v: Array) -> Array:
-    """The partial axes to the front, one ``ScatterND`` over their position grid, and back."""
-    i64 = np.int64
-    rest = [a for a in range(x.ndim) if a not in partial]
-    perm = partial + rest
-    ranges = []
-    for a in partial:
-        ax = axes[a]
-        if ax.kind == "int":
-            ranges.append(b.value(ax.raw))  # ScatterND wraps and checks it as numpy
-        elif all(isinstance(p, int) for p in (ax.lo, ax.hi)):
-            ranges.append(ctx.const(np.arange(ax.lo, ax.hi, ax.step, dtype=i64)))
-        else:
-            scalar = ctx.const(np.array([0], i64))
-            lo = ctx.op("Squeeze", b.value(ax.lo), scalar)
-            hi = ctx.op("Squeeze", b.value(ax.hi), scalar)
-            ranges.append(ctx.op("Range", lo, hi, ctx.const(np.array(ax.step, i64))))
-    k = len(partial)
-    if k == 1:
-        grid = ctx.op("Unsqueeze", ranges[0], ctx.const(np.array([1], i64)))
-    else:
-        lengths = [ctx.op("Shape", r) for r in ranges]
-        target = ctx.op("Concat", *lengths, ctx.const(np.array([1], i64)), axis=0)
-        cols = []
-        for j, r in enumerate(ranges):
-            shape = [1] * (k + 1)
-            shape[j] = -1
-            cols.append(ctx.op("Expand", ctx.op("Reshape", r, ctx.const(np.array(shape, i64))),
-                               target))
-        grid = ctx.op("Concat", *cols, axis=-1)
-    identity = perm == list(range(x.ndim))
-    xt = x.value if identity else ctx.op("Transpose", x, perm=perm)
-    up = _expanded(ctx, b, x, axes, v).value if identity else _moved(ctx, b, x, axes, v, perm)
-    out = ctx.op("ScatterND", xt, grid, up)
-    if not identity:
-        inverse = [perm.index(a) for a in range(x.ndim)]
-        out = ctx.op("Transpose", out, perm=inverse)
-    return Array(out, x.dtype, x.shape)
-
-
-def _moved(ctx, b: _Bounds, x: Array, axes: list[_Axis], v: Array, perm: list[int]) -> Any:
-    """The updates of the scatter form: ``v`` (aligned, x's rank) in the transposed layout
-    ``perm``, expanded to the selection's shape there. The value is moved before it is
-    expanded (a smaller Transpose; one that cancels with a Transpose producing ``v``), and
-    when only integer axes move (``b[:, k] = v``: length 1 in ``v``) by a Squeeze and an
-    Unsqueeze, no data movement (which folding cancels with the alignment's Unsqueeze)."""
-    i64 = np.int64
-    ints = [a for a in range(x.ndim) if axes[a].kind == "int"]
-    others = [a for a in perm if axes[a].kind != "int"]
-    if ints and others == sorted(others):
-        # Integer axes have length 1 in v: moving them moves no data.
-        at = [j for j, a in enumerate(perm) if axes[a].kind == "int"]
-        sq = ctx.op("Squeeze", v, ctx.const(np.array(ints, i64)))
-        vt = Array(ctx.op("Unsqueeze", sq, ctx.const(np.array(at, i64))), v.dtype,
-                   tuple(v.shape[a] for a in perm))
-    else:
-        vt = Array(ctx.op("Transpose", v, perm=perm), v.dtype, tuple(v.shape[a] for a in perm))
-    shape = tuple(x.shape[a] if axes[a].kind == "full" else _static(axes[a].length)
-                  for a in perm)
-    if vt.shape == shape and None not in shape:
-        return vt.value
-    dims = [(x.shape[a] if axes[a].kind == "full" else axes[a].length) for a in perm]
-    if all(isinstance(d, int) for d in dims):
-        target = ctx.const(np.array(dims, i64))
-    else:
-        parts = [_length(ctx, x, a) if d is None else d for a, d in zip(perm, dims)]
-        target = ctx.op("Concat", *[b.value(p) for p in parts], axis=0)
-    return ctx.op("Expand", vt, target)
