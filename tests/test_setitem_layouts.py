@@ -173,3 +173,35 @@ def test_a_band_with_broadcast_values(top, shape):
             pyonnx.compile(band)(v, top)
         return
     check(band, v, top)
+
+
+# ------------------------------------------------------------------ gradients
+def weighted_band(v, w, top):
+    canvas = np.zeros((300, 400))
+    canvas[top:top + 100, 10:] = v
+    return (canvas * w).sum()
+
+
+@pytest.mark.parametrize("shape", [(100, 390), (390,), (100, 1)])
+def test_the_gradient_through_a_pad_into_a_large_fill(shape):
+    w = rng.random((300, 400))
+    v = rng.random(shape)
+    g = pyonnx.grad(weighted_band)(v, w, 150)
+    region = w[150:250, 10:]
+    want = region.sum(axis=tuple(a for a in range(2) if len(shape) < 2 - a or
+                                  (len(shape) == 2 and shape[a] == 1)), keepdims=False)
+    np.testing.assert_allclose(g, np.asarray(want).reshape(shape), rtol=1e-12)
+
+
+def weighted_boxes(x, w):
+    y = x.copy()
+    y[:, 0] = (x[:, 0] + x[:, 2]) / 2
+    y[:, 1:3] = y[:, 1:3] * 3  # (a narrow last-axis slice)
+    y[::2, 3] = x[::2, 1] - x[::2, 0]
+    return (y * w).sum()
+
+
+def test_the_gradient_of_column_and_narrow_writes():
+    from tests.test_grad import check_grads
+
+    check_grads(weighted_boxes, rng.random((5, 4)), rng.random((5, 4)))
