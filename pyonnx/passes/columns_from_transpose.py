@@ -22,6 +22,10 @@ column of (8400, 4) float32 as a strided Slice, 25 µs for ``[..., 0::2]``); fro
 array they are contiguous rows (under 1 µs; the Transpose of the two-column result 1-2 µs).
 xyxy2xywh on (8400, 4) float32: 51 → 26 µs (a hand-built graph, onnxruntime 1.32).
 
+Then ``Transpose(E(...(Transpose(r))), p)`` with the two perms cancelling and ``E`` a chain of
+single-use elementwise ops whose other operands are 0-d (``coords[:, :4] /= gain``: the Slice's
+Transpose back, the Div, the write's Transpose of the value) → ``E(...(r))``.
+
 Each rewrite moves the ``Transpose`` it reads from before the read when it came after it (its
 only input, ``x``, is defined before the read). New nodes copy ``meta["pyonnx.loc"]`` and
 ``doc_string`` from the read they replace and are named after it.
@@ -54,6 +58,10 @@ class ColumnsFromTransposePass(ir.passes.InPlacePass):
                 count += _gather(node)
             elif node.op_type == "Slice":
                 count += _slice(node, model.graph)
+        # After the Slices: their Transposes back meet the write's Transpose of the value.
+        for node in list(ir.traversal.RecursiveGraphIterator(model.graph)):
+            if node.graph is not None and node.domain == "" and node.op_type == "Transpose":
+                count += _cancel_around(node)
         if count:
             logger.debug("read %d columns from transposed copies", count)
         return ir.passes.PassResult(model, modified=bool(count))
@@ -178,3 +186,65 @@ def _slice(node: ir.Node, main: ir.Graph) -> bool:
     graph.remove(node, safe=True)
     return True
 
+
+
+# Ops computing each element from the same element of their inputs (rank-0 operands broadcast
+# alike in any layout).
+_ELEMENTWISE = frozenset({"Add", "Sub", "Mul", "Div", "Neg", "Abs", "Sqrt", "Exp", "Log",
+                          "Max", "Min", "Cast", "Floor", "Ceil", "Round", "Relu", "Sign",
+                          "Reciprocal", "Pow", "Not", "IsNaN", "IsInf"})
+
+
+def _single_use(value: ir.Value, node: ir.Node) -> bool:
+    uses = list(value.uses())
+    return len(uses) == 1 and uses[0].node is node and not value.is_graph_output()
+
+
+def _cancel_around(outer: ir.Node) -> bool:
+    """``Transpose(E_k(...E_1(Transpose(r, q))...), p)`` with ``p`` undoing ``q``, each ``E``
+    elementwise with its other operands 0-d and used once → ``E_k(...E_1(r)...)``."""
+    perm = _perm(outer)
+    if perm is None or outer.inputs[0] is None:
+        return False
+    chain: list[tuple[ir.Node, int]] = []  # (node, index of the chained input), top first
+    value, user = outer.inputs[0], outer
+    while True:
+        node = value.producer()
+        if node is None or node.domain != "" or not _single_use(value, user) or \
+                node.graph is not outer.graph:
+            return False
+        if node.op_type == "Transpose":
+            q = _perm(node)
+            if q is None or len(q) != len(perm) or [q[p] for p in perm] != \
+                    list(range(len(perm))) or not chain or node.inputs[0] is None:
+                return False
+            break
+        if node.op_type not in _ELEMENTWISE or len(node.outputs) != 1:
+            return False
+        chained = [k for k, v in enumerate(node.inputs) if v is not None and
+                   not _scalar(v)]
+        if len(chained) != 1:
+            return False
+        chain.append((node, chained[0]))
+        value, user = node.inputs[chained[0]], node
+    bottom, k = chain[-1]
+    bottom.replace_input_with(k, node.inputs[0])
+    for n, _ in chain:
+        n.outputs[0].shape = None  # (now in the other layout)
+    top = chain[0][0].outputs[0]
+    out = outer.outputs[0]
+    top.shape = out.shape
+    if top.type is None:
+        top.type = out.type
+    if out.is_graph_output():  # (the output keeps its name)
+        out.replace_all_uses_with(top, replace_graph_outputs=True)
+        name, out.name = out.name, None
+        top.name = name
+    else:
+        out.replace_all_uses_with(top)
+    return True
+
+
+def _scalar(value: ir.Value) -> bool:
+    """``value`` is 0-d (known), so it broadcasts the same in every layout."""
+    return value.shape is not None and len(value.shape) == 0

@@ -108,6 +108,39 @@ def test_a_last_axis_slice_of_a_transpose():
     assert not rewritten(first_axis, START=1, STEP=2)[0]
 
 
+def test_transposes_around_elementwise_ops_with_scalars_cancel():
+    text = "g (float[4,N] r, float sc) => (float[4,N] y)" + CONSTS + """{
+        t = Transpose <perm = [1, 0]> (r)
+        d = Div (t, sc)
+        u = Sub (sc, d)
+        y = Transpose <perm = [1, 0]> (u)
+    }"""
+    modified, got, before, after = rewritten(text)
+    assert modified and got == ["Div", "Sub"]
+    same_results(before, after)
+
+
+def test_transposes_stay_around_a_broadcast_or_a_shared_value():
+    broadcast = "g (float[4,N] r, float[1,N] sc) => (float[4,N] y)" + CONSTS + """{
+        t = Transpose <perm = [1, 0]> (r)
+        d = Div (t, sc)
+        y = Transpose <perm = [1, 0]> (d)
+    }"""
+    assert not rewritten(broadcast)[0]
+    shared = "g (float[4,N] r, float sc) => (float[4,N] y, float[N,4] d)" + CONSTS + """{
+        t = Transpose <perm = [1, 0]> (r)
+        d = Div (t, sc)
+        y = Transpose <perm = [1, 0]> (d)
+    }"""
+    assert not rewritten(shared)[0]
+    rank3 = "g (float[2,3,N] r, float sc) => (float[N,3,2] y)" + CONSTS + """{
+        t = Transpose <perm = [2, 0, 1]> (r)
+        d = Div (t, sc)
+        y = Transpose <perm = [2, 0, 1]> (d)
+    }"""
+    assert not rewritten(rank3)[0]
+
+
 # ---------------------------------------------------------------- end to end
 def xywh2xyxy(x):
     y = np.copy(x)
