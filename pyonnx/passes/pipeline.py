@@ -42,7 +42,9 @@ The passes, in order (:func:`passes`), and why that order:
    value ``val_0`` like their parent, and a returned variable may share a generated name; then
    onnx-ir's ``NameFixPass`` makes every name unique (deterministically, in graph order).
 
-:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``SequenceAppendsPass``
+:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``ShiftedDifferencesPass``
+computes ``np.concatenate((s[:1], s[1:] - c * s[:-1]))`` as ``s - Pad(c * s)`` (three passes,
+not five), then ``SequenceAppendsPass``
 carries a list of numbers appended to in a loop as a 1-D tensor (onnxruntime's SequenceInsert
 copies the whole sequence per append), then ``LoopToScanPass``
 turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
@@ -77,6 +79,7 @@ from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.share_reductions import ShareReductionsPass
+from pyonnx.passes.shifted_differences import ShiftedDifferencesPass
 from pyonnx.passes.unique_names import UniqueNamesPass
 from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
@@ -120,6 +123,8 @@ def optimize(model: ir.Model) -> ir.Model:
 def finish(model: ir.Model) -> ir.Model:
     """The rewrites for onnxruntime only, in place, after :func:`optimize` (see the module
     docstring); returns the model."""
+    # First: before GatherElementsPass could change the Gather of np.append(s[0], ...).
+    ShiftedDifferencesPass()(model)
     # Before LoopToScanPass: a for loop appending numbers then carries tensors only (a Scan
     # state cannot be a sequence).
     SequenceAppendsPass()(model)
