@@ -22,6 +22,10 @@ column of (8400, 4) float32 as a strided Slice, 25 µs for ``[..., 0::2]``); fro
 array they are contiguous rows (under 1 µs; the Transpose of the two-column result 1-2 µs).
 xyxy2xywh on (8400, 4) float32: 51 → 26 µs (a hand-built graph, onnxruntime 1.32).
 
+``Shape(Transpose(t, p), start, end)`` reads the same dims of ``t`` when they are consecutive
+there (the shape reads of the next write of a chain kept a full Transpose alive: color map's
+``rgb[:, :, k] = ...``).
+
 Then ``Transpose(E(...(Transpose(r))), p)`` with the two perms cancelling and ``E`` a chain of
 single-use elementwise ops whose other operands are 0-d (``coords[:, :4] /= gain``: the Slice's
 Transpose back, the Div, the write's Transpose of the value) → ``E(...(r))``.
@@ -58,6 +62,8 @@ class ColumnsFromTransposePass(ir.passes.InPlacePass):
                 count += _gather(node)
             elif node.op_type == "Slice":
                 count += _slice(node, model.graph)
+            elif node.op_type == "Shape":
+                count += _shape(node)
         # After the Slices: their Transposes back meet the write's Transpose of the value.
         for node in list(ir.traversal.RecursiveGraphIterator(model.graph)):
             if node.graph is not None and node.domain == "" and node.op_type == "Transpose":
@@ -248,3 +254,29 @@ def _cancel_around(outer: ir.Node) -> bool:
 def _scalar(value: ir.Value) -> bool:
     """``value`` is 0-d (known), so it broadcasts the same in every layout."""
     return value.shape is not None and len(value.shape) == 0
+
+
+def _shape(node: ir.Node) -> bool:
+    """``Shape(Transpose(t, p), start, end)`` whose dims are consecutive in ``t`` →
+    ``Shape(t, ...)`` of those dims: the Transpose (a full copy) may then go unused (the
+    shape reads of the next column write in a chain, ``z[:, :, 1] = ...``)."""
+    x = node.inputs[0] if node.inputs else None
+    t = None if x is None else x.producer()
+    if t is None or t.op_type != "Transpose" or t.domain != "" or t.inputs[0] is None:
+        return False
+    perm = _perm(t)
+    if perm is None:
+        return False
+    rank = len(perm)
+    bounds = []
+    for key, default in (("start", 0), ("end", rank)):
+        attr = node.attributes.get(key)
+        v = default if attr is None or attr.is_ref() else attr.as_int()
+        bounds.append(min(max(v + rank if v < 0 else v, 0), rank))
+    dims = perm[bounds[0]:bounds[1]]
+    if not dims or dims != list(range(dims[0], dims[0] + len(dims))):
+        return False
+    node.replace_input_with(0, t.inputs[0])
+    node.attributes["start"] = ir.AttrInt64("start", dims[0])
+    node.attributes["end"] = ir.AttrInt64("end", dims[0] + len(dims))
+    return True

@@ -141,6 +141,40 @@ def test_transposes_stay_around_a_broadcast_or_a_shared_value():
     assert not rewritten(rank3)[0]
 
 
+@pytest.mark.parametrize("start,end,fires", [(0, 1, True), (1, 2, True), (0, 2, True),
+                                               (-1, 3, True), (0, 3, False), (2, 2, False)])
+def test_a_shape_of_a_transpose_reads_the_input(start, end, fires):
+    text = "g (float[A,B,C] r) => (int64[?] y)" + """{
+        t = Transpose <perm = [1, 2, 0]> (r)
+        y = Shape <start = START, end = END> (t)
+    }"""
+    text = text.replace("START", str(start)).replace("END", str(end))
+    m = model(text)
+    before = checked(m)
+    modified = ColumnsFromTransposePass()(m).modified
+    RemoveUnusedPass()(m)
+    after = checked(m)
+    assert modified == fires and (ops(m) == ["Shape"]) == fires
+    same_results(before, after)
+
+
+def color_map(mask, palette):
+    rgb = np.zeros((mask.shape[0], mask.shape[1], 3), dtype=np.uint8)
+    rgb[:, :, 0] = palette[:, 0][mask]
+    rgb[:, :, 1] = palette[:, 1][mask]
+    rgb[:, :, 2] = palette[:, 2][mask]
+    return rgb
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (6, 5)])
+def test_channel_writes_keep_one_transposed_copy(shape):
+    mask = rng.integers(0, 4, shape)
+    palette = rng.integers(0, 255, (4, 3)).astype(np.uint8)
+    f = check(color_map, mask, palette)
+    nodes = [n.op_type for n in f.to_onnx(mask, palette).graph.node]
+    assert nodes.count("Transpose") == 2
+
+
 # ---------------------------------------------------------------- end to end
 def xywh2xyxy(x):
     y = np.copy(x)
