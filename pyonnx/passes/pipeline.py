@@ -20,6 +20,9 @@ The passes, in order (:func:`passes`), and why that order:
    column write transposed anyway read rows of that transposed copy. After folding (which
    cancels the Transposes between consecutive writes), before ``RewriteIdiomsPass`` (which
    turns the last-axis Gathers left into strided Slices).
+1a'. ``DropSameShapeExpandsPass``: an ``Expand`` to its input's own shape (followed
+   symbolically from the graph inputs) reads the input (onnxruntime's Expand copies). After
+   ``ColumnsFromTransposePass``, whose row reads it follows through.
 1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
    → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
    makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
@@ -76,6 +79,7 @@ from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
+from pyonnx.passes.same_shape_expands import DropSameShapeExpandsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.share_reductions import ShareReductionsPass
@@ -95,6 +99,7 @@ def passes() -> list[ir.passes.PassBase]:
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
         ColumnsFromTransposePass(),
+        DropSameShapeExpandsPass(),
         RewriteIdiomsPass(),
         UnobservedZeroSignsPass(),
         NarrowSelectsPass(),
