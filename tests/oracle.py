@@ -140,6 +140,10 @@ def run_reference(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[
         # 64 elements along the axis (pyonnx's GatherElementsPass makes such lookups).
         if "at most 64 array objects" in str(e):
             return None
+        # Its Pad is np.pad, which refuses negative pads (ONNX's Pad removes elements there:
+        # pyonnx.passes.shifted_differences uses one).
+        if "index can't contain negative values" in str(e):
+            return None
         raise
 
 

@@ -16,6 +16,13 @@ The passes, in order (:func:`passes`), and why that order:
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
+1a. ``ColumnsFromTransposePass``: column reads (``x[:, k]``, ``b[..., 0::2]``) of an array a
+   column write transposed anyway read rows of that transposed copy. After folding (which
+   cancels the Transposes between consecutive writes), before ``RewriteIdiomsPass`` (which
+   turns the last-axis Gathers left into strided Slices).
+1a'. ``DropSameShapeExpandsPass``: an ``Expand`` to its input's own shape (followed
+   symbolically from the graph inputs) reads the input (onnxruntime's Expand copies). After
+   ``ColumnsFromTransposePass``, whose row reads it follows through.
 1b. ``RewriteIdiomsPass``: op chains replaced by one cheaper op (``np.cumsum(x[::-1])[::-1]``
    → ``CumSum(reverse=1)``, ``np.sum(x * x)`` → ``ReduceSumSquare``...). After folding, which
    makes the Slice bounds and axes it reads constants; its dead leftovers go with step 3.
@@ -38,7 +45,9 @@ The passes, in order (:func:`passes`), and why that order:
    value ``val_0`` like their parent, and a returned variable may share a generated name; then
    onnx-ir's ``NameFixPass`` makes every name unique (deterministically, in graph order).
 
-:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``SequenceAppendsPass``
+:func:`to_bytes` then runs the execution-only rewrites (:func:`finish`): ``ShiftedDifferencesPass``
+computes ``np.concatenate((s[:1], s[1:] - c * s[:-1]))`` as ``s - Pad(c * s)`` (three passes,
+not five), then ``SequenceAppendsPass``
 carries a list of numbers appended to in a loop as a 1-D tensor (onnxruntime's SequenceInsert
 copies the whole sequence per append), then ``LoopToScanPass``
 turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
@@ -58,6 +67,7 @@ import os
 import onnx
 import onnx_ir as ir
 
+from pyonnx.passes.columns_from_transpose import ColumnsFromTransposePass
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.expand_broadcasts import ExpandBroadcastsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
@@ -69,9 +79,11 @@ from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
+from pyonnx.passes.same_shape_expands import DropSameShapeExpandsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.share_reductions import ShareReductionsPass
+from pyonnx.passes.shifted_differences import ShiftedDifferencesPass
 from pyonnx.passes.unique_names import UniqueNamesPass
 from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
@@ -86,6 +98,8 @@ def passes() -> list[ir.passes.PassBase]:
         LowerSetItemPass(),
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
+        ColumnsFromTransposePass(),
+        DropSameShapeExpandsPass(),
         RewriteIdiomsPass(),
         UnobservedZeroSignsPass(),
         NarrowSelectsPass(),
@@ -114,6 +128,8 @@ def optimize(model: ir.Model) -> ir.Model:
 def finish(model: ir.Model) -> ir.Model:
     """The rewrites for onnxruntime only, in place, after :func:`optimize` (see the module
     docstring); returns the model."""
+    # First: before GatherElementsPass could change the Gather of np.append(s[0], ...).
+    ShiftedDifferencesPass()(model)
     # Before LoopToScanPass: a for loop appending numbers then carries tensors only (a Scan
     # state cannot be a sequence).
     SequenceAppendsPass()(model)

@@ -14,11 +14,14 @@ first:
 * ``concat``: at least one step-1 slice, the other partial axes integers or step-1 slices
   (``y[a:b] = x``, ``u[1:-1, 1:-1] = ...``): per partial axis ``Concat(x before, inner,
   x after)``, nested; into a fill (``np.zeros``, ``np.full``, a constant of one value) one
-  ``Pad`` of the value with the fill value instead (:func:`setitem_fills.padded`);
-* ``scatter``: otherwise (integers only, ``b[:, k] = expr``, ``z[:, :, 0] = v``; other steps,
-  ``b[..., 0::2] = v``, ``y[::-1] = x``): the partial axes are transposed to the front and
-  written by one ``ScatterND`` over the grid of their positions (numpy's order, negative steps
-  included), then transposed back.
+  ``Pad`` of the value with the fill value instead (:func:`setitem_fills.padded`; into a large
+  fill with a value whose shape is known only at run time, ``If(same shape, Pad(v),
+  Pad(Expand(v)))``: the Expand is a full copy even when nothing broadcasts);
+* ``scatter`` (:mod:`setitem_scatter`): otherwise (integers only, ``b[:, k] = expr``,
+  ``z[:, :, 0] = v``; other steps, ``b[..., 0::2] = v``, ``y[::-1] = x``; a narrow slice of the
+  last axis only, ``coords[:, :4] /= gain``, whose concat would join a few elements per row):
+  the partial axes are transposed to the front and written by one ``ScatterND`` over the grid
+  of their positions (numpy's order, negative steps included), then transposed back.
 
 Measured (onnxruntime 1.32, float32, one thread): ``b[:, 2] = v`` on (10000, 4): scatter 16 µs,
 concat 82 µs, ``Where`` with a broadcast mask 161 µs (the flat form: 60 µs); ``z[:, :, 0] = v``
@@ -47,6 +50,7 @@ from pyonnx.frontend.graph.indexing.basic import to_index
 from pyonnx.frontend.graph.indexing.forms import INT, NEWAXIS, SLICE
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import setitem_fills as fills
+from pyonnx.frontend.lower.setitem_scatter import narrow_last, scatter
 
 __all__ = ["basic_write"]
 
@@ -64,12 +68,14 @@ class _Axis:
     written (``ScatterND`` checks and wraps it as numpy does, so the scatter form needs no
     normalization)."""
 
-    __slots__ = ("kind", "lo", "hi", "step", "length", "raw", "axis")
+    __slots__ = ("kind", "lo", "hi", "step", "length", "raw", "axis", "span")
 
     def __init__(self, kind: str, lo: Bound = 0, hi: Bound = 0, step: int = 1,
-                 length: Bound = 1, raw: Bound = None, axis: int = 0):
+                 length: Bound = 1, raw: Bound = None, axis: int = 0, span: int | None = None):
         self.kind, self.lo, self.hi, self.step, self.length = kind, lo, hi, step, length
         self.raw, self.axis = raw, axis
+        # A static bound on how many positions are written (None: unknown).
+        self.span = length if isinstance(length, int) else span
 
 
 def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
@@ -105,13 +111,14 @@ def basic_write(ctx, x: Array, plan, v: Array) -> Array | None:
         out = vv if verified and vv.shape == x.shape and None not in x.shape else \
             Array(ctx.op("Expand", vv, ctx.shape_of(x)), x.dtype, x.shape)
     elif any(axes[a].kind == "slice" for a in partial) and \
-            all(axes[a].kind == "int" or axes[a].step == 1 for a in partial):
+            all(axes[a].kind == "int" or axes[a].step == 1 for a in partial) and \
+            not narrow_last(x, axes, partial):
         # The check is on the written part, before the Concats: a Reshape of the result
         # (often the function's output) copies it whole (letterbox 640x640x3: 22 µs of 115),
         # one of an intermediate is free.
         return _concat(ctx, b, x, axes, partial, vv, verified)
     else:
-        return _scatter(ctx, b, x, axes, partial, vv)
+        return scatter(ctx, b, x, axes, partial, vv)
     if not verified:
         # A value broadcast beyond x's shape (numpy raises) cannot pass a Reshape to it.
         out = Array(ctx.op("Reshape", out, ctx.shape_of(x)), x.dtype, x.shape)
@@ -134,6 +141,8 @@ class _Bounds:
         return self.ctx.op(op, self.value(a), self.value(c))
 
     def add(self, a, c):
+        if isinstance(c, int) and c == 0:  # (step 1: hi - lo + 0)
+            return a
         return self._op("Add", a, c, lambda p, q: p + q)
 
     def sub(self, a, c):
@@ -146,6 +155,8 @@ class _Bounds:
         return self._op("Min", a, c, min)
 
     def div(self, a, c):  # both non-negative where it matters (truncation = floor)
+        if isinstance(c, int) and c == 1:
+            return a
         return self._op("Div", a, c, lambda p, q: int(p / q) if p < 0 else p // q)
 
     def normalize(self, i: Bound, n: Bound, low: int, high: Bound) -> Bound:
@@ -205,10 +216,15 @@ def _slice_axis(b: _Bounds, x: Array, a: int, s: slice) -> _Axis:
     if step == 1 and start in (None, 0) and stop is None:
         return _Axis("full")
     nb = _length(ctx, x, a)
+    span = None
+    if step > 0 and isinstance(start, (int, type(None))) and isinstance(stop, int) and \
+            (start or 0) >= 0 and stop >= 0:
+        span = max(0, -(-(stop - (start or 0)) // step))  # (the axis may be shorter)
     if step > 0:
         lo = 0 if start is None else b.normalize(_bound(ctx, start), nb, 0, nb)
         hi = nb if stop is None else b.normalize(_bound(ctx, stop), nb, 0, nb)
         length = b.max(b.div(b.add(b.sub(hi, lo), step - 1), step), 0)
+        return _Axis("slice", lo, hi, step, length, span=span)
     else:
         last = b.sub(nb, 1)
         lo = last if start is None else b.normalize(_bound(ctx, start), nb, -1, last)
@@ -311,13 +327,21 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
             _normalized_int(ctx, b, x, ax)
         hi = ax.hi if ax.kind == "int" else b.max(ax.hi, ax.lo)  # an empty slice: hi = lo
         spans.append((a, ax.lo, hi))
+    filled = fills.filled(x)
+    fill_value = fills.fill_value(x) if fills.can_pad(x.dtype) else None
+    if fill_value is not None and not verified and fills.large(x):
+        # (letterbox: the Expand copied the whole image, 19 µs of 53)
+        sel = _selection_shape(ctx, b, x, axes)
+
+        def checked(ctx) -> Array:
+            grown = Array(ctx.op("Expand", v, sel), v.dtype, v.shape)
+            return Array(ctx.op("Reshape", grown, sel), v.dtype, v.shape)
+        out = fills.padded_unless_broadcast(ctx, b, x, fill_value, spans, v, sel, checked)
+        return Array(out, x.dtype, x.shape)
     inner = _expanded(ctx, b, x, axes, v)
     if not verified:
         inner = Array(ctx.op("Reshape", inner, _selection_shape(ctx, b, x, axes)), inner.dtype,
                       inner.shape)
-
-    filled = fills.filled(x)
-    fill_value = fills.fill_value(x) if fills.can_pad(x.dtype) else None
     if fill_value is not None:
         return Array(fills.padded(ctx, b, x, fill_value, spans, inner), x.dtype, x.shape)
 
@@ -345,45 +369,4 @@ def _concat(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v:
         if not (isinstance(hi, int) and x.shape[a] is not None and hi >= x.shape[a]):
             parts.append(piece(region, a, hi, _MAX))
         out = parts[0] if len(parts) == 1 else ctx.op("Concat", *parts, axis=a)
-    return Array(out, x.dtype, x.shape)
-
-
-def _scatter(ctx, b: _Bounds, x: Array, axes: list[_Axis], partial: list[int], v: Array) -> Array:
-    """The partial axes to the front, one ``ScatterND`` over their position grid, and back."""
-    i64 = np.int64
-    rest = [a for a in range(x.ndim) if a not in partial]
-    perm = partial + rest
-    ranges = []
-    for a in partial:
-        ax = axes[a]
-        if ax.kind == "int":
-            ranges.append(b.value(ax.raw))  # ScatterND wraps and checks it as numpy
-        elif all(isinstance(p, int) for p in (ax.lo, ax.hi)):
-            ranges.append(ctx.const(np.arange(ax.lo, ax.hi, ax.step, dtype=i64)))
-        else:
-            scalar = ctx.const(np.array([0], i64))
-            lo = ctx.op("Squeeze", b.value(ax.lo), scalar)
-            hi = ctx.op("Squeeze", b.value(ax.hi), scalar)
-            ranges.append(ctx.op("Range", lo, hi, ctx.const(np.array(ax.step, i64))))
-    k = len(partial)
-    if k == 1:
-        grid = ctx.op("Unsqueeze", ranges[0], ctx.const(np.array([1], i64)))
-    else:
-        lengths = [ctx.op("Shape", r) for r in ranges]
-        target = ctx.op("Concat", *lengths, ctx.const(np.array([1], i64)), axis=0)
-        cols = []
-        for j, r in enumerate(ranges):
-            shape = [1] * (k + 1)
-            shape[j] = -1
-            cols.append(ctx.op("Expand", ctx.op("Reshape", r, ctx.const(np.array(shape, i64))),
-                               target))
-        grid = ctx.op("Concat", *cols, axis=-1)
-    updates = _expanded(ctx, b, x, axes, v)
-    identity = perm == list(range(x.ndim))
-    xt = x.value if identity else ctx.op("Transpose", x, perm=perm)
-    up = updates.value if identity else ctx.op("Transpose", updates, perm=perm)
-    out = ctx.op("ScatterND", xt, grid, up)
-    if not identity:
-        inverse = [perm.index(a) for a in range(x.ndim)]
-        out = ctx.op("Transpose", out, perm=inverse)
     return Array(out, x.dtype, x.shape)

@@ -12,13 +12,18 @@ a 1e6-element write, and kept alive only by the slices and shape reads). Where o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import onnx_ir as ir
+
+from pyonnx.frontend.graph import dtypes
 
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["filled", "filled_piece", "length", "can_pad", "padded"]
+__all__ = ["filled", "filled_piece", "length", "can_pad", "padded", "large",
+           "padded_unless_broadcast"]
 
 # dtypes onnxruntime's CPU Pad (opset 19 and 21) runs (measured, onnxruntime 1.32: int16 and
 # uint16 have no kernel, fuzz seed 24006591 failed to load): the others take the Concat form.
@@ -103,6 +108,17 @@ def fill_value(x: Array) -> np.ndarray | None:
     return np.array(arr.reshape(-1)[0], dtype=arr.dtype)
 
 
+def _pads(ctx, b, x: Array, spans: list) -> Any:
+    begin: list[Any] = [0] * x.ndim
+    end: list[Any] = [0] * x.ndim
+    for a, lo, hi in spans:
+        begin[a] = lo
+        end[a] = b.sub(length(ctx, x, a), hi)
+    parts = begin + end
+    return ctx.const(np.array(parts, np.int64)) if all(isinstance(p, int) for p in parts) \
+        else ctx.op("Concat", *[b.value(p) for p in parts], axis=0)
+
+
 def padded(ctx, b, x: Array, cv: np.ndarray, spans: list, inner: Array) -> Any:
     """``x`` (every element ``cv``: :func:`fill_value`) after ``x[region] = inner`` as one
     ``Pad`` of ``inner`` with ``cv``: one pass over the result, where the nested ``Concat``
@@ -115,12 +131,38 @@ def padded(ctx, b, x: Array, cv: np.ndarray, spans: list, inner: Array) -> Any:
             (0 <= lo <= hi <= length).
         inner: the written values, of the region's shape (checked before).
     """
-    begin: list[Any] = [0] * x.ndim
-    end: list[Any] = [0] * x.ndim
-    for a, lo, hi in spans:
-        begin[a] = lo
-        end[a] = b.sub(length(ctx, x, a), hi)
-    parts = begin + end
-    pads = ctx.const(np.array(parts, np.int64)) if all(isinstance(p, int) for p in parts) \
-        else ctx.op("Concat", *[b.value(p) for p in parts], axis=0)
-    return ctx.op("Pad", inner, pads, ctx.const(cv), mode="constant")
+    return ctx.op("Pad", inner, _pads(ctx, b, x, spans), ctx.const(cv), mode="constant")
+
+
+def large(x: Array) -> bool:
+    """``x`` has a static shape of at least :data:`_LARGE` elements: worth an ``If`` (1-3 µs)
+    to skip a copy of the value (:func:`padded_unless_broadcast`)."""
+    return None not in x.shape and int(np.prod(x.shape, dtype=np.int64)) >= _LARGE
+
+
+_LARGE = 1 << 16
+
+
+def padded_unless_broadcast(ctx, b, x: Array, cv: np.ndarray, spans: list, v: Array,
+                            sel: Any, checked: Callable[[Any], Array]) -> Any:
+    """:func:`padded` of ``v`` (aligned to x's rank, its shape unknown now) when its run-time
+    shape is the selection's ``sel`` (an int64 vector), else of ``checked(ctx)`` (``v``
+    expanded to ``sel`` and checked, emitted in the branch): ``If(Shape(v) == sel, Pad(v),
+    Pad(checked))``. The ``Expand`` a broadcast needs is a full copy of the value even when
+    nothing broadcasts (letterbox 480x640x3: 19 µs of 53); the branches' Pads make the result
+    (no copy out of the If)."""
+    pads, fill = _pads(ctx, b, x, spans), ctx.const(cv)
+    same = ctx.op("Equal", ctx.op("Shape", v), sel)
+    flag = ctx.op("Cast", ctx.op("ReduceMin", ctx.op("Cast", same, to=ir.DataType.INT64),
+                                 keepdims=0), to=ir.DataType.BOOL)
+    branches = []
+    for label, make in (("then", lambda ctx: v), ("else", checked)):
+        with ctx.subgraph() as nodes:
+            out = ctx.op("Pad", make(ctx), pads, fill, mode="constant")
+        out.type = ir.TensorType(dtypes.to_ir(x.dtype))
+        branches.append(ir.Graph([], [out], nodes=nodes,
+                                 name=f"{ctx.function_name}_pad_{label}"))
+    value = ctx.op("If", flag, then_branch=branches[0], else_branch=branches[1])
+    value.type = ir.TensorType(dtypes.to_ir(x.dtype))
+    value.shape = ir.Shape(list(x.shape))
+    return value
