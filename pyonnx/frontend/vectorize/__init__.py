@@ -50,7 +50,7 @@ from pyonnx.frontend.analysis import assigned, uses
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.graph import path_weak
-from pyonnx.frontend.vectorize import emit, forms, kinds, recurrences
+from pyonnx.frontend.vectorize import emit, forms, kinds, linear, recurrences
 from pyonnx.frontend.vectorize.exprs import NP, Bail, Space, Var, fresh
 
 __all__ = ["vectorize_loop"]
@@ -324,6 +324,8 @@ def vectorize_loop(lw, node: ast.For, aliased) -> bool:
             run = recurrences.plan_search(lw, node, extra, space, live_out)
         else:
             run = recurrences.plan_prefix(lw, node, space)
+            if run is None:
+                run = linear.plan_linear(lw, node, space)
             if run is None:
                 steps = forms.plan_body(inner.body, space, live_out)
                 run = lambda: emit.run_steps(lw, node, space, steps)  # noqa: E731
