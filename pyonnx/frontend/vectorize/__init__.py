@@ -14,7 +14,9 @@ Forms (the dependence rules are in :mod:`.forms`, expressions in :mod:`.exprs`):
   ``m = max(m, x[i])`` in few nodes: :mod:`.extremes`);
 * prefix recurrences ``y[i] = y[i-1] + e`` / ``* e``, ascending or descending
   (:mod:`.recurrences`);
-* first-index searches ``if cond: hit = i; break`` (:mod:`.recurrences`).
+* first-index searches ``if cond: hit = i; break`` (:mod:`.recurrences`);
+* linear recurrences ``y[i] = a * y[i-1] + c(i)`` on floats, ``a`` loop-invariant (EWMA), as a
+  blocked scan with an exact step-by-step fallback at run time (:mod:`.linear`).
 
 Never vectorized: writes at an index that misses a loop variable or reads of a written array at
 another index (a cross-iteration dependence), writes into arrays that share memory with a read

@@ -34,6 +34,10 @@ Exactness where the bound does not apply: at run time, unless ``|a| <= 1`` and e
 the fast result is finite, nonzero and its absolute sum below ``max/4`` (so neither form can
 overflow), the values come from a ``Scan`` computing ``fl(fl(a * y) + c)`` step by step, as the
 loop: numpy's NaN/inf pattern, its signs of zero and its overflow, bit for bit.
+
+Cost (EWMA, float64, one thread): 38 µs at n = 1,000, 70 µs at 10,000, 0.4 ms at 100,000
+(the Python loop: 0.19, 4-6 and 45 ms; the Loop/Scan lowering: 0.95, 22 and 226 ms); about
+80 nodes, most of them per-call cost at small n.
 """
 
 from __future__ import annotations
