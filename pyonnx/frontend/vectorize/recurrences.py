@@ -29,7 +29,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.graph import path_weak
-from pyonnx.frontend.vectorize import emit, kinds
+from pyonnx.frontend.vectorize import emit, kinds, prefix_scan
 from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
                                              name)
 from pyonnx.frontend.vectorize.forms import Step, setitem_parts
@@ -120,7 +120,18 @@ def plan_prefix(lw, node: ast.For, space: Space):
         # The scan starts with the initial element (scan[0] is y[init] itself, exactly):
         # written back with the values, so no Slice drops it.
         joined = call("concatenate", ast.Tuple(elts=[init, vals], ctx=ast.Load()))
-        scan = _scan_call(scan_fn, joined)
+        if scan_fn in ("maximum", "minimum") and prefix_scan.applies(yv.dtype):
+            # floats: the same scan as np.maximum.accumulate's, in fewer nodes (prefix_scan)
+            j_name, j_val = emit.bind(lw, node, joined, "joined")
+            if isinstance(j_val, Array) and j_val.ndim == 1 and j_val.dtype == yv.dtype:
+                tmp = fresh("running")
+                lw.env.bind(tmp, prefix_scan.running_extreme(lw.ctx, j_val,
+                                                             scan_fn == "maximum"))
+                scan = name(tmp)
+            else:
+                scan = _scan_call(scan_fn, name(j_name))
+        else:
+            scan = _scan_call(scan_fn, joined)
         if var.step < 0:
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
