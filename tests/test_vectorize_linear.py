@@ -238,3 +238,36 @@ def test_empty_array_and_zero_trips():
     x = np.zeros(0)
     check(recurrence, x, 0.5)
     check(bounded_by_n, data(5, np.float64), 0.5, 0)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_recurrences_within_the_bound(seed):
+    # Random coefficient in [-1.2, 1.2], length, dtype, scale and offset, and sometimes a NaN,
+    # an infinity or exact zeros: within the documented bound where finite, numpy's NaN/inf
+    # pattern and zero signs exactly (oracle) elsewhere.
+    rng = np.random.default_rng(seed)
+    dtype = FLOATS[seed % 2]
+    n = int(rng.integers(0, 3 * BLOCK * BLOCK // 2))
+    a = float(rng.uniform(-1.2, 1.2)) if seed % 5 else float(rng.choice([-1.0, 0.0, 1.0]))
+    x = (rng.normal(size=n) * 10.0 ** rng.integers(-3, 4) + rng.normal() * 3).astype(dtype)
+    if n and seed % 4 == 1:
+        x[rng.integers(0, n)] = rng.choice([np.nan, np.inf, -np.inf])
+    if n and seed % 4 == 2:
+        x[rng.integers(0, n):] = 0.0
+    with np.errstate(all="ignore"):
+        want = recurrence(x, dtype(a))
+    u = np.finfo(dtype).eps
+    neff = n if abs(a) >= 1 else min(n, 1 / (1 - abs(a)))
+    finite = want[np.isfinite(want)]
+    atol = 4 * u * max(neff, 1) * float(np.max(np.abs(finite), initial=1.0))
+    blocked(check(recurrence, x, a, rtol=8 * u, atol=atol), x, a)
+
+
+@pytest.mark.parametrize("alpha", [np.float32(0.3), np.float64(0.3), 1, 0])
+def test_coefficient_kinds(alpha):
+    # numpy scalars and Python ints as alpha: 1 - alpha and alpha * x[i] in numpy's dtypes
+    for dtype in FLOATS:
+        x = data(150, dtype)
+        c = check(ewma, x, alpha)
+        if np.result_type(dtype, alpha) == dtype:
+            blocked(c, x, alpha)
