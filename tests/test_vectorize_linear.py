@@ -73,6 +73,21 @@ def bounded_by_n(x, a, n):
     return y
 
 
+def fixed_size(x, a):
+    y = np.zeros(8)
+    y[0] = 1.0
+    for i in range(1, 8):
+        y[i] = y[i - 1] * a + x[i]
+    return y
+
+
+def fixed_input(a):
+    y = np.ones(100)
+    for i in range(1, 100):
+        y[i] = y[i - 1] * a + 0.5
+    return y
+
+
 # ----------------------------------------------------------------- must stay a Loop
 def growing(x):
     y = np.zeros_like(x)
@@ -134,6 +149,12 @@ def test_forms(n, dtype):
     blocked(check(static_coefficient, x), x)
     for fn in (minus_product, minus_values, invariant_term, shifted_write):
         blocked(check(fn, x, 0.6), x, 0.6)
+
+
+def test_arrays_made_in_the_function():
+    x = data(10, np.float64)
+    blocked(check(fixed_size, x, 0.4), x, 0.4)
+    blocked(check(fixed_input, 0.9), 0.9)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 70])

@@ -124,7 +124,12 @@ def plan_linear(lw, node: ast.For, space: Space):
         k = lw.env.lookup(var.k)[1]
         k_arr = ctx.cast(ctx.asarray(k), _I64)
         c = _values(ctx, lw.env.lookup(c_name)[1] if c_name else 0.0, yd, k_arr, c_neg)
-        y0_name, y0 = emit.bind(lw, node, emit.expr("y[s:s + 1]", y=y, s=init_start), "y0")
+        # y[s:s+1] as a Slice node: a view bound to a name would alias y (an item write)
+        s_val = emit.bind(lw, node, init_start, "s")[1]
+        s1 = ctx.op("Reshape", ctx.cast(ctx.asarray(s_val), _I64).value,
+                    ctx.const(np.array([1], np.int64)))
+        y0 = Array(ctx.op("Slice", ctx.asarray(lw.env.lookup(y)[1]).value, s1,
+                          ctx.op("Add", s1, ctx.const(np.array([1], np.int64)))), yd, (None,))
         # (a trailing 0: never empty, also where y is; its value is not returned)
         v = ctx.op("Concat", y0.value, c, ctx.const(np.zeros(1, yd)), axis=0)
         fast = _blocked(ctx, v, a, static_a, yd)
@@ -133,8 +138,10 @@ def plan_linear(lw, node: ast.For, space: Space):
         coef = a.value if a is not None else ctx.const(np.array(static_a, yd))
         out = only_if(ctx, flag, plain, lambda ctx: _exact(ctx, y0.value, coef, c, yd),
                       "linear_recurrence")
+        # (c's length, for onnxruntime's symbolic shape inference: the If's is a new symbol)
+        out = Array(ctx.op("Reshape", out.value, ctx.op("Shape", c)), yd, (None,))
         tmp = fresh("linear")
-        lw.env.bind(tmp, Array(out.value, yd, (None,)))
+        lw.env.bind(tmp, out)
         first = _literal(var.bounds[0])
         lower = ast.Constant(first + w[1]) if first is not None else start_w
         index = ast.Slice(lower=lower, upper=emit.expr("s + k", s=start_w, k=var.k))
@@ -256,6 +263,9 @@ def _blocked(ctx, v: ir.Value, a: Array | None, static_a: float | None,
     carry2 = _scan(ctx, ends2, top, yd, exclusive=True)
     # position r of a level-2 block gets q**r times the carry into the block
     carry1 = _add_carry(ctx, local2, carry2, _part(ctx, p2, 0, B), n2, 0)
+    # (as m1 rows for onnxruntime's symbolic shape inference, which cannot tell that the slice
+    # has local1's rows: incomplete, it leaves files in the working directory)
+    carry1 = ctx.op("Reshape", carry1, ctx.op("Shape", ends1))
     # position r of a level-1 block gets a**(r+1) times the carry into the block
     last = ctx.op("Sub", n1, ctx.const(np.array([1], np.int64)))  # (the trailing 0)
     return _add_carry(ctx, local1, carry1, _part(ctx, p1, 1, B + 1), last, 1)
