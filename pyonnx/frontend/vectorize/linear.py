@@ -212,10 +212,8 @@ def _powers(ctx, a: Array | None, static_a: float | None, yd: np.dtype, level: i
         q = np.float64(static_a) ** (B ** level)
         p = np.append(np.power(q, np.arange(B + 1, dtype=np.float64)), 0.0)
         return ctx.const(p[idx].astype(yd)), ctx.const(p[:B + 1].astype(yd))
-    q = a.value
-    if level:  # (a**B)**B: the block ends' coefficient
-        q = ctx.op("Pow", q, ctx.const(np.array(B ** level, yd)))
-    p = ctx.op("Pow", q, ctx.const(np.arange(B + 1, dtype=yd)))
+    # q**j as a**(j * B**level): one Pow
+    p = ctx.op("Pow", a.value, ctx.const(np.arange(B + 1, dtype=yd) * float(B ** level)))
     ext = ctx.op("Concat", p, ctx.const(np.zeros(1, yd)), axis=0)
     flat = ctx.op("Gather", ext, ctx.const(idx.reshape(-1)))
     return ctx.op("Reshape", flat, ctx.const(np.array(idx.shape, np.int64))), p
