@@ -292,3 +292,31 @@ def test_coefficient_kinds(alpha):
         c = check(ewma, x, alpha)
         if np.result_type(dtype, alpha) == dtype:
             blocked(c, x, alpha)
+
+
+def backward(x, a):
+    y = np.zeros_like(x)
+    y[-1] = x[-1]
+    for i in range(len(x) - 2, -1, -1):
+        y[i] = a * y[i + 1] + x[i]
+    return y
+
+
+def backward_to(x, a, stop):
+    y = np.ones_like(x)
+    for i in range(len(x) - 1, stop, -1):
+        y[i - 1] = y[i] * a - x[i]
+    return y
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 2, 3, 65, 300])
+def test_descending_ranges(n, dtype):
+    x = data(n, dtype)
+    blocked(check(backward, x, 0.7), x, 0.7)
+    blocked(check(backward, x, 2.5), x, 2.5)  # the exact steps at run time
+    for stop in (0, n // 2):  # (stop -1 writes y[-1]: Python wraps, the vectorizer's check raises)
+        blocked(check(backward_to, x, -0.6, stop), x, -0.6, stop)
+    if n > 2:
+        x[n // 2] = np.nan
+        check(backward, x, 0.7)

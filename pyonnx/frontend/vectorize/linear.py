@@ -2,7 +2,7 @@
 coefficient, as a blocked scan instead of a ``Loop`` (EWMA: ``out[i] = alpha * x[i] + (1 -
 alpha) * out[i - 1]``).
 
-Input: the FunctionLowering, the canonical ``For`` (one loop, ascending step 1, its header bound
+Input: the FunctionLowering, the canonical ``For`` (one loop of step 1 or -1, its header bound
 in ``space``). Output: a zero-argument function lowering the recurrence, None when the body is
 not of the form, or :class:`~.exprs.Bail` (the loop stays a ``Loop``).
 
@@ -73,13 +73,13 @@ def plan_linear(lw, node: ast.For, space: Space):
         return None
     y, index, value = parts
     var = space.vars[0]
-    if var.step != 1:
+    if var.S != 1:
         return None
     vz = Vectorizer(space)
     w = _static_offset(vz, index)
     if w is None:
         return None
-    split = _split(vz, value, y, w[1] - 1)
+    split = _split(vz, value, y, w[1] - var.step)
     if split is None:
         return None
     a_e, a_neg, c_e, c_neg = split
@@ -112,9 +112,12 @@ def plan_linear(lw, node: ast.For, space: Space):
             raise Bail("|coefficient| > 1: the blocked form would overflow differently")
     # the initial element and the written range inside y (checked once, with the reads)
     start_w = emit.expr(f"lo + {w[1]}", lo=var.lo)
-    init_start = emit.expr(f"lo + {w[1] - 1}", lo=var.lo)
+    # the initial element: before the first iteration's index (the range's last for a
+    # descending one); the check covers lo+w-step .. lo+w-step+k-1, which holds it
+    init_start = emit.expr(f"lo + {w[1] - 1}", lo=var.lo) if var.step > 0 else \
+        emit.expr(f"lo + k + {w[1]}", lo=var.lo, k=var.k)
     space.checks.append((y, 0, start_w, var))
-    space.checks.append((y, 0, init_start, var))
+    space.checks.append((y, 0, emit.expr(f"lo + {w[1] - var.step}", lo=var.lo), var))
 
     def run() -> None:
         ctx = lw.ctx
@@ -124,6 +127,8 @@ def plan_linear(lw, node: ast.For, space: Space):
         k = lw.env.lookup(var.k)[1]
         k_arr = ctx.cast(ctx.asarray(k), _I64)
         c = _values(ctx, lw.env.lookup(c_name)[1] if c_name else 0.0, yd, k_arr, c_neg)
+        if var.step < 0:
+            c = _reversed(ctx, c)  # in iteration order
         # y[s:s+1] as a Slice node: a view bound to a name would alias y (an item write)
         s_val = emit.bind(lw, node, init_start, "s")[1]
         s1 = ctx.op("Reshape", ctx.cast(ctx.asarray(s_val), _I64).value,
@@ -140,9 +145,11 @@ def plan_linear(lw, node: ast.For, space: Space):
                       "linear_recurrence")
         # (c's length, for onnxruntime's symbolic shape inference: the If's is a new symbol)
         out = Array(ctx.op("Reshape", out.value, ctx.op("Shape", c)), yd, (None,))
+        if var.step < 0:
+            out = Array(_reversed(ctx, out.value), yd, (None,))  # in index order
         tmp = fresh("linear")
         lw.env.bind(tmp, out)
-        first = _literal(var.bounds[0])
+        first = _literal(var.bounds[0]) if var.step > 0 else None
         lower = ast.Constant(first + w[1]) if first is not None else start_w
         index = ast.Slice(lower=lower, upper=emit.expr("s + k", s=start_w, k=var.k))
         emit.run_steps(lw, node, space, [Step("write", y, value=name(tmp), index=index,
@@ -157,6 +164,12 @@ def _literal(e: ast.expr) -> int | None:
         v = _literal(e.operand)
         return None if v is None else -v
     return None
+
+
+def _reversed(ctx, v: ir.Value) -> ir.Value:
+    return ctx.op("Slice", v, ctx.const(np.array([-1], np.int64)),
+                  ctx.const(np.array([-2 ** 63], np.int64)), ctx.const(np.array([0], np.int64)),
+                  ctx.const(np.array([-1], np.int64)))
 
 
 def _split(vz: Vectorizer, value: ast.expr, y: str, off: int):
