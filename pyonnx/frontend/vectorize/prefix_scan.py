@@ -28,8 +28,10 @@ from pyonnx.frontend.graph.values import Array
 
 __all__ = ["running_extreme", "BLOCK", "STATIC"]
 
-BLOCK = 16  # values per row (as numpy_calls/reductions/doubling.py's blocked scan)
-STATIC = 6  # doubling steps as plain nodes: 2**6 rows, 1,024 values, need no Loop
+# Values per row; measured at n = 1,000 (block + static steps): 8 + 7 27.9 µs, 16 + 6 30.6,
+# 32 + 5 34.8, 4 + 8 28.8 (and 92 µs at n = 10,000, against 78 for 8 + 7).
+BLOCK = 8
+STATIC = 7  # doubling steps as plain nodes: 2**7 rows, 1,024 values, need no Loop
 _UNROLL = 4  # doubling steps per Loop iteration beyond them
 _I64 = np.dtype(np.int64)
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
