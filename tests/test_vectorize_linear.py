@@ -320,3 +320,43 @@ def test_descending_ranges(n, dtype):
     if n > 2:
         x[n // 2] = np.nan
         check(backward, x, 0.7)
+
+
+def alias_rec(x, a):
+    y = x
+    for i in range(1, len(x)):
+        y[i] = a * y[i - 1] + x[i - 1]  # x[i - 1] is the y[i - 1] just written
+    return y
+
+
+def view_rec(x, a):
+    y = x[1:]
+    for i in range(1, len(y)):
+        y[i] = a * y[i - 1] + x[i]  # x[i] is y[i - 1]
+    return x
+
+
+def alias_cumsum(x):
+    y = x
+    for i in range(1, len(x)):
+        y[i] = y[i - 1] + x[i - 1]
+    return y
+
+
+def alias_running_max(x):
+    y = x[1:]
+    for i in range(1, len(y)):
+        y[i] = max(y[i - 1], x[i] * 0.5)
+    return x
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 70])
+def test_writes_seen_through_an_alias_stay_loops(n):
+    # The loop reads values it wrote under another name: never vectorized (the prefix forms'
+    # np.cumsum / running max read the old values: was silently wrong for alias_cumsum).
+    x = np.arange(n, dtype=np.float64) + 1.0
+    if n:
+        kept_loop(check(alias_rec, x.copy(), 0.5), x.copy(), 0.5)
+        kept_loop(check(alias_cumsum, x.copy()), x.copy())
+    check(view_rec, x.copy(), 0.5)
+    check(alias_running_max, x.copy())

@@ -12,7 +12,9 @@ loop-invariant, ``C`` elementwise in ``i`` or invariant; ``A * y[.]`` and ``y[.]
 ``y``'s dtype (so each step is ``fl(fl(a * y) + c)`` in that dtype, with ``a`` and ``c`` the
 values the loop computes; a subtraction is the same with ``-a`` or ``-c``, negation is exact).
 Never: integer, bool or float16 data (exact or per-step rounding the scan cannot keep), a
-coefficient that varies with ``i`` or reads ``y``, a static ``|a| > 1`` (the ``Loop`` stays).
+coefficient that varies with ``i`` or reads ``y``, a static ``|a| > 1``, a ``y`` that shares
+memory with an array the body reads (``y = x``, ``y = x[1:]``: the loop reads what it wrote);
+the ``Loop`` stays.
 
 The fast form (``c~ = [y0, c_1 .. c_k]``, zero carry in, ``B = 64``): blocks of ``B`` values
 times the ``B x B`` upper-triangular Toeplitz matrix of ``a``'s powers (one MatMul) give each
@@ -53,7 +55,7 @@ from pyonnx.frontend.graph.rare_case import only_if
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.vectorize import emit
 from pyonnx.frontend.vectorize.exprs import Bail, Space, Vectorizer, fresh, lookup, name
-from pyonnx.frontend.vectorize.forms import Step, setitem_parts
+from pyonnx.frontend.vectorize.forms import Step, _check_aliases, setitem_parts
 
 __all__ = ["plan_linear", "BLOCK"]
 
@@ -89,6 +91,8 @@ def plan_linear(lw, node: ast.For, space: Space):
     yd = np.dtype(yv.dtype)
     if yd not in _FLOATS:
         raise Bail("linear recurrence on integer, bool or float16 data: stays exact as a Loop")
+    # (y = x, or y a view of x: the loop reads values it wrote, the scan the old ones)
+    _check_aliases(node.body, space, {y: ""})
     a_v = vz.vec(a_e)
     if a_v.axes or a_v.rank:
         raise Bail("coefficient varies with the loop variable")
