@@ -360,3 +360,45 @@ def test_writes_seen_through_an_alias_stay_loops(n):
         kept_loop(check(alias_cumsum, x.copy()), x.copy())
     check(view_rec, x.copy(), 0.5)
     check(alias_running_max, x.copy())
+
+
+def row_ewma(x, alpha):
+    out = np.empty_like(x)
+    out[0] = x[0]
+    for i in range(1, x.shape[0]):
+        out[i] = alpha * x[i] + (1 - alpha) * out[i - 1]
+    return out
+
+
+def row_recurrence(x, a, b):
+    y = np.zeros_like(x)
+    for i in range(1, len(x)):
+        y[i] = y[i - 1] * a + b  # an invariant row (or scalar) added each step
+    return y
+
+
+def row_broadcast(x, a):
+    y = np.zeros((x.shape[0], 3), x.dtype)
+    for i in range(1, x.shape[0]):
+        y[i] = a * y[i - 1] + x[i]  # rows of 1 broadcast into rows of 3
+    return y
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 3), (2, 3), (3, 1), (65, 4), (300, 2), (5000, 3), (7, 0)])
+def test_rows(shape, dtype):
+    # out[i] = a * out[i-1] + x[i] over the rows of a matrix (keypoints over frames)
+    x = np.random.default_rng(shape[0]).normal(size=shape).astype(dtype)
+    blocked(check(row_ewma, x, 0.3), x, 0.3)
+    blocked(check(row_ewma, x, 1.5), x, 1.5)  # the exact steps at run time
+    b = np.linspace(-1, 1, shape[1]).astype(dtype)
+    blocked(check(row_recurrence, x, 0.5, b), x, 0.5, b)
+    blocked(check(row_recurrence, x, 0.5, 2.0), x, 0.5, 2.0)
+    if x.size:
+        x[shape[0] // 2, 0] = np.nan
+        check(row_ewma, x, 0.3)  # NaN in one column only, as the loop
+
+
+def test_rows_broadcast_as_numpy():
+    x = data(40, np.float64).reshape(40, 1)
+    blocked(check(row_broadcast, x, 0.5), x, 0.5)

@@ -6,7 +6,8 @@ Input: the FunctionLowering, the canonical ``For`` (one loop of step 1 or -1, it
 in ``space``). Output: a zero-argument function lowering the recurrence, None when the body is
 not of the form, or :class:`~.exprs.Bail` (the loop stays a ``Loop``).
 
-Form: one write ``y[i + w] = T1 + T2`` (or ``T1 - T2``) of a 1-d float32/float64 array, one
+Form: one write ``y[i + w] = T1 + T2`` (or ``T1 - T2``) of a 1-d float32/float64 array (or of
+the rows of a 2-d one: ``out[i] = alpha * x[i] + (1 - alpha) * out[i - 1]`` over frames), one
 term ``A * y[i + w - 1]`` (either operand order), the other ``C`` without ``y``; ``A`` 0-d and
 loop-invariant, ``C`` elementwise in ``i`` or invariant; ``A * y[.]`` and ``y[.] + C`` both in
 ``y``'s dtype (so each step is ``fl(fl(a * y) + c)`` in that dtype, with ``a`` and ``c`` the
@@ -86,8 +87,9 @@ def plan_linear(lw, node: ast.For, space: Space):
         return None
     a_e, a_neg, c_e, c_neg = split
     yv = lookup(space, y)
-    if not hasattr(yv, "dtype") or yv.ndim != 1:
-        raise Bail("linear recurrence on a non-1-d array")
+    if not hasattr(yv, "dtype") or yv.ndim not in (1, 2):
+        raise Bail("linear recurrence on an array of rank other than 1 or 2")
+    rows = yv.ndim - 1  # 1: each step a row (out[i] = a * out[i-1] + x[i] of a matrix)
     yd = np.dtype(yv.dtype)
     if yd not in _FLOATS:
         raise Bail("linear recurrence on integer, bool or float16 data: stays exact as a Loop")
@@ -97,7 +99,8 @@ def plan_linear(lw, node: ast.For, space: Space):
     if a_v.axes or a_v.rank:
         raise Bail("coefficient varies with the loop variable")
     c_v = vz.vec(c_e) if c_e is not None else None
-    if c_v is not None and (c_v.rank or c_v.axes not in ((), (var.name,))):
+    if c_v is not None and (c_v.rank > rows or c_v.axes not in ((), (var.name,)) or
+                            (c_v.axes and c_v.rank != rows)):
         raise Bail("recurrence term")
     a_name, a_val = emit.bind(lw, node, a_v.node, "a")
     c_name, c_val = emit.bind(lw, node, c_v.node, "c") if c_v is not None else (None, 0.0)
@@ -108,6 +111,10 @@ def plan_linear(lw, node: ast.For, space: Space):
             raise Bail("recurrence computed in another dtype than the array's")
     except TypeError:
         raise Bail("recurrence dtypes") from None
+    if rows and isinstance(c_val, Array) and c_val.ndim == 1 + bool(c_v.axes) and \
+            c_val.ndim and None not in (c_val.shape[-1], yv.shape[-1]) and \
+            c_val.shape[-1] not in (1, yv.shape[-1]):
+        raise Bail("recurrence rows of another length than the array's")
     static_a = None
     if not isinstance(a_val, Array):
         with np.errstate(all="ignore"):
@@ -130,27 +137,34 @@ def plan_linear(lw, node: ast.For, space: Space):
             a = Array(ctx.op("Neg", a.value), yd, ())
         k = lw.env.lookup(var.k)[1]
         k_arr = ctx.cast(ctx.asarray(k), _I64)
-        c = _values(ctx, lw.env.lookup(c_name)[1] if c_name else 0.0, yd, k_arr, c_neg)
+        y_arr = ctx.asarray(lw.env.lookup(y)[1])
+        c = _values(ctx, lw.env.lookup(c_name)[1] if c_name else 0.0, yd, k_arr, c_neg,
+                    y_arr, c_v is not None and not c_v.axes)
         if var.step < 0:
             c = _reversed(ctx, c)  # in iteration order
         # y[s:s+1] as a Slice node: a view bound to a name would alias y (an item write)
         s_val = emit.bind(lw, node, init_start, "s")[1]
         s1 = ctx.op("Reshape", ctx.cast(ctx.asarray(s_val), _I64).value,
                     ctx.const(np.array([1], np.int64)))
-        y0 = Array(ctx.op("Slice", ctx.asarray(lw.env.lookup(y)[1]).value, s1,
+        y0 = Array(ctx.op("Slice", y_arr.value, s1,
                           ctx.op("Add", s1, ctx.const(np.array([1], np.int64)))), yd, (None,))
         # (a trailing 0: never empty, also where y is; its value is not returned)
-        v = ctx.op("Concat", y0.value, c, ctx.const(np.zeros(1, yd)), axis=0)
-        fast = _blocked(ctx, v, a, static_a, yd)
+        if rows:
+            v = ctx.op("Pad", ctx.op("Concat", y0.value, c, axis=0),
+                       ctx.const(np.array([0, 0, 1, 0], np.int64)))
+        else:
+            v = ctx.op("Concat", y0.value, c, ctx.const(np.zeros(1, yd)), axis=0)
+        fast = _blocked(ctx, v, a, static_a, yd, rows)
         flag = _suspect(ctx, fast, a, k_arr, yd)
-        plain = Array(fast, yd, (None,))
+        plain = Array(fast, yd, (None,) * (1 + rows))
         coef = a.value if a is not None else ctx.const(np.array(static_a, yd))
-        out = only_if(ctx, flag, plain, lambda ctx: _exact(ctx, y0.value, coef, c, yd),
+        out = only_if(ctx, flag, plain, lambda ctx: _exact(ctx, y0.value, coef, c, yd, rows),
                       "linear_recurrence")
         # (c's length, for onnxruntime's symbolic shape inference: the If's is a new symbol)
-        out = Array(ctx.op("Reshape", out.value, ctx.op("Shape", c)), yd, (None,))
+        shape = (None,) + tuple(yv.shape[1:])
+        out = Array(ctx.op("Reshape", out.value, ctx.op("Shape", c)), yd, shape)
         if var.step < 0:
-            out = Array(_reversed(ctx, out.value), yd, (None,))  # in index order
+            out = Array(_reversed(ctx, out.value), yd, shape)  # in index order
         tmp = fresh("linear")
         lw.env.bind(tmp, out)
         first = _literal(var.bounds[0]) if var.step > 0 else None
@@ -205,25 +219,33 @@ def _names(e: ast.expr) -> set[str]:
     return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
 
 
-def _values(ctx, c: Any, yd: np.dtype, k: Array, neg: bool) -> ir.Value:
-    """The k per-iteration values ``c`` (an invariant one broadcast) in ``y``'s dtype (the
-    add's cast: its result dtype is ``y``'s)."""
+def _values(ctx, c: Any, yd: np.dtype, k: Array, neg: bool, y: Array,
+            invariant: bool) -> ir.Value:
+    """The k per-iteration values (rows) ``c`` in ``y``'s dtype (the add's cast: its result
+    dtype is ``y``'s); an invariant one broadcast to k elements (rows of ``y``'s length)."""
     arr = ctx.cast(ctx.asarray(c), yd)
     v = arr.value
     if neg:
         v = ctx.op("Neg", v)
-    if arr.ndim == 0:
+    if invariant or arr.ndim == 0 or y.ndim == 2:
+        # (rows: also each row broadcast to y's, as the loop's item write broadcasts it; a
+        # row that does not broadcast fails here where numpy's write fails)
         shape = ctx.op("Reshape", k.value, ctx.const(np.array([1], np.int64)))
+        if y.ndim == 2:
+            shape = ctx.op("Concat", shape, ctx.op("Shape", y.value, start=1), axis=0)
         v = ctx.op("Expand", v, shape)
     return v
 
 
 def _powers(ctx, a: Array | None, static_a: float | None, yd: np.dtype, level: int,
-            shift: int) -> tuple[ir.Value, ir.Value]:
+            shift: int, rows: int = 0) -> tuple[ir.Value, ir.Value]:
     """With ``q = a**(B**level)``: the matrix ``T[j, r] = q**(r - shift - j)`` where
-    ``r - shift >= j``, else 0 (``B`` rows, ``B + shift`` columns), and ``q**0 .. q**B``."""
+    ``r - shift >= j``, else 0 (``B`` rows, ``B + shift`` columns; transposed for ``rows``),
+    and ``q**0 .. q**B``."""
     B = BLOCK
     d = np.arange(B + shift)[None, :] - shift - np.arange(B)[:, None]
+    if rows:
+        d = d.T  # (T^T @ each block of rows)
     idx = np.where(d >= 0, d, B + 1)  # B + 1: the appended zero
     if static_a is not None:
         q = np.float64(static_a) ** (B ** level)
@@ -241,79 +263,98 @@ def _part(ctx, v: ir.Value, start: int, stop: int) -> ir.Value:
                   ctx.const(np.array([stop], np.int64)))
 
 
-def _blocks(ctx, v: ir.Value, t: ir.Value, B: int) -> tuple[ir.Value, ir.Value]:
-    """``v`` zero-padded to whole blocks of ``B`` times ``t``; and ``v``'s length (1-d)."""
-    length = ctx.op("Shape", v)
+def _blocks(ctx, v: ir.Value, t: ir.Value, B: int, rows: int) -> tuple[ir.Value, ir.Value]:
+    """``v`` zero-padded to whole blocks of ``B`` (elements, or rows for ``rows``) times ``t``
+    (``(m, B) @ T``, or ``T^T @ (m, B, d)``); and ``v``'s length (1-d)."""
+    length = ctx.op("Shape", v, start=0, end=1)
     pad = ctx.op("Mod", ctx.op("Neg", length), ctx.const(np.array([B], np.int64)))
-    pads = ctx.op("Concat", ctx.const(np.array([0], np.int64)), pad, axis=0)
-    rows = ctx.op("Reshape", ctx.op("Pad", v, pads), ctx.const(np.array([-1, B], np.int64)))
-    return ctx.op("MatMul", rows, t), length
+    zero = ctx.const(np.array([0] * (1 + rows), np.int64))
+    pads = ctx.op("Concat", zero, pad, *([ctx.const(np.array([0], np.int64))] if rows else []),
+                  axis=0)
+    shape = ctx.const(np.array([-1, B], np.int64))
+    if rows:
+        shape = ctx.op("Concat", shape, ctx.op("Shape", v, start=1), axis=0)
+    blocks = ctx.op("Reshape", ctx.op("Pad", v, pads), shape)
+    return (ctx.op("MatMul", t, blocks) if rows else ctx.op("MatMul", blocks, t)), length
 
 
 def _add_carry(ctx, local: ir.Value, carry: ir.Value, row: ir.Value,
-               length: ir.Value, start: int) -> ir.Value:
-    """``local + carry[:, None] * row``, flattened, ``[start:length]``."""
-    col = ctx.op("Unsqueeze", carry, ctx.const(np.array([1], np.int64)))
+               length: ir.Value, start: int, rows: int) -> ir.Value:
+    """``local + carry[:, None] * row`` (``row[:, None]`` for rows), flattened to elements or
+    rows, ``[start:length]``."""
+    one = ctx.const(np.array([1], np.int64))
+    col = ctx.op("Unsqueeze", carry, one)
+    if rows:
+        row = ctx.op("Unsqueeze", row, one)
     full = ctx.op("Add", local, ctx.op("Mul", col, row))
-    flat = ctx.op("Reshape", full, ctx.const(np.array([-1], np.int64)))
+    shape = ctx.const(np.array([-1], np.int64))
+    if rows:
+        shape = ctx.op("Concat", shape, ctx.op("Shape", local, start=2), axis=0)
+    flat = ctx.op("Reshape", full, shape)
     return ctx.op("Slice", flat, ctx.const(np.array([start], np.int64)), length)
 
 
 def _blocked(ctx, v: ir.Value, a: Array | None, static_a: float | None,
-             yd: np.dtype) -> ir.Value:
+             yd: np.dtype, rows: int) -> ir.Value:
     """The inclusive scan ``y_t = a*y_{t-1} + v_t`` (``y_{-1} = 0``) without its first and
-    last values (``v`` is ``[y0, c_1 .. c_k, 0]``)."""
+    last values (``v`` is ``[y0, c_1 .. c_k, 0]``, elements or rows)."""
     B = BLOCK
-    t1, p1 = _powers(ctx, a, static_a, yd, 0, 0)
-    local1, n1 = _blocks(ctx, v, t1, B)
+    t1, p1 = _powers(ctx, a, static_a, yd, 0, 0, rows)
+    local1, n1 = _blocks(ctx, v, t1, B, rows)
     ends1 = ctx.op("Gather", local1, ctx.const(np.array(B - 1, np.int64)), axis=1)
     # level 2 over the block ends (coefficient q = a**B): columns 0..B-1 the exclusive
     # scan in each block (the carry into each level-1 block), column B the block's total
-    t2, p2 = _powers(ctx, a, static_a, yd, 1, 1)
-    local2, n2 = _blocks(ctx, ends1, t2, B)
+    t2, p2 = _powers(ctx, a, static_a, yd, 1, 1, rows)
+    local2, n2 = _blocks(ctx, ends1, t2, B, rows)
     ends2 = ctx.op("Gather", local2, ctx.const(np.array(B, np.int64)), axis=1)
     local2 = ctx.op("Slice", local2, ctx.const(np.array([0], np.int64)),
                     ctx.const(np.array([B], np.int64)), ctx.const(np.array([1], np.int64)))
     top = ctx.op("Gather", p2, ctx.const(np.array(B, np.int64)))  # a**(B*B)
-    carry2 = _scan(ctx, ends2, top, yd, exclusive=True)
+    carry2 = _scan(ctx, ends2, top, yd, exclusive=True, rows=rows)
     # position r of a level-2 block gets q**r times the carry into the block
-    carry1 = _add_carry(ctx, local2, carry2, _part(ctx, p2, 0, B), n2, 0)
+    carry1 = _add_carry(ctx, local2, carry2, _part(ctx, p2, 0, B), n2, 0, rows)
     # (as m1 rows for onnxruntime's symbolic shape inference, which cannot tell that the slice
     # has local1's rows: incomplete, it leaves files in the working directory)
     carry1 = ctx.op("Reshape", carry1, ctx.op("Shape", ends1))
     # position r of a level-1 block gets a**(r+1) times the carry into the block
     last = ctx.op("Sub", n1, ctx.const(np.array([1], np.int64)))  # (the trailing 0)
-    return _add_carry(ctx, local1, carry1, _part(ctx, p1, 1, B + 1), last, 1)
+    return _add_carry(ctx, local1, carry1, _part(ctx, p1, 1, B + 1), last, 1, rows)
 
 
-def _scan_body(ctx, coef: ir.Value, yd: np.dtype, exclusive: bool) -> ir.Graph:
-    """One step ``y = fl(fl(coef * prev) + c)``; the scan output is ``prev`` (exclusive) or
-    ``y``."""
+def _scan_body(ctx, coef: ir.Value, yd: np.dtype, exclusive: bool, rows: int) -> ir.Graph:
+    """One step ``y = fl(fl(coef * prev) + c)`` (an element or a row); the scan output is
+    ``prev`` (exclusive) or ``y``."""
     t = ir.TensorType(dtypes.to_ir(yd))
-    prev = ir.Value(name=ctx.fresh_name("prev"), type=t, shape=ir.Shape([]))
-    c = ir.Value(name=ctx.fresh_name("c"), type=t, shape=ir.Shape([]))
+    shape = [None] * rows
+    prev = ir.Value(name=ctx.fresh_name("prev"), type=t, shape=ir.Shape(shape))
+    c = ir.Value(name=ctx.fresh_name("c"), type=t, shape=ir.Shape(shape))
     with ctx.subgraph() as nodes:
         nxt = ctx.op("Add", ctx.op("Mul", coef, prev), c)
         out = ctx.op("Identity", prev if exclusive else nxt)
     for v in (nxt, out):
-        v.type, v.shape = t, ir.Shape([])
+        v.type, v.shape = t, ir.Shape(shape)
     return ir.Graph([prev, c], [nxt, out], nodes=nodes,
                     name=f"{ctx.function_name}_{ctx.fresh_name('linear_scan')}")
 
 
 def _scan(ctx, values: ir.Value, coef: ir.Value, yd: np.dtype, exclusive: bool,
-          init: ir.Value | None = None) -> ir.Value:
-    if init is None:
+          rows: int, init: ir.Value | None = None) -> ir.Value:
+    if init is None and rows:  # zeros of a row's shape
+        init = ctx.op("ConstantOfShape", ctx.op("Shape", values, start=1),
+                      value=ir.tensor(np.zeros(1, yd)))
+    elif init is None:
         init = ctx.const(np.array(0, yd))
-    _, out = ctx.op("Scan", init, values, body=_scan_body(ctx, coef, yd, exclusive),
+    _, out = ctx.op("Scan", init, values, body=_scan_body(ctx, coef, yd, exclusive, rows),
                     num_scan_inputs=1, outputs=2)
     return out
 
 
-def _exact(ctx, y0: ir.Value, coef: ir.Value, c: ir.Value, yd: np.dtype) -> Array:
-    """The loop's own steps (run only for k > 0: y0 is then one element)."""
-    init = ctx.op("Reshape", y0, ctx.const(np.array([], np.int64)))
-    return Array(_scan(ctx, c, coef, yd, exclusive=False, init=init), yd, (None,))
+def _exact(ctx, y0: ir.Value, coef: ir.Value, c: ir.Value, yd: np.dtype,
+           rows: int) -> Array:
+    """The loop's own steps (run only for k > 0: y0 is then one element or row)."""
+    init = ctx.op("Squeeze", y0, ctx.const(np.array([0], np.int64)))
+    return Array(_scan(ctx, c, coef, yd, exclusive=False, rows=rows, init=init), yd,
+                 (None,) * (1 + rows))
 
 
 def _suspect(ctx, fast: ir.Value, a: Array | None, k: Array, yd: np.dtype) -> Array:
