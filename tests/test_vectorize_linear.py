@@ -110,10 +110,12 @@ def non_linear(x):
     return y
 
 
-def blocked(c, *args):
-    """The model runs the blocked form: a MatMul and no Loop."""
+def blocked(c, *args, rows=False):
+    """The model runs the blocked form: a MatMul, and no Loop where the steps are elements
+    (LoopToScanPass makes the Loops of the carries and the exact steps Scans; row states stay
+    Loops)."""
     ops = op_types(c, *args)
-    assert "MatMul" in ops and "Loop" not in ops, sorted(ops)
+    assert "MatMul" in ops and (rows or "Loop" not in ops), sorted(ops)
 
 
 def kept_loop(c, *args):
@@ -389,11 +391,11 @@ def row_broadcast(x, a):
 def test_rows(shape, dtype):
     # out[i] = a * out[i-1] + x[i] over the rows of a matrix (keypoints over frames)
     x = np.random.default_rng(shape[0]).normal(size=shape).astype(dtype)
-    blocked(check(row_ewma, x, 0.3), x, 0.3)
-    blocked(check(row_ewma, x, 1.5), x, 1.5)  # the exact steps at run time
+    blocked(check(row_ewma, x, 0.3), x, 0.3, rows=True)
+    blocked(check(row_ewma, x, 1.5), x, 1.5, rows=True)  # the exact steps at run time
     b = np.linspace(-1, 1, shape[1]).astype(dtype)
-    blocked(check(row_recurrence, x, 0.5, b), x, 0.5, b)
-    blocked(check(row_recurrence, x, 0.5, 2.0), x, 0.5, 2.0)
+    blocked(check(row_recurrence, x, 0.5, b), x, 0.5, b, rows=True)
+    blocked(check(row_recurrence, x, 0.5, 2.0), x, 0.5, 2.0, rows=True)
     if x.size:
         x[shape[0] // 2, 0] = np.nan
         check(row_ewma, x, 0.3)  # NaN in one column only, as the loop
@@ -401,4 +403,29 @@ def test_rows(shape, dtype):
 
 def test_rows_broadcast_as_numpy():
     x = data(40, np.float64).reshape(40, 1)
-    blocked(check(row_broadcast, x, 0.5), x, 0.5)
+    blocked(check(row_broadcast, x, 0.5), x, 0.5, rows=True)
+
+
+def ewma_loss(x, alpha):
+    out = np.empty_like(x)
+    out[0] = x[0]
+    for i in range(1, x.shape[0]):
+        out[i] = alpha * x[i] + (1 - alpha) * out[i - 1]
+    return np.sum(out * out)
+
+
+@pytest.mark.parametrize("shape", [(1,), (5,), (70,), (4, 3)])
+def test_gradient_through_the_blocked_form(shape):
+    # The carries and the exact steps are Loops until LoopToScanPass (after the gradient pass):
+    # pyonnx.grad differentiates the blocked form (a Scan has no VJP rule).
+    import pyonnx
+
+    x = np.random.default_rng(len(shape)).normal(size=shape)
+    got = pyonnx.grad(ewma_loss)(x, 0.3)
+    eps = 1e-6
+    want = np.zeros_like(x)
+    for j in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[j] = eps
+        want[j] = (ewma_loss(x + e, 0.3) - ewma_loss(x - e, 0.3)) / (2 * eps)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

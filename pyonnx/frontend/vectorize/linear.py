@@ -310,9 +310,24 @@ def _blocked(ctx, v: ir.Value, a: Array | None, static_a: float | None,
     local2 = ctx.op("Slice", local2, ctx.const(np.array([0], np.int64)),
                     ctx.const(np.array([B], np.int64)), ctx.const(np.array([1], np.int64)))
     top = ctx.op("Gather", p2, ctx.const(np.array(B, np.int64)))  # a**(B*B)
-    carry2 = _scan(ctx, ends2, top, yd, exclusive=True, rows=rows)
-    # position r of a level-2 block gets q**r times the carry into the block
-    carry1 = _add_carry(ctx, local2, carry2, _part(ctx, p2, 0, B), n2, 0, rows)
+    shape = (None,) * (1 + rows)
+
+    def carried(ctx) -> Array:
+        # position r of a level-2 block gets q**r times the carry into the block
+        carry2 = _scan(ctx, ends2, top, yd, exclusive=True, rows=rows)
+        return Array(_add_carry(ctx, local2, carry2, _part(ctx, p2, 0, B), n2, 0, rows), yd,
+                     shape)
+
+    # One level-2 block (up to B*B values): no carry into it, no loop over carries.
+    target = ctx.const(np.array([-1], np.int64))
+    if rows:
+        target = ctx.op("Concat", target, ctx.op("Shape", local2, start=2), axis=0)
+    flat = ctx.op("Reshape", local2, target)
+    alone = Array(ctx.op("Slice", flat, ctx.const(np.array([0], np.int64)), n2), yd, shape)
+    more = ctx.op("Squeeze", ctx.op("Greater", ctx.op("Shape", ends2, start=0, end=1),
+                                    ctx.const(np.array([1], np.int64))),
+                  ctx.const(np.array([0], np.int64)))
+    carry1 = only_if(ctx, Array(more, np.dtype(bool), ()), alone, carried, "carries").value
     # (as m1 rows for onnxruntime's symbolic shape inference, which cannot tell that the slice
     # has local1's rows: incomplete, it leaves files in the working directory)
     carry1 = ctx.op("Reshape", carry1, ctx.op("Shape", ends1))
@@ -321,31 +336,44 @@ def _blocked(ctx, v: ir.Value, a: Array | None, static_a: float | None,
     return _add_carry(ctx, local1, carry1, _part(ctx, p1, 1, B + 1), last, 1, rows)
 
 
-def _scan_body(ctx, coef: ir.Value, yd: np.dtype, exclusive: bool, rows: int) -> ir.Graph:
-    """One step ``y = fl(fl(coef * prev) + c)`` (an element or a row); the scan output is
-    ``prev`` (exclusive) or ``y``."""
+def _scan_body(ctx, values: ir.Value, coef: ir.Value, yd: np.dtype, exclusive: bool,
+               rows: int) -> ir.Graph:
+    """A Loop body: one step ``y = fl(fl(coef * prev) + values[i])`` (an element or a row);
+    the scan output is ``prev`` (exclusive) or ``y``."""
     t = ir.TensorType(dtypes.to_ir(yd))
     shape = [None] * rows
+    i = ir.Value(name=ctx.fresh_name("i"), type=ir.TensorType(ir.DataType.INT64),
+                 shape=ir.Shape([]))
+    cond = ir.Value(name=ctx.fresh_name("cond"), type=ir.TensorType(ir.DataType.BOOL),
+                    shape=ir.Shape([]))
     prev = ir.Value(name=ctx.fresh_name("prev"), type=t, shape=ir.Shape(shape))
-    c = ir.Value(name=ctx.fresh_name("c"), type=t, shape=ir.Shape(shape))
     with ctx.subgraph() as nodes:
+        c = ctx.op("Gather", values, i, axis=0)
         nxt = ctx.op("Add", ctx.op("Mul", coef, prev), c)
         out = ctx.op("Identity", prev if exclusive else nxt)
+        cond_out = ctx.op("Identity", cond)
     for v in (nxt, out):
         v.type, v.shape = t, ir.Shape(shape)
-    return ir.Graph([prev, c], [nxt, out], nodes=nodes,
-                    name=f"{ctx.function_name}_{ctx.fresh_name('linear_scan')}")
+    cond_out.type, cond_out.shape = cond.type, ir.Shape([])
+    return ir.Graph([i, cond, prev], [cond_out, nxt, out], nodes=nodes,
+                    name=f"{ctx.function_name}_{ctx.fresh_name('linear_steps')}")
 
 
 def _scan(ctx, values: ir.Value, coef: ir.Value, yd: np.dtype, exclusive: bool,
           rows: int, init: ir.Value | None = None) -> ir.Value:
+    """The steps over ``values``' first axis as a ``Loop`` with a scan output (at least one
+    iteration here): LoopToScanPass makes it a ``Scan`` for onnxruntime, after the gradient
+    pass, which differentiates Loops."""
     if init is None and rows:  # zeros of a row's shape
         init = ctx.op("ConstantOfShape", ctx.op("Shape", values, start=1),
                       value=ir.tensor(np.zeros(1, yd)))
+        init.type, init.shape = ir.TensorType(dtypes.to_ir(yd)), ir.Shape([None])
     elif init is None:
         init = ctx.const(np.array(0, yd))
-    _, out = ctx.op("Scan", init, values, body=_scan_body(ctx, coef, yd, exclusive, rows),
-                    num_scan_inputs=1, outputs=2)
+    trips = ctx.op("Squeeze", ctx.op("Shape", values, start=0, end=1),
+                   ctx.const(np.array([0], np.int64)))
+    _, out = ctx.op("Loop", trips, ctx.const(np.array(True)), init,
+                    body=_scan_body(ctx, values, coef, yd, exclusive, rows), outputs=2)
     return out
 
 
@@ -353,6 +381,8 @@ def _exact(ctx, y0: ir.Value, coef: ir.Value, c: ir.Value, yd: np.dtype,
            rows: int) -> Array:
     """The loop's own steps (run only for k > 0: y0 is then one element or row)."""
     init = ctx.op("Squeeze", y0, ctx.const(np.array([0], np.int64)))
+    # (a known rank: LoopToScanPass converts only Loops whose states' ranks it sees)
+    init.type, init.shape = ir.TensorType(dtypes.to_ir(yd)), ir.Shape([None] * rows)
     return Array(_scan(ctx, c, coef, yd, exclusive=False, rows=rows, init=init), yd,
                  (None,) * (1 + rows))
 
