@@ -26,7 +26,8 @@ def as_loops(monkeypatch):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("n", [1, 2, 3, 50])
-def test_ewma_runs_as_a_scan(n, dtype):
+def test_ewma_runs_as_a_scan(n, dtype, as_loops):
+    # (vectorized, the EWMA is a blocked scan: tests/test_vectorize_linear.py)
     x = np.random.default_rng(n).normal(size=n).astype(dtype)
     c = check(K.ewma, x, 0.3)
     (scan,) = scans(c, x, 0.3)

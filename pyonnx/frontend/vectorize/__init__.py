@@ -14,7 +14,9 @@ Forms (the dependence rules are in :mod:`.forms`, expressions in :mod:`.exprs`):
   ``m = max(m, x[i])`` in few nodes: :mod:`.extremes`);
 * prefix recurrences ``y[i] = y[i-1] + e`` / ``* e``, ascending or descending
   (:mod:`.recurrences`);
-* first-index searches ``if cond: hit = i; break`` (:mod:`.recurrences`).
+* first-index searches ``if cond: hit = i; break`` (:mod:`.recurrences`);
+* linear recurrences ``y[i] = a * y[i-1] + c(i)`` on floats, ``a`` loop-invariant (EWMA), as a
+  blocked scan with an exact step-by-step fallback at run time (:mod:`.linear`).
 
 Never vectorized: writes at an index that misses a loop variable or reads of a written array at
 another index (a cross-iteration dependence), writes into arrays that share memory with a read
@@ -50,7 +52,7 @@ from pyonnx.frontend.analysis import assigned, uses
 from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.graph import path_weak
-from pyonnx.frontend.vectorize import emit, forms, kinds, recurrences
+from pyonnx.frontend.vectorize import emit, forms, kinds, linear, recurrences
 from pyonnx.frontend.vectorize.exprs import NP, Bail, Space, Var, fresh
 
 __all__ = ["vectorize_loop"]
@@ -324,6 +326,8 @@ def vectorize_loop(lw, node: ast.For, aliased) -> bool:
             run = recurrences.plan_search(lw, node, extra, space, live_out)
         else:
             run = recurrences.plan_prefix(lw, node, space)
+            if run is None:
+                run = linear.plan_linear(lw, node, space)
             if run is None:
                 steps = forms.plan_body(inner.body, space, live_out)
                 run = lambda: emit.run_steps(lw, node, space, steps)  # noqa: E731

@@ -11,8 +11,9 @@ the form (prefix), or :class:`~.exprs.Bail`.
   ``y``'s (so each partial result is computed and stored in ``y``'s dtype, as the loop does):
   ``np.cumsum``/``np.cumprod``/``np.maximum.accumulate``/``np.minimum.accumulate`` of the
   initial element followed by the values, in iteration order (the builtin ``max`` skips NaN
-  values as Python's does). ``y[i] = y[i-1] * a + x[i]`` is not of the form: it stays a
-  ``Loop``.
+  values as Python's does); ``y`` shares no memory with a read array (``y = x`` with
+  ``y[i] = y[i-1] + x[i-1]`` reads what the loop wrote: it stays a ``Loop``). The float
+  ``y[i] = y[i-1] * a + x[i]`` is :mod:`.linear`'s.
 * **search** (canonical ``break``): ``if cond: hit = f(i); break`` after temporaries becomes a
   mask, ``p = argmax`` of the mask with a padding ``False``, ``found = mask[p]`` and
   ``hit = np.where(found, f(i_p), hit)``; the assigned values may not read arrays (they
@@ -29,10 +30,10 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.graph import path_weak
-from pyonnx.frontend.vectorize import emit, kinds
+from pyonnx.frontend.vectorize import emit, kinds, prefix_scan
 from pyonnx.frontend.vectorize.exprs import (NP, Bail, Space, Vectorizer, call, fresh, lookup,
                                              name)
-from pyonnx.frontend.vectorize.forms import Step, setitem_parts
+from pyonnx.frontend.vectorize.forms import Step, _check_aliases, setitem_parts
 
 __all__ = ["plan_prefix", "plan_search"]
 
@@ -75,6 +76,8 @@ def plan_prefix(lw, node: ast.For, space: Space):
             and e.value.id not in space.assigned):
         raise Bail("prefix value is not one read of another array")
     xv = lookup(space, e.value.id)
+    # (y = x, or y a view of x: the loop reads values it wrote; np.cumsum of x would not)
+    _check_aliases(node.body, space, {y: ""})
     # float16 sums and products would round every partial result; extrema round nothing.
     f16_ok = fn not in ("cumsum", "cumprod")
     if yv.ndim != 1 or yv.dtype.kind not in "iuf" or (yv.dtype == np.float16 and not f16_ok) or \
@@ -120,7 +123,18 @@ def plan_prefix(lw, node: ast.For, space: Space):
         # The scan starts with the initial element (scan[0] is y[init] itself, exactly):
         # written back with the values, so no Slice drops it.
         joined = call("concatenate", ast.Tuple(elts=[init, vals], ctx=ast.Load()))
-        scan = _scan_call(scan_fn, joined)
+        if scan_fn in ("maximum", "minimum") and prefix_scan.applies(yv.dtype):
+            # floats: the same scan as np.maximum.accumulate's, in fewer nodes (prefix_scan)
+            j_name, j_val = emit.bind(lw, node, joined, "joined")
+            if isinstance(j_val, Array) and j_val.ndim == 1 and j_val.dtype == yv.dtype:
+                tmp = fresh("running")
+                lw.env.bind(tmp, prefix_scan.running_extreme(lw.ctx, j_val,
+                                                             scan_fn == "maximum"))
+                scan = name(tmp)
+            else:
+                scan = _scan_call(scan_fn, name(j_name))
+        else:
+            scan = _scan_call(scan_fn, joined)
         if var.step < 0:
             scan = ast.Subscript(value=scan, slice=ast.Slice(step=ast.Constant(-1)),
                                  ctx=ast.Load())
