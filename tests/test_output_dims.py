@@ -112,3 +112,15 @@ def test_a_model_the_inference_cannot_read_is_left_unchanged():
                                                   onnx.helper.make_opsetid("example.custom", 1)])
     before = model.SerializeToString()
     assert name_output_dims(model).SerializeToString() == before
+
+
+def test_an_incomplete_symbolic_inference_writes_no_file(tmp_path, monkeypatch):
+    # onnxruntime's SymbolicShapeInference.infer_shapes saves sym_shape_infer_temp.onnx into
+    # the working directory when it cannot infer every shape (here: a broadcast of (n, 3) by
+    # (3,)); the pass runs its steps without that save
+    def affine(x, b):
+        return x * 2.0 + b
+    monkeypatch.chdir(tmp_path)
+    model = pyonnx.compile(affine).to_onnx(np.ones((4, 3)), np.ones(3))
+    onnx.checker.check_model(model, full_check=True)
+    assert list(tmp_path.iterdir()) == []

@@ -96,7 +96,16 @@ def _infer(model: onnx.ModelProto) -> onnx.ModelProto | None:
         return None
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
+    # SymbolicShapeInference.infer_shapes, step by step: on an incomplete inference it saves
+    # "sym_shape_infer_temp.onnx" (and .data files) into the working directory before raising,
+    # and the user's directory is not ours to write (its steps are stable since onnxruntime 1.8).
     try:
-        return SymbolicShapeInference.infer_shapes(copy, auto_merge=False, guess_output_rank=False)
+        inference = SymbolicShapeInference(2**31 - 1, False, False, 0)
+        inference._preprocess(copy)
+        complete = False
+        while inference.run_:
+            complete = inference._infer_impl()
+        inference._update_output_from_vi()
+        return inference.out_mp_ if complete else None
     except Exception:  # noqa: BLE001 - any failure of an optional annotation keeps the model as is
         return None
