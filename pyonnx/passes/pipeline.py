@@ -62,6 +62,7 @@ from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPas
 from pyonnx.passes.expand_broadcasts import ExpandBroadcastsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.gather_elements import GatherElementsPass
+from pyonnx.passes.group_slices import GroupSlicesPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
@@ -124,6 +125,8 @@ def finish(model: ir.Model) -> ir.Model:
     GatherElementsPass()(model)
     # Last: the main graph's final ops (nothing after it matches their operands).
     ExpandBroadcastsPass()(model)
+    # After every rewrite that adds Slices; only reorders nodes.
+    GroupSlicesPass()(model)
     return model
 
 
