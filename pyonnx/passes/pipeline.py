@@ -70,6 +70,7 @@ from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
+from pyonnx.passes.scatter_rows import ScatterRowsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.share_reductions import ShareReductionsPass
@@ -122,6 +123,10 @@ def finish(model: ir.Model) -> ir.Model:
         LoopToScanPass()(model)
     # After every Scan exists (LoopToScanPass's and the row writes' of LowerSetItemPass).
     HoistScanMapsPass()(model)
+    # Before GatherElementsPass, which turns the Gathers it forwards into GatherElements;
+    # the chains it bypasses are removed here (optimize's removal has run).
+    if ScatterRowsPass()(model).modified:
+        RemoveUnusedPass()(model)
     GatherElementsPass()(model)
     # Last: the main graph's final ops (nothing after it matches their operands).
     ExpandBroadcastsPass()(model)

@@ -159,8 +159,17 @@ def shape(node: ir.Node, f: Inputs) -> Result:
     filled = _filled_shape(node, x)
     if filled is not None:
         return [filled]
-    if _through_transpose(node, f):
-        x = node.inputs[0]
+    while x is not None:
+        if _through_transpose(node, f):
+            x = node.inputs[0]
+            continue
+        scatter = _producer(x, "ScatterND")
+        if scatter is None or scatter.inputs[0] is None:
+            break
+        # ScatterND's output has its data's shape: the shape does not keep the write alive.
+        node.replace_input_with(0, scatter.inputs[0])
+        f.rewired(x)
+        x = scatter.inputs[0]
     if x is None or x.const_value is None and (
             x.shape is None or not any(isinstance(d, int) for d in x.shape.dims)):
         return None  # the common case: no dim is fixed
