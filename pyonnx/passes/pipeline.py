@@ -58,6 +58,7 @@ import os
 import onnx
 import onnx_ir as ir
 
+from pyonnx.passes.broadcast_maps import BroadcastMapsPass
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.expand_broadcasts import ExpandBroadcastsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
@@ -125,7 +126,9 @@ def finish(model: ir.Model) -> ir.Model:
     HoistScanMapsPass()(model)
     # Before GatherElementsPass, which turns the Gathers it forwards into GatherElements;
     # the chains it bypasses are removed here (optimize's removal has run).
-    if ScatterRowsPass()(model).modified:
+    # BroadcastMapsPass after it: the forwarded reads expose the Expands it looks through.
+    rows = ScatterRowsPass()(model).modified
+    if BroadcastMapsPass()(model).modified or rows:
         RemoveUnusedPass()(model)
     GatherElementsPass()(model)
     # Last: the main graph's final ops (nothing after it matches their operands).
