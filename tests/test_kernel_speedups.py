@@ -270,3 +270,34 @@ def test_broadcast_maps_compute_on_the_source():
                     inputs_of_ifs.update(m.input)
     assert not (expands & inputs_of_ifs)
     assert _ops(_model(columns_then_math, np.arange(3.0))).count("Expand") >= 1
+
+
+# ------------------------------------------------------------------- fuzzer regressions
+def fuzz_33000231(a0, a1, a2):                     # a detached node used a region value
+    a0[:None] = 0.5
+    t1 = np.concatenate([a0, a0], axis=0)
+    t2 = np.multiply.accumulate(a0)
+    t8 = a0 / t2
+    t10 = np.max(t1, axis=-1, where=t1 > 0.5, initial=0)
+    if t10 > -0.375:
+        t11 = t8.sum()  # noqa: F841
+
+
+def test_fuzz_33000231():
+    for args in ([np.array([-2.5, -0.25, -2.75, 2.5, -1.25]), -3, -0.75],
+                 [np.array([1.25, -3.0, -1.0, 1.75, -0.5, 1.0]), 4, -0.25]):
+        check(fuzz_33000231, *args)
+
+
+@pytest.mark.parametrize("seed", [33000512, 33000567])
+def test_fuzz_seeds(seed):
+    """Seed 33000512 crashed BroadcastMapsPass (a detached node), 33000567 looped forever in
+    it (an If with one region output re-added its other output's check every round)."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__))), "tools"))
+    from fuzzing import runner
+    from fuzzing.generator import Generator
+    outcome = runner.run(Generator(seed).program(), timeout=120)
+    assert outcome.cls in ("pass", "refused"), (outcome.cls, outcome.detail)

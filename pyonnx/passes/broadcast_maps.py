@@ -263,7 +263,7 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
                 v = pending.pop()
                 for use in list(v.uses()):
                     node = use.node
-                    if id(node) in seen:
+                    if id(node) in seen or node.graph is None:  # (a detached node)
                         continue
                     kind = self._kind(node)
                     if kind is None:
@@ -279,11 +279,10 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
                             values[id(out)] = out
                             pending.append(out)
             for node in ifs:  # an If whose branches all give region values gives one
-                if id(node.outputs[0]) in values:
-                    continue
                 branches = [node.attributes[k].as_graph() for k in ("then_branch", "else_branch")]
                 for k, out in enumerate(node.outputs):
-                    if all(id(g.outputs[k]) in values for g in branches):
+                    if id(out) not in values and all(id(g.outputs[k]) in values
+                                                     for g in branches):
                         values[id(out)] = out
                         pending.append(out)
         if not any(n.op_type not in ("Identity", "Cast") for n in region if n.graph is not None):
@@ -291,7 +290,8 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
         # Every region value leaving the region is re-expanded: uses by other nodes, graph
         # outputs (a branch output whose If output is not a region value included).
         boundary = [(use.node, use.idx, v) for v in values.values() if v is not e
-                    for use in list(v.uses()) if id(use.node) not in seen]
+                    for use in list(v.uses())
+                    if id(use.node) not in seen and use.node.graph is not None]
         leaving = []
         for v in values.values():
             if v is e or not v.is_graph_output():
