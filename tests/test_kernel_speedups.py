@@ -235,6 +235,20 @@ def broadcast_in_loop(x, n):
     return acc
 
 
+def columns_grown(x, y):
+    z = np.empty((x.shape[0], 2))
+    z[:, 0] = x
+    z[:, 1] = 1.0
+    return np.sin(z[:, 0]) + y, np.cos(z[:, 0]) * (y > 0)
+
+
+def int_columns(x):
+    z = np.zeros((x.shape[0], 2), dtype=x.dtype)
+    z[:, 0] = x
+    z[:, 1] = 3
+    return (z[:, 0] * 7) % 4 + z[:, 1], np.abs(z[:, 0]) > 1
+
+
 def broadcast_to_empty(x):
     return np.sin(np.broadcast_to(x, (0, x.shape[0]))) + 1.0
 
@@ -251,8 +265,12 @@ def test_broadcast_maps():
         check(broadcast_to_empty, x)
         for n in (0, 1, 3):
             check(broadcast_in_loop, x, n)
+    check(columns_grown, np.arange(3.0), rng.normal(size=(2, 3)))
+    check(columns_grown, np.arange(3.0), np.float64(0.5))
+    check(columns_grown, np.zeros(0), rng.normal(size=(4, 0)))
     for dtype in (np.int64, np.int32, np.uint8):
         check(broadcast_ints, np.arange(5, dtype=dtype))
+        check(int_columns, np.arange(5, dtype=dtype))
         check(broadcast_ints, np.zeros(0, dtype))
 
 

@@ -91,14 +91,10 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
         for node in list(graph):
             if not _default(node) or node.graph is not graph:
                 continue
+            # (Not np.broadcast_to's Reshape(Expand(w, S), S): the Reshape checks the size,
+            # and a region value grown by another operand could not be reshaped back.)
             if node.op_type == "Expand":
                 modified |= self._region(node.outputs[0], *node.inputs, None)
-            elif node.op_type == "Reshape" and len(node.inputs) == 2:
-                # np.broadcast_to: Reshape(Expand(w, S), S), the Reshape a check of the size
-                inner = node.inputs[0].producer() if node.inputs[0] is not None else None
-                if inner is not None and inner.op_type == "Expand" and _default(inner) and \
-                        inner.inputs[1] is node.inputs[1]:
-                    modified |= self._region(node.outputs[0], *inner.inputs, node)
         return ir.passes.PassResult(model, modified=modified)
 
     # ------------------------------------------------------------------ emission

@@ -44,9 +44,13 @@ copies the whole sequence per append), then ``LoopToScanPass``
 turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
 ``HoistScanMapsPass`` computes elementwise maps of scan input elements (``alpha * x[i]``) on
 the whole input before the Scan (one body node less per iteration), then
-``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
+``ScatterRowsPass`` forwards reads of rows written by ``ScatterND`` and makes a chain of
+whole-row writes covering every row one ``Concat`` (a grid filled column by column), then
+``BroadcastMapsPass`` computes elementwise maps (sin/cos included) of ``Expand(w, S)`` on ``w``
+and expands after, then ``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
 Gather copies element by element), and ``ExpandBroadcastsPass`` expands the row-vector operands of binary ops (``img - mean`` with
-``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans. Not in
+``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans, and
+``GroupSlicesPass`` lists the Slices of one array back to back (read while in cache). Not in
 :func:`optimize`, whose result differentiation may still read (``Scan`` has no gradient rule).
 """
 
