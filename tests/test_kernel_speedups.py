@@ -319,3 +319,18 @@ def test_fuzz_seeds(seed):
     from fuzzing.generator import Generator
     outcome = runner.run(Generator(seed).program(), timeout=120)
     assert outcome.cls in ("pass", "refused"), (outcome.cls, outcome.detail)
+
+
+def column_out_of_bounds(x, y):
+    z = np.zeros((x.shape[0], y.shape[0]))
+    z[:, 2] = x
+    return z[:, 2] * 2
+
+
+def test_forwarded_read_keeps_the_bounds_check():
+    """A read of a written column is not forwarded past a write whose column may be out of
+    bounds at run time (the write must still fail, as numpy's does)."""
+    check(column_out_of_bounds, np.arange(3.0), np.arange(4.0))
+    from pyonnx.errors import ExecutionError
+    with pytest.raises((IndexError, ExecutionError), match="indice|index"):
+        pyonnx.compile(column_out_of_bounds)(np.arange(3.0), np.arange(2.0))

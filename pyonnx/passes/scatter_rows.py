@@ -4,7 +4,9 @@ Input: an ``ir.Model`` about to be serialized (an execution-only rewrite, run fr
 ``pipeline.finish``; main graph only). Output: the same model where
 
 1. ``Gather(ScatterND(data, I, U), i, axis=0)`` with a constant ``I`` of shape (k, 1) (k whole
-   rows along axis 0, no reduction) and a constant non-negative scalar ``i`` reads ``U``'s row
+   rows along axis 0, no reduction) and a constant non-negative scalar ``i``, all below the
+   length of axis 0 known at conversion time (else the ScatterND, perhaps left dead, would
+   fail the run as numpy's write raises), reads ``U``'s row
    j where ``I[j] == i`` (exactly one such j), or ``data`` where no row of ``I`` is ``i`` (all
    of ``I`` non-negative: a negative index would need the length to compare);
 2. a chain ``ScatterND(...ScatterND(F, I1, U1)..., In, Un)`` whose intermediate results have
@@ -97,6 +99,7 @@ class ScatterRowsPass(ir.passes.InPlacePass):
         self.graph = graph
         self.b = Builder(model)
         modified = False
+        self.dims = infer(graph)
         for node in list(graph):
             if node.op_type == "Gather" and node.domain in ("", "ai.onnx"):
                 modified |= self._forward(node)
@@ -137,6 +140,11 @@ class ScatterRowsPass(ir.passes.InPlacePass):
             rows = None if scatter is None else _rows(scatter)
             if rows is None:
                 break
+            # Only rows known to be in range: the ScatterND (perhaps dead afterwards) would
+            # fail on another, as numpy's write would.
+            length = self._length(scatter.inputs[0])
+            if length is None or max(rows) >= length or i >= length:
+                break
             if i in rows:
                 source, row = scatter.inputs[2], rows.index(i)
                 break
@@ -153,6 +161,8 @@ class ScatterRowsPass(ir.passes.InPlacePass):
     # ------------------------------------------------------------------ 2: covers
     def _length(self, value: ir.Value) -> int | None:
         """Axis 0's length of ``value`` when known at conversion time."""
+        while _producer(value, "ScatterND") is not None:  # (its data's shape)
+            value = value.producer().inputs[0]
         d = self.dims.get(id(value))
         if d and isinstance(d[0], int):
             return d[0]
