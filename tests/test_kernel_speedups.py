@@ -242,6 +242,14 @@ def columns_grown(x, y):
     return np.sin(z[:, 0]) + y, np.cos(z[:, 0]) * (y > 0)
 
 
+def shared_leaving(x):
+    z = np.empty((x.shape[0], 2))
+    z[:, 0] = x
+    z[:, 1] = -x
+    s = np.sin(z[:, 0]) * 2.0
+    return s.reshape(-1, 1), np.concatenate([s, s]), s[::-1], s
+
+
 def int_columns(x):
     z = np.zeros((x.shape[0], 2), dtype=x.dtype)
     z[:, 0] = x
@@ -268,6 +276,8 @@ def test_broadcast_maps():
     check(columns_grown, np.arange(3.0), rng.normal(size=(2, 3)))
     check(columns_grown, np.arange(3.0), np.float64(0.5))
     check(columns_grown, np.zeros(0), rng.normal(size=(4, 0)))
+    for x in (np.arange(5.0), np.zeros(0), np.array([np.nan, 1e300, -0.0])):
+        check(shared_leaving, x)
     for dtype in (np.int64, np.int32, np.uint8):
         check(broadcast_ints, np.arange(5, dtype=dtype))
         check(int_columns, np.arange(5, dtype=dtype))

@@ -94,7 +94,7 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
             # (Not np.broadcast_to's Reshape(Expand(w, S), S): the Reshape checks the size,
             # and a region value grown by another operand could not be reshaped back.)
             if node.op_type == "Expand":
-                modified |= self._region(node.outputs[0], *node.inputs, None)
+                modified |= self._region(node.outputs[0], *node.inputs)
         return ir.passes.PassResult(model, modified=modified)
 
     # ------------------------------------------------------------------ emission
@@ -240,10 +240,8 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
         return None
 
     # ------------------------------------------------------------------ regions
-    def _region(self, e: ir.Value, w: ir.Value | None, s: ir.Value | None,
-                reshape: ir.Node | None) -> bool:
-        """Moves the region computing from ``e`` (``Expand(w, s)``, or ``reshape`` of it to
-        ``s``: re-expanded values are then reshaped alike) onto ``w``."""
+    def _region(self, e: ir.Value, w: ir.Value | None, s: ir.Value | None) -> bool:
+        """Moves the region computing from ``e = Expand(w, s)`` onto ``w``."""
         wd = self.dims.get(id(w))
         rank = self._length(s)
         if w is None or s is None or wd is None or rank is None or rank < len(wd):
@@ -306,7 +304,7 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
                 return False
             leaving.append(v)
         if rank > len(wd):  # numpy aligns w to the right: its leading axes are new ones
-            expand = (reshape.inputs[0] if reshape is not None else e).producer()
+            expand = e.producer()
             assert expand is not None
             w = self._emit(expand, "Unsqueeze", [w, self._c(list(range(rank - len(wd))))],
                            like=w)
@@ -320,15 +318,25 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
         for v in values.values():
             if v is not e and v.shape is not None:
                 v.shape = ir.Shape([None] * len(v.shape))
+        shared: dict[tuple[int, int], ir.Value] = {}  # one Expand per value and graph
         for node, idx, r in boundary:
-            big = self._emit(node, "Expand", [r, s], like=r)
-            if reshape is not None:
-                big = self._emit(node, "Reshape", [big, s], list(reshape.attributes.values()),
-                                 like=r)
+            key = (id(r), id(node.graph))
+            big = shared.get(key)
+            if big is None:
+                big = shared[key] = self._emit(self._first_use(r, node), "Expand", [r, s],
+                                               like=r)
             node.replace_input_with(idx, big)
         for r in leaving:
-            self._reexpand_output(r, s, declared[id(r)], reshape)
+            self._reexpand_output(r, s, declared[id(r)])
         return True
+
+    @staticmethod
+    def _first_use(r: ir.Value, node: ir.Node) -> ir.Node:
+        """The first node of ``node``'s graph that uses ``r`` (where a shared Expand of ``r``
+        goes: before every such use)."""
+        graph = node.graph
+        users = {id(u.node) for u in r.uses() if u.node.graph is graph}
+        return next((n for n in graph if id(n) in users), node) if graph is not None else node
 
     def _kind(self, node: ir.Node) -> str | None:
         """How a node reading a region value joins: "map" (elementwise: its outputs are region
@@ -373,21 +381,15 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
                 return False
         return True
 
-    def _reexpand_output(self, r: ir.Value, s: ir.Value, shape, reshape: ir.Node | None) -> None:
-        """The graph output ``r`` becomes ``Expand(r, S)`` (reshaped to S after a
-        ``reshape`` root) under its name."""
+    def _reexpand_output(self, r: ir.Value, s: ir.Value, shape) -> None:
+        """The graph output ``r`` becomes ``Expand(r, S)`` under its name (type and declared
+        ``shape`` kept)."""
         graph = r.graph
         producer = r.producer()
         assert graph is not None and producer is not None
         node = ir.Node("", "Expand", [r, s], [],
                        name=self.b.node_name(f"{producer.name or 'broadcast_maps'}_Expand"))
         graph.insert_after(producer, node)
-        if reshape is not None:
-            node.outputs[0].name = self.b.value_name("broadcast_maps")
-            last = ir.Node("", "Reshape", [node.outputs[0], s], list(reshape.attributes.values()),
-                           name=self.b.node_name(f"{producer.name or 'broadcast_maps'}_Reshape"))
-            graph.insert_after(node, last)
-            node = last
         out = node.outputs[0]
         name, r.name = r.name, self.b.value_name("broadcast_maps")
         out.name, out.type, out.shape = name, r.type, shape
