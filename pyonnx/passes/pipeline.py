@@ -53,9 +53,13 @@ copies the whole sequence per append), then ``LoopToScanPass``
 turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
 ``HoistScanMapsPass`` computes elementwise maps of scan input elements (``alpha * x[i]``) on
 the whole input before the Scan (one body node less per iteration), then
-``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
+``ScatterRowsPass`` forwards reads of rows written by ``ScatterND`` and makes a chain of
+whole-row writes covering every row one ``Concat`` (a grid filled column by column), then
+``BroadcastMapsPass`` computes elementwise maps (sin/cos included) of ``Expand(w, S)`` on ``w``
+and expands after, then ``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
 Gather copies element by element), and ``ExpandBroadcastsPass`` expands the row-vector operands of binary ops (``img - mean`` with
-``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans. Not in
+``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans, and
+``GroupSlicesPass`` lists the Slices of one array back to back (read while in cache). Not in
 :func:`optimize`, whose result differentiation may still read (``Scan`` has no gradient rule).
 """
 
@@ -67,11 +71,13 @@ import os
 import onnx
 import onnx_ir as ir
 
+from pyonnx.passes.broadcast_maps import BroadcastMapsPass
 from pyonnx.passes.columns_from_transpose import ColumnsFromTransposePass
 from pyonnx.passes.common_subexpressions import EliminateCommonSubexpressionsPass
 from pyonnx.passes.expand_broadcasts import ExpandBroadcastsPass
 from pyonnx.passes.fold_constants import FoldConstantsPass
 from pyonnx.passes.gather_elements import GatherElementsPass
+from pyonnx.passes.group_slices import GroupSlicesPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
@@ -80,6 +86,7 @@ from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
 from pyonnx.passes.rewrite_idioms import RewriteIdiomsPass
 from pyonnx.passes.same_shape_expands import DropSameShapeExpandsPass
+from pyonnx.passes.scatter_rows import ScatterRowsPass
 from pyonnx.passes.sequence_appends import SequenceAppendsPass
 from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.share_reductions import ShareReductionsPass
@@ -137,9 +144,17 @@ def finish(model: ir.Model) -> ir.Model:
         LoopToScanPass()(model)
     # After every Scan exists (LoopToScanPass's and the row writes' of LowerSetItemPass).
     HoistScanMapsPass()(model)
+    # Before GatherElementsPass, which turns the Gathers it forwards into GatherElements;
+    # the chains it bypasses are removed here (optimize's removal has run).
+    # BroadcastMapsPass after it: the forwarded reads expose the Expands it looks through.
+    rows = ScatterRowsPass()(model).modified
+    if BroadcastMapsPass()(model).modified or rows:
+        RemoveUnusedPass()(model)
     GatherElementsPass()(model)
     # Last: the main graph's final ops (nothing after it matches their operands).
     ExpandBroadcastsPass()(model)
+    # After every rewrite that adds Slices; only reorders nodes.
+    GroupSlicesPass()(model)
     return model
 
 

@@ -159,6 +159,17 @@ def shape(node: ir.Node, f: Inputs) -> Result:
     filled = _filled_shape(node, x)
     if filled is not None:
         return [filled]
+    while x is not None:
+        if _through_transpose(node, f):
+            x = node.inputs[0]
+            continue
+        scatter = _producer(x, "ScatterND")
+        if scatter is None or scatter.inputs[0] is None:
+            break
+        # ScatterND's output has its data's shape: the shape does not keep the write alive.
+        node.replace_input_with(0, scatter.inputs[0])
+        f.rewired(x)
+        x = scatter.inputs[0]
     if x is None or x.const_value is None and (
             x.shape is None or not any(isinstance(d, int) for d in x.shape.dims)):
         return None  # the common case: no dim is fixed
@@ -171,6 +182,35 @@ def shape(node: ir.Node, f: Inputs) -> Result:
     if any(d is None for d in part):
         return None
     return [np.array(part, dtype=np.int64)]
+
+
+def _through_transpose(node: ir.Node, f: Inputs) -> bool:
+    """``Shape(Transpose(x, perm), start, end)`` reads ``Shape(x)`` instead, in place, where the
+    requested dims are a run of consecutive axes of ``x`` (``perm[start:end]`` = p, p+1, ...):
+    a slice write transposes the whole array and reads its shape back (``z[:, :, 0] = v`` on a
+    fresh ``z``), and onnxruntime would compute that Transpose only for its shape. True when
+    the node was rewired."""
+    x = node.inputs[0]
+    producer = None if x is None else x.producer()
+    if producer is None or producer.op_type != "Transpose" or producer.domain != "" \
+            or producer.inputs[0] is None:
+        return False
+    perm = _attr(producer, "perm", None)
+    if perm is None:  # the default (reversed axes) needs the rank: rare, left alone
+        return False
+    rank = len(perm)
+    start, end = _attr(node, "start", 0), _attr(node, "end", None)
+    part = perm[slice(start, end)]  # ONNX clamps start/end as Python slicing does
+    if not part or part != list(range(part[0], part[0] + len(part))):
+        return False
+    node.replace_input_with(0, producer.inputs[0])
+    node.attributes["start"] = ir.AttrInt64("start", part[0])
+    if part[-1] + 1 == rank:
+        node.attributes.pop("end", None)
+    else:
+        node.attributes["end"] = ir.AttrInt64("end", part[-1] + 1)
+    f.rewired(x)
+    return True
 
 
 def _filled_shape(node: ir.Node, x: ir.Value | None) -> ir.Value | None:

@@ -40,14 +40,36 @@ _PIO4 = 7.85398163397448278999e-01
 _PIO4LO = 3.06161699786838301793e-17
 
 
-def _reduce_by(x: Ex, fn: Ex) -> tuple[Ex, Ex]:
-    """x - fn*pi/2 as (z0, -z1) (double-double z0 + z1), fn an integer-valued |fn| < 2**20:
-    the three pieces of pi/2 subtracted with exact TwoSum error terms (see _rem_pio2, whose
-    sign-of-zero arrangement this keeps: x = -0.0, fn = +0.0 gives z0 = -0.0, -z1 = +0.0)."""
-    r1 = x - fn * _PIO2_1                      # exact (Sterbenz; fn*_PIO2_1 is exact)
-    r2, e2 = _two_sum(r1, fn * -_PIO2_2)
-    r3, e3 = _two_sum(r2, fn * -_PIO2_3)
-    neg_tail = fn * _PIO2_3T - (e2 + e3)
+def _fast_two_sum(a: Ex, b: Ex) -> tuple[Ex, Ex]:
+    """Dekker's Fast2Sum: s + e == a + b exactly where |a| >= |b| or a + b is representable
+    (then s - a == b exactly and e is 0); 3 nodes where TwoSum takes 6."""
+    s = a + b
+    return s, b - (s - a)
+
+
+def _reduce_by(x: Ex, fn: Ex, even: bool = False, pieces=(_PIO2_1, _PIO2_2, _PIO2_3,
+                                                           _PIO2_3T)) -> tuple[Ex, Ex]:
+    """x - fn*pi/2 as (z0, -z1) (double-double z0 + z1), fn an integer-valued |fn| <= 2**20:
+    the three pieces of pi/2 subtracted with exact error terms (see _rem_pio2, whose
+    sign-of-zero arrangement this keeps: x = -0.0, fn = +0.0 gives z0 = -0.0, -z1 = +0.0).
+    ``pieces`` may be scaled by a power of two (fn*pi/2 = m*pi with ``m = fn/2``: one Mul
+    less).
+
+    With ``even`` (fn even, or a constant 1 whose products are exact constants) each
+    subtraction is a Fast2Sum. Where |r| < |b| (x within 2|fn*P2| of fn*pi/2), the exact sum
+    is a multiple of 2**-65 (r1 of ulp(x) >= 2**-52 as |x| >= 1, fn*P2 of 2**-65 for even fn)
+    below 2*2**20*P2 = 1.28e-4, so at most 4.7e15 < 2**53 units: representable, so s - a == b
+    and the error term 0 are exact; likewise the next step in units of 2**-100 (below
+    2*2**20*P3: 5.4e15 units; r2 is then exact, the same argument one step down). The constant
+    fn = 1 with |x| <= pi/2 (cos near its zero) is covered alike: |r1| < P2 only for |x| in
+    [1, 2), where the sums stay below 2**33 units of 2**-66. For odd fn the first bound is
+    9.4e15 units, above 2**53: TwoSum stays."""
+    add = _fast_two_sum if even else _two_sum
+    p1, p2, p3, p3t = pieces
+    r1 = x - fn * p1                           # exact (Sterbenz; fn*p1 is exact)
+    r2, e2 = add(r1, fn * -p2)
+    r3, e3 = add(r2, fn * -p3)
+    neg_tail = fn * p3t - (e2 + e3)
     z0 = r3 - neg_tail
     return z0, neg_tail - (r3 - z0)
 
@@ -68,17 +90,20 @@ def _sin_reduced(ctx, e: Ex, which: str) -> Ex:
     inv_pi = _INVPIO2 * 0.5
     if which == "sin":
         m = (e * inv_pi).round() + 0.0
-        fn = m * 2.0
+        # fn = 2m: m times the pieces of pi (exact doublings) saves the 2m node.
+        z0, neg_z1 = _reduce_by(e, m, even=True,
+                                pieces=(2 * _PIO2_1, 2 * _PIO2_2, 2 * _PIO2_3, 2 * _PIO2_3T))
     else:
         m = (e * inv_pi).floor()
-        fn = m * 2.0 + 1.0
-    z0, neg_z1 = _reduce_by(e, fn)
+        z0, neg_z1 = _reduce_by(e, m * 2.0 + 1.0)
     zz = z0 * z0
     cos_z0 = 1.0 - zz * (0.5 - zz * (1.0 / 24.0))
     # (a - b with b = +0.0 keeps a -0.0 from Sin(-0.0): sin(-0.0) is -0.0)
     res = z0.unary("Sin") - neg_z1 * cos_z0
-    parity = m - (m * 0.5).floor() * 2.0        # m mod 2 (0.0 or 1.0)
-    sign = 1.0 - parity * 2.0 if which == "sin" else parity * 2.0 - 1.0
+    # (-1)**m exactly: h - floor(h) is 0.0 or 0.5 for h = m/2.
+    half = m * 0.5
+    odd4 = (half - half.floor()) * 4.0          # 0.0 (m even) or 2.0 (m odd)
+    sign = 1.0 - odd4 if which == "sin" else odd4 - 1.0
     return res * sign
 
 
@@ -167,24 +192,30 @@ def _quadrant_select(n: Ex, s: Ex, c: Ex) -> Ex:
     return picked * (1.0 - negative * 2.0)
 
 
-def _with_large_arguments(ctx, x: Ex, ax: Ex, res: Ex, op: str) -> Ex:
+def _with_large_arguments(ctx, x: Ex, ax: Ex, res: Ex, op: str, amax: Ex | None = None) -> Ex:
     """``res``, where ``|x| >= _REDUCE_LIMIT`` (or inf) onnxruntime's ``op`` (Sin/Cos) of x.
 
     The onnxruntime kernel (a full float64 pass, the costliest node here) runs only when some
-    element needs it: an ``If`` on ``any(|x| >= limit)`` (a NaN compares false, and the
-    reduction's NaN then gives NaN anyway), not a ``Where`` over an always-computed array.
+    element needs it: an ``If`` on ``any(|x| >= limit)``, not a ``Where`` over an
+    always-computed array. Given ``amax`` (the 0-d ReduceMax of ``ax``, already computed for
+    the range test) the condition is ``not amax < limit``: no pass over the array; a NaN
+    maximum (ReduceMax propagating a NaN) takes the exact per-element branch. Without it,
+    ``any`` over the mask (a NaN compares false, and its reduced result is NaN anyway).
     """
     import onnx_ir as ir
 
     from pyonnx.frontend.graph import dtypes
     from pyonnx.frontend.numpy_calls.reductions.common import reduce_any
 
-    big = ax.ge(_REDUCE_LIMIT)
     if not res.shape:  # a 0-d value: the If would cost more than the Where it saves
-        return where(big, x.unary(op), res)
-    any_big = reduce_any(ctx, big.array(), tuple(range(len(big.shape))), keepdims=False)
+        return where(ax.ge(_REDUCE_LIMIT), x.unary(op), res)
+    if amax is not None:
+        any_big = ~amax.lt(_REDUCE_LIMIT)
+    else:
+        big = ax.ge(_REDUCE_LIMIT)
+        any_big = reduce_any(ctx, big.array(), tuple(range(len(big.shape))), keepdims=False)
     branches = []
-    for label, compute in (("then", lambda: where(big, x.unary(op), res)),
+    for label, compute in (("then", lambda: where(ax.ge(_REDUCE_LIMIT), x.unary(op), res)),
                            ("else", lambda: res.unary("Identity"))):
         with ctx.subgraph() as nodes:
             out = compute().value
@@ -213,10 +244,16 @@ def _trig(ctx, x: Array, which: str) -> Array:
     # Arguments within [-pi/2, pi/2] (angles in radians of latitudes, half-differences...)
     # need no reduction: an If on max|x| skips it (a NaN, skipped or propagated by
     # ReduceMax, is NaN through either branch).
+    # onnxruntime's ReduceMax may skip a NaN together with the elements before it
+    # ([0.1, nan, 0.2, 5.0, 0.3] gave 0.2-ish: measured), so the bound is made NaN whenever
+    # some element is NaN (or inf): + 0 * sum(|x|), whose sum is NaN (0 * inf is NaN too).
+    # A NaN bound takes the exact branches of both Ifs.
     amax = ax.unary("ReduceMax", keepdims=0)
-    small = Ex(ctx, amax.value, amax.dtype, ()).le(_PIO2_1)
+    total = ax.unary("ReduceSum", keepdims=0)
+    amax = Ex(ctx, amax.value, amax.dtype, ()) + Ex(ctx, total.value, total.dtype, ()) * 0.0
+    small = amax.le(_PIO2_1)
     return _if(ctx, small, lambda: _within_half_pi(e, which),
-               lambda: _with_large_arguments(ctx, e, ax, _sin_reduced(ctx, e, which), op),
+               lambda: _with_large_arguments(ctx, e, ax, _sin_reduced(ctx, e, which), op, amax),
                f"{which}_range").array()
 
 
@@ -225,7 +262,7 @@ def _within_half_pi(e: Ex, which: str) -> Ex:
     reduced as :func:`_sin_reduced` does with m = 0 (|x| - pi/2 is -pi/2..0)."""
     if which == "sin":
         return e.unary("Sin")
-    z0, neg_z1 = _reduce_by(e.abs(), Ex(e.ctx, e.ctx.const(np.array(1.0)), _F64, ()))
+    z0, neg_z1 = _reduce_by(e.abs(), Ex(e.ctx, e.ctx.const(np.array(1.0)), _F64, ()), even=True)
     zz = z0 * z0
     cos_z0 = 1.0 - zz * (0.5 - zz * (1.0 / 24.0))
     return (z0.unary("Sin") - neg_z1 * cos_z0) * -1.0
