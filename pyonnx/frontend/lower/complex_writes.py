@@ -23,6 +23,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
 from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.lower.complex_choices import reached_params
 from pyonnx.frontend.lower.complex_state import written_arguments
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
@@ -72,10 +73,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error("assigning complex values into a real array would drop their imaginary "
                         "parts (numpy raises TypeError or warns ComplexWarning); write "
                         "np.real(v) explicitly, or make the array complex")
-    if not isinstance(target_node, ast.Name):
-        raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
-                        "is not supported yet; write into the array's own name (z[i] = v)")
-    name = target_node.id
+    name = ast.unparse(target_node)
     from pyonnx.frontend.lower.complex_aliases import latest
     target = latest(ctx, target)  # (registered while the index or value was evaluated)
     if getattr(ctx, "complex_scalar_items", {}).get(id(target)) is target:
@@ -83,8 +81,15 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
                         "copy): numpy raises TypeError for item assignment into it; write into "
                         "the array (z[i] = v)")
     if isinstance(target, Complex) and _followable(ctx, target):
+        # (through the memory model: every name and container item of it is re-derived, so
+        # an item of a list or dict, d['u'][i] = v, is written too)
         _write_followed(lowering, name, target, index, value, part)
         return
+    if not isinstance(target_node, ast.Name):
+        raise ctx.error(f"item assignment into '{name}' of a complex array is not supported "
+                        "here: pyonnx does not follow this array's memory (a view or a value "
+                        "out of a run-time if/loop that it cannot follow); write into the "
+                        "array's own name (z[i] = v)")
     why = shared(lowering, target)
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
@@ -126,10 +131,13 @@ def _followable(ctx, target: Complex) -> bool:
 
     if target.mem & iterated(ctx) or not CA.registrable(ctx, target):
         return False
+    from pyonnx.frontend.lower.complex_choices import linked
+
     mine = _buffers(ctx, target)
     for _, v in CA.holders(ctx, target):
+        # (another value of memory chosen at run time is re-derived through the choice)
         if v is not target and (not CA.followed(ctx, v) or mine is None
-                                or _buffers(ctx, v) != mine):
+                                or not linked(ctx, mine, _buffers(ctx, v))):
             return False
     return True
 
@@ -149,8 +157,7 @@ def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any
     vr, vi = parts(ctx, value if _direct(value) else ctx.asarray(value), target.dtype)
     params = {v.param for _, v in CA.holders(ctx, target) if v.param is not None}
     # (an argument's memory written through a view after its name was rebound)
-    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, target) or ())
-               if p is not None}
+    params |= reached_params(ctx, _buffers(ctx, target))  # (also through a choice)
     written = vr if part == "imag" else vi
     CA.write(lowering, target,
              None if part == "imag" else (lambda c, t: setitem(c, t, index, vr)),
@@ -170,8 +177,7 @@ def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
     if result.dtype != left.dtype:
         result = make(ctx, result.re, result.im, left.dtype)
     params = {v.param for _, v in CA.holders(ctx, left) if v.param is not None}
-    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, left) or ())
-               if p is not None}
+    params |= reached_params(ctx, _buffers(ctx, left))  # (also through a choice)
     target = CA.write(lowering, left, lambda c, t: setitem(c, t, Ellipsis, result.re),
                       lambda c, t: setitem(c, t, Ellipsis, result.im), "'x op= ...'")
     written_arguments(ctx).update(params)
