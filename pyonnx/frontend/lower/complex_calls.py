@@ -20,6 +20,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.complex_values import (
     Complex, complex_dtype, is_complex, parts)
+from pyonnx.frontend.graph.records import ComplexSeq
 from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.lower import complex_creation as C
 from pyonnx.frontend.lower import complex_functions as F
@@ -69,7 +70,7 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
         return True
     values = list(args) + list(kwargs.values())
     flat = _flatten(values)
-    if any(isinstance(v, Complex) for v in flat):
+    if any(isinstance(v, (Complex, ComplexSeq)) for v in flat):
         return not _user_function(func)
     if _hashable(func) and func in _MAKERS:
         return True
@@ -210,8 +211,17 @@ def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
 
 
 def _basic(index: Any) -> bool:
+    """Whether numpy indexes with ``index`` by basic indexing (a view): ints, slices, ``...``,
+    None and 0-d integer arrays (a run-time ``z[i]`` is a view of a row: writes through it
+    reach ``z``; as a copy they were lost), as expr._basic for real arrays."""
     items = index if isinstance(index, tuple) else (index,)
-    return all(not isinstance(i, (Array, list, np.ndarray)) for i in items)
+    for i in items:
+        if isinstance(i, Array):
+            if i.ndim or i.dtype.kind not in "iu":
+                return False
+        elif isinstance(i, (list, np.ndarray, bool, np.bool_)):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ calls
@@ -219,6 +229,13 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     ctx = lowering.ctx
     if isinstance(func, ComplexMethod):
         return _method(ctx, func.array, func.name, args, kwargs)
+    if args and isinstance(args[0], ComplexSeq):  # a run-time list of complex values
+        from pyonnx.frontend.lower import complex_lists
+        return complex_lists.call(ctx, func, args, kwargs)
+    if any(isinstance(v, ComplexSeq) for v in _flatten(list(args) + list(kwargs.values()))):
+        raise ctx.error("a list of complex values built at run time is supported as the first "
+                        "argument of len/np.array/np.stack/np.concatenate only; make it an "
+                        "array first (np.array(lst))")
     if isinstance(func, ArrayMethod):  # x.astype(complex) on a real array
         return F.astype(ctx, func.array, *args, **kwargs)
     if func in _MAKERS:

@@ -45,6 +45,9 @@ def condition(ctx, value: Any) -> ir.Value:
     from pyonnx.frontend.graph import records
     if isinstance(value, records.Records):
         value = records.truth(ctx, value)
+    if isinstance(value, records.ComplexSeq):  # a run-time list of complex values
+        from pyonnx.frontend.graph import sequences
+        value = sequences.truth(ctx, value.re)
     if isinstance(value, Complex):  # nonzero: either part
         from pyonnx.frontend.lower.complex_ops import truth
         value = truth(ctx, value)
