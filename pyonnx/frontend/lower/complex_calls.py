@@ -227,6 +227,10 @@ def _basic(index: Any) -> bool:
 # ------------------------------------------------------------------ calls
 def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     ctx = lowering.ctx
+    from pyonnx.frontend.lower import complex_out
+    if complex_out.handles(func, args, kwargs):  # np.sum(z, axis=0, out=o): a write into o
+        return complex_out.call_with_out(lowering, func, args, kwargs,
+                                         lambda f, a, k: call(lowering, f, a, k))
     if isinstance(func, ComplexMethod):
         return _method(ctx, func.array, func.name, args, kwargs)
     if args and isinstance(args[0], ComplexSeq):  # a run-time list of complex values

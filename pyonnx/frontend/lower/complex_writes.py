@@ -27,7 +27,7 @@ from pyonnx.frontend.lower.complex_choices import reached_params
 from pyonnx.frontend.lower.complex_state import written_arguments
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
-           "shared"]
+           "shared", "followable", "write_whole"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -140,6 +140,17 @@ def _followable(ctx, target: Complex) -> bool:
                                 or not linked(ctx, mine, _buffers(ctx, v))):
             return False
     return True
+
+
+def followable(ctx, target: Complex) -> bool:
+    """Whether a write into ``target`` goes through complex_aliases (see :func:`_followable`):
+    the writes of out= (complex_out) need it, having no name to rebind."""
+    return _followable(ctx, target)
+
+
+def write_whole(lowering, target: Complex, value: Complex, loc_text: str) -> None:
+    """``target[...] = value`` through numpy's memory (``target`` :func:`followable`)."""
+    _write_followed(lowering, loc_text, target, Ellipsis, value, None)
 
 
 def _buffers(ctx, z: Complex):
