@@ -309,3 +309,26 @@ def test_numpy_scalar_items_are_immutable(dtype):
     with pytest.raises(pyonnx.ConversionError, match="numpy scalar") as info:
         pyonnx.compile(scalar_item_written)(np.arange(3, dtype=dtype))
     assert info.value.lineno == scalar_item_written.__code__.co_firstlineno + 2
+
+
+def _early_return_helper(p):
+    if p.sum() > 1.5:
+        return p * 2
+    return p - 1
+
+
+def astype_copy_after_run_time_if(a0):
+    t2 = _early_return_helper(a0)
+    t3 = a0.astype(np.complex64)  # a copy: writes into it never reach a0
+    t3[None] = 3
+    t4 = a0.astype(np.complex64, copy=False)  # a0 itself
+    t4[...] = t4 * 2
+    return t2, t3
+
+
+@pytest.mark.parametrize("value", [-0.5 + 2.75j, 1 - 0.5j, 3 + 0j])
+def test_astype_copy_of_a_followed_argument(value):
+    # fuzz seed 614 of a complex-only run: the copy's parts were the argument's registered
+    # part objects (its memory), so t3[None] = 3 wrote the caller's array
+    check(astype_copy_after_run_time_if, np.array(value, np.complex64))
+    check(astype_copy_after_run_time_if, np.array([value, 1j], np.complex64))
