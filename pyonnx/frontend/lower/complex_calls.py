@@ -57,6 +57,8 @@ _VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes",
 _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack",
                             "dstack", "concat"})
 _ATTRS_STATIC = ("shape", "ndim", "size")
+# Conversions whose dtype= may make a real array complex.
+_CONVERSIONS = frozenset({np.array, np.asarray, np.asanyarray, np.ascontiguousarray})
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
                               "argsort", "var", "std", "clip", "round", "ptp"}
@@ -74,6 +76,9 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
         return not _user_function(func)
     if _hashable(func) and func in _MAKERS:
         return True
+    if _hashable(func) and func in _CONVERSIONS and not is_static(values) and \
+            _is_complex_dtype(args[1] if len(args) > 1 else kwargs.get("dtype")):
+        return True  # np.asarray(x, dtype=complex) of a real array
     if isinstance(func, ArrayMethod) and func.name == "astype":
         dt = args[0] if args else kwargs.get("dtype")
         return _is_complex_dtype(dt)
@@ -244,6 +249,14 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
         return F.astype(ctx, func.array, *args, **kwargs)
     if func in _MAKERS:
         return F.make_value(ctx, func, args, kwargs)
+    if _hashable(func) and func in _CONVERSIONS and args and not _any_complex(args, kwargs) \
+            and _is_complex_dtype(args[1] if len(args) > 1 else kwargs.get("dtype")):
+        # np.array/asarray(x, dtype=complex) of real values: the real array, made complex
+        # (a new array either way: the dtype differs)
+        from pyonnx.frontend.lower.calls import call as real_call
+        dt = args[1] if len(args) > 1 else kwargs["dtype"]
+        rest = {k: v for k, v in kwargs.items() if k != "dtype"}
+        return F.astype(ctx, real_call(lowering, func, [args[0], *args[2:]], rest), dt)
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
     if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))
