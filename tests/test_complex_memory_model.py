@@ -332,3 +332,19 @@ def test_astype_copy_of_a_followed_argument(value):
     # part objects (its memory), so t3[None] = 3 wrote the caller's array
     check(astype_copy_after_run_time_if, np.array(value, np.complex64))
     check(astype_copy_after_run_time_if, np.array([value, 1j], np.complex64))
+
+
+def array_copy_of_a_chosen_view(z, c):
+    v = z if c > 0 else z[1:]
+    t = np.array(v, dtype=z.dtype)  # a copy: its writes never reach z
+    t[0] = 3
+    u = np.array(v, copy=None)  # v itself
+    u[-1] = 5j
+    return z, v, t
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_np_array_copy_of_a_followed_value(dtype):
+    # complex-only fuzz seed 870: np.array(v, dtype=...) reused v's registered parts
+    for c in (1, -1):
+        check(array_copy_of_a_chosen_view, z1(dtype), np.int64(c))

@@ -101,9 +101,12 @@ def s_complex_list(g, z: str) -> bool:
     acc, r, v = g.fresh("acc"), g.fresh("r"), g.fresh("v")
     item = g.rng.choice((f"{r}.sum()", f"{r} * (1 - 0.5j)", f"{r}.conj()", f"np.abs({r}) * 1j",
                          f"{r}.prod()"))
-    read = g.rng.choice((f"{acc}[-1] if {acc} else {z}.sum() * 0",
-                         f"len({acc}) * (0.5 + 1j)",
-                         f"np.array({acc}) if len({acc}) > 0 else np.zeros(0, {z}.dtype)"))
+    reads = [f"len({acc}) * (0.5 + 1j)"]
+    if g.desc(z).ndim == 1 or item.endswith(("sum()", "prod()")):  # 0-d items
+        # (the fallback of the same rank as an item: a join of two ranks is refused)
+        reads += [f"{acc}[-1] if {acc} else {z}.sum() * 0",
+                  f"np.array({acc}) if len({acc}) > 0 else np.zeros(0, {z}.dtype)"]
+    read = g.rng.choice(reads)
     lines = [f"{acc} = []", f"for {r} in {z}:", f"    {acc}.append({item})", f"{v} = {read}"]
     if not g.try_stmt(lines, assigned=[acc, r, v]):
         return False
