@@ -33,7 +33,7 @@ def _write_through(g, t: str, z: str) -> None:
 def _views(g, z: str) -> list[str]:
     forms = [f"{z}[::-1]", f"{z}[1:]", f"{z}[::2]", f"{z}[-1:]"]
     if g.desc(z).ndim >= 2:
-        forms += [f"{z}.T", f"{z}[0]", f"{z}[:, 1:]"]
+        forms += [f"{z}.T", f"{z}[:, 1:]", f"{z}[1:, ::-1]"]  # (of z's rank: paths join)
     return forms
 
 
@@ -64,6 +64,7 @@ def s_loop_choice(g, z: str) -> bool:
     if not g.try_stmt([f"{t} = {z}", f"for {i} in range({bound}):", f"    {t} = {view}"],
                       assigned=[t, i]):
         return False
+    g.scoped_out.add(i)  # (unbound after 0 trips)
     g.exact[t] = g.is_exact(z)
     _write_through(g, t, z)
     return True
@@ -110,6 +111,7 @@ def s_complex_list(g, z: str) -> bool:
     lines = [f"{acc} = []", f"for {r} in {z}:", f"    {acc}.append({item})", f"{v} = {read}"]
     if not g.try_stmt(lines, assigned=[acc, r, v]):
         return False
+    g.scoped_out.update((acc, r))  # (the loop variable: unbound after 0 trips; acc: a list)
     g.exact[v] = False
     return True
 
