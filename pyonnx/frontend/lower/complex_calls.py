@@ -253,10 +253,9 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
             and _is_complex_dtype(args[1] if len(args) > 1 else kwargs.get("dtype")):
         # np.array/asarray(x, dtype=complex) of real values: the real array, made complex
         # (a new array either way: the dtype differs)
-        from pyonnx.frontend.lower.calls import call as real_call
         dt = args[1] if len(args) > 1 else kwargs["dtype"]
         rest = {k: v for k, v in kwargs.items() if k != "dtype"}
-        return F.astype(ctx, real_call(lowering, func, [args[0], *args[2:]], rest), dt)
+        return F.astype(ctx, lookup(func).fn(ctx, args[0], *args[2:], **rest), dt)
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
     if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))

@@ -28,13 +28,17 @@ _ACCUMULATING = ("sum", "prod")
 _REDUCTIONS = ("sum", "prod", "mean")
 
 
+def _method(func: Any) -> bool:
+    """Whether ``func`` is complex_calls.ComplexMethod (``z.sum``; not imported: complex_calls
+    imports this module)."""
+    return isinstance(getattr(func, "array", None), Complex) and hasattr(func, "name")
+
+
 def handles(func: Any, args: list, kwargs: dict) -> bool:
     """Whether ``func(*args, **kwargs)`` is a complex reduction with ``out`` given."""
-    from pyonnx.frontend.lower.complex_calls import ComplexMethod
-
     if kwargs.get("out") is None:
         return False
-    if isinstance(func, ComplexMethod):
+    if _method(func):
         return func.name in _REDUCTIONS
     try:
         known = func in (np.sum, np.prod, np.mean)
@@ -49,12 +53,11 @@ def call_with_out(lowering, func: Any, args: list, kwargs: dict,
     kwargs)`` lowers it without ``out``."""
     from pyonnx.frontend.lower import complex_aliases as CA
     from pyonnx.frontend.lower import complex_writes
-    from pyonnx.frontend.lower.complex_calls import ComplexMethod
 
     ctx = lowering.ctx
     kwargs = dict(kwargs)
-    name = func.name if isinstance(func, ComplexMethod) else func.__name__
-    shown = f"z.{name}" if isinstance(func, ComplexMethod) else f"np.{name}"
+    name = func.name if _method(func) else func.__name__
+    shown = f"z.{name}" if _method(func) else f"np.{name}"
     out = kwargs.pop("out")
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
@@ -71,11 +74,11 @@ def call_with_out(lowering, func: Any, args: list, kwargs: dict,
     if name in _ACCUMULATING and kwargs.get("dtype") is None:
         # numpy accumulates in out's dtype: the items cast to it first (the same products
         # and sums; prod takes no dtype= here)
-        z = func.array if isinstance(func, ComplexMethod) else args[0]
+        z = func.array if _method(func) else args[0]
         if isinstance(z, Complex) and z.dtype != out.dtype:
             z = make(ctx, z.re, z.im, out.dtype)
-            if isinstance(func, ComplexMethod):
-                func = ComplexMethod(z, func.name)
+            if _method(func):
+                func = type(func)(z, func.name)
             else:
                 args = [z, *args[1:]]
     result = plain_call(func, args, kwargs)
