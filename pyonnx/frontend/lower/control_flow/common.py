@@ -169,6 +169,9 @@ def outer_ids(ctx) -> set[int]:
     def walk(v: Any) -> None:
         if isinstance(v, Array):
             seen.add(id(v))
+        elif isinstance(v, Complex):  # its parts (views of part buffers: complex_choices)
+            walk(v.re)
+            walk(v.im)
         elif isinstance(v, (tuple, list, dict)):
             for x in (v.values() if type(v) is dict else v):
                 walk(x)
