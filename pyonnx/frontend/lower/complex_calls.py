@@ -61,7 +61,8 @@ _ATTRS_STATIC = ("shape", "ndim", "size")
 _CONVERSIONS = frozenset({np.array, np.asarray, np.asanyarray, np.ascontiguousarray})
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort", "var", "std", "clip", "round", "ptp"}
+                              "argsort", "var", "std", "clip", "round", "ptp",
+                              "fill", "put"}  # (the writers: complex_fill)
 _LIKES = (np.zeros_like, np.ones_like, np.full_like)  # (any dtype: complex_creation.create)
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
@@ -82,6 +83,10 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
     if isinstance(func, ArrayMethod) and func.name == "astype":
         dt = args[0] if args else kwargs.get("dtype")
         return _is_complex_dtype(dt)
+    from pyonnx.frontend.lower.complex_fill import receiver
+    hit = receiver(func) if not isinstance(func, ComplexMethod) else None
+    if hit is not None and hit[1] in ("fill", "put"):
+        return True  # o = np.zeros(3, complex); o.fill(1j): complex_fill
     if _hashable(func) and func in _FFT_FUNCS():
         return True
     if _hashable(func) and func in C.CREATION:
@@ -232,7 +237,9 @@ def _basic(index: Any) -> bool:
 # ------------------------------------------------------------------ calls
 def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     ctx = lowering.ctx
-    from pyonnx.frontend.lower import complex_out
+    from pyonnx.frontend.lower import complex_fill, complex_out
+    if complex_fill.handles(func, args):  # z.fill(v), np.copyto(z, v, where=m), np.put...
+        return complex_fill.call(lowering, func, args, kwargs)
     if complex_out.handles(func, args, kwargs):  # np.sum(z, axis=0, out=o): a write into o
         return complex_out.call_with_out(lowering, func, args, kwargs,
                                          lambda f, a, k: call(lowering, f, a, k))

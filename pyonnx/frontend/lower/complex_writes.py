@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
-from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower.complex_choices import reached_params
 from pyonnx.frontend.lower.complex_state import written_arguments
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
-           "shared", "followable", "write_whole"]
+           "shared", "followable", "write_whole", "value_parts", "params_of"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -106,11 +106,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         target = make(ctx, re, im, target.dtype)
     from pyonnx.frontend.lower.setitem import setitem
 
-    if isinstance(value, Complex) or is_complex(value) or isinstance(value, Array) or \
-            isinstance(value, (bool, int, float, np.generic)) or isinstance(value, np.ndarray):
-        vr, vi = parts(ctx, value, target.dtype)
-    else:
-        vr, vi = parts(ctx, ctx.asarray(value), target.dtype)
+    vr, vi = _value_parts(ctx, value, target.dtype)
     re = setitem(ctx, target.re, index, vr) if part != "imag" else target.re
     im = setitem(ctx, target.im, index, vr if part == "imag" else vi) if part != "real" \
         else target.im
@@ -158,6 +154,16 @@ def _buffers(ctx, z: Complex):
     return None if None in hits else (hits[0][0], hits[1][0])
 
 
+def params_of(ctx, target: Complex) -> set[str]:
+    """The complex parameters whose memory a write into ``target`` (followed) reaches: the
+    caller's arrays to write back."""
+    from pyonnx.frontend.lower import complex_aliases as CA
+
+    params = {v.param for _, v in CA.holders(ctx, target) if v.param is not None}
+    # (an argument's memory written through a view after its name was rebound)
+    return params | reached_params(ctx, _buffers(ctx, target))  # (also through a choice)
+
+
 def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any,
                     part: str | None) -> None:
     """``target[index] = value`` through numpy's memory (complex_aliases.write)."""
@@ -165,10 +171,8 @@ def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any
     from pyonnx.frontend.lower.setitem import setitem
 
     ctx = lowering.ctx
-    vr, vi = parts(ctx, value if _direct(value) else ctx.asarray(value), target.dtype)
-    params = {v.param for _, v in CA.holders(ctx, target) if v.param is not None}
-    # (an argument's memory written through a view after its name was rebound)
-    params |= reached_params(ctx, _buffers(ctx, target))  # (also through a choice)
+    vr, vi = _value_parts(ctx, value, target.dtype)
+    params = params_of(ctx, target)
     written = vr if part == "imag" else vi
     CA.write(lowering, target,
              None if part == "imag" else (lambda c, t: setitem(c, t, index, vr)),
@@ -195,6 +199,29 @@ def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
     out = Complex(current(ctx, target.re), current(ctx, target.im), left.dtype)
     out.base, out.param, out.shared, out.mem = target.base, target.param, "", target.mem
     return out
+
+
+def value_parts(ctx, value: Any, dtype) -> tuple:
+    """:func:`_value_parts` (complex_fill: the values numpy's writing functions write)."""
+    return _value_parts(ctx, value, dtype)
+
+
+def _value_parts(ctx, value: Any, dtype) -> tuple:
+    """The real and imaginary parts of a written value: a complex or real value, or a list or
+    tuple of them (``z[idx] = [1j, 2]``: numpy's array of the items, complex ones included)."""
+    if isinstance(value, (list, tuple)) and not _direct(value):
+        if is_static(value):
+            value = np.asarray(value)
+        elif any(is_complex(v) for v in _leaves(value)):
+            from pyonnx.frontend.lower.complex_stats import array
+            value = array(ctx, list(value))
+    return parts(ctx, value if _direct(value) else ctx.asarray(value), dtype)
+
+
+def _leaves(value: Any) -> list:
+    if isinstance(value, (list, tuple)):
+        return [w for v in value for w in _leaves(v)]
+    return [value]
 
 
 def _direct(value: Any) -> bool:
