@@ -1,7 +1,8 @@
 """Complex constructs the fuzzer generates beyond plain views (issue 11): memory chosen at run
 time and written through (``t = z if c else z[::-1]``; a loop that may rebind ``t``; a dict
 item ``d = {'u': z} if c else {'u': z[::-1]}``), run-time lists of complex values
-(``acc.append(r.sum())`` in a loop over ``z``), and ``out=`` on complex reductions.
+(``acc.append(r.sum())`` in a loop over ``z``), ``out=`` on complex reductions, and numpy's
+writing functions (``np.copyto``, ``z.fill``, ``np.put``...) on complex arrays.
 
 Drawn by statements.s_complex_view_write (one table row: programs without complex values keep
 their seeds). Each function takes the generator ``g`` and a complex array name ``z`` (rank >= 1)
@@ -127,7 +128,25 @@ def s_reduce_out(g, z: str) -> bool:
     return True
 
 
-IDIOMS = (s_choice_write, s_loop_choice, s_dict_choice, s_complex_list, s_reduce_out)
+def s_complex_writer(g, z: str) -> bool:
+    """numpy's writing functions on a complex array, and a list of complex values written
+    into it: ``np.copyto(z, v, where=m)``, ``z.fill(v)``, ``np.put(z, [0], v)``,
+    ``np.putmask``, ``z[:2] = [1j, 2]``."""
+    from fuzzing.statements import _mark_inexact
+
+    v = g.rng.choice(("1j", "(2 - 0.5j)", "-1.5", f"{z}.sum()"))
+    line = g.rng.choice((f"np.copyto({z}, {v}, where={z}.real > 0.5)", f"{z}.fill({v})",
+                         f"np.put({z}, [0, -1], [{v}, 0.5j])",
+                         f"np.putmask({z}, {z}.imag < 0, {v})",
+                         f"{z}[:2] = [{v}, 1 - 1j]"))
+    if not g.try_stmt([line]):
+        return False
+    _mark_inexact(g, z)
+    return True
+
+
+IDIOMS = (s_choice_write, s_loop_choice, s_dict_choice, s_complex_list, s_reduce_out,
+          s_complex_writer)
 
 
 def complex_idiom(g, z: str) -> bool:
