@@ -52,7 +52,10 @@ def to_pairs(z: Any) -> np.ndarray:
 
 
 def from_pairs(o: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """The complex array whose memory is the real ``(..., 2)`` output ``o`` (no copy)."""
+    """The complex array whose memory is the real ``(..., 2)`` output ``o`` (no copy); a
+    list of them for a sequence output (a list of complex values built at run time)."""
+    if isinstance(o, list):
+        return [from_pairs(item, dtype) for item in o]
     o = np.ascontiguousarray(o, real_dtype_of(dtype))
     return o.view(dtype).reshape(o.shape[:-1])
 

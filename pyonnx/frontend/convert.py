@@ -24,7 +24,7 @@ from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.optional import Maybe
-from pyonnx.frontend.graph.records import Records
+from pyonnx.frontend.graph.records import ComplexSeq, Records
 from pyonnx.frontend.graph.values import Array, Seq, is_static
 from pyonnx.frontend.lower import checks
 from pyonnx.frontend.lower.aliases import AliasState
@@ -126,7 +126,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         except ConversionError as e:
             raise e.with_loc(at) from None
     complex_outputs = {k: a.complex_dtype for k, a in enumerate(outputs)
-                       if isinstance(a, _ComplexOutput)}
+                       if isinstance(a, (_ComplexOutput, _ComplexSeqOutput))}
     scalars = tuple(isinstance(a, Array) and a.ndim == (1 if k in complex_outputs else 0)
                     and not array0d for k, (a, array0d) in enumerate(zip(outputs, zero_d_arrays)))
     taken = {v.name for v in ctx.initializers} | {a.value.name for a in outputs}
@@ -160,6 +160,17 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
 
 class _ComplexOutput(Array):
     """A packed complex output (trailing dimension 2) and its complex dtype."""
+
+    __slots__ = ("complex_dtype",)
+
+    def __init__(self, value, dtype, shape, complex_dtype):
+        super().__init__(value, dtype, shape)
+        self.complex_dtype = np.dtype(complex_dtype)
+
+
+class _ComplexSeqOutput(Seq):
+    """A list of complex values built at run time: one sequence of packed (trailing
+    dimension 2) items, and their complex dtype."""
 
     __slots__ = ("complex_dtype",)
 
@@ -235,7 +246,7 @@ def _result_tree(result: Any, python_flag=lambda v: None,
             leaves.append(v.has)
             return ("maybe", len(leaves) - 1, walk(v.value))
         leaves.append(v)
-        if isinstance(v, Seq):
+        if isinstance(v, (Seq, ComplexSeq)):  # (complex items: complex_lists.packed)
             items = "arrays" if v.shape else {True: "python", False: "numpy"}.get(v.weak, "mixed")
             return ("seq", len(leaves) - 1, items)
         flag = python_flag(v)
@@ -363,6 +374,12 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
     names = _return_names(tree, len(items))
     taken: set[str] = {v.name for v in ctx.initializers}
     for i, item in enumerate(items):
+        if isinstance(item, ComplexSeq):  # one sequence of (..., 2) reals
+            from pyonnx.frontend.lower.complex_lists import packed as packed_list
+            seq = packed_list(ctx, item)
+            arrays.append(_ComplexSeqOutput(seq.value, seq.dtype, seq.shape, item.dtype))
+            zero_d_arrays.append(False)
+            continue
         packed = complex_boundary.output_array(ctx, item)
         if packed is not None:  # a complex value: one real (..., 2) output
             value = ctx.op("Identity", packed[0])

@@ -127,11 +127,16 @@ def s_part_write(g):
 
 def s_complex_view_write(g):
     """A view of a complex array, written through (issue 11): ``v = z[1:]`` then ``v[i] = x``
-    (or ``v.real[i] = x``); numpy's write reaches ``z`` and every other view of it."""
+    (or ``v.real[i] = x``); numpy's write reaches ``z`` and every other view of it. Half the
+    time one of fuzzing.complex_idioms instead (memory chosen at run time, run-time lists,
+    out=)."""
     names = g.names(("array",), lambda n, d: d.dtype.startswith("complex") and d.ndim > 0)
     if not names:
         return False
     z = g.rng.choice(names)
+    if g.rng.random() < 0.5:  # memory chosen at run time, run-time lists, out= (issue 11)
+        from fuzzing.complex_idioms import complex_idiom
+        return complex_idiom(g, z)
     forms = [z, f"{z}[1:]", f"{z}[::-1]", f"{z}[::2]", f"{z}[...]", f"{z}[-1:]"]
     if g.desc(z).ndim >= 2:
         forms += [f"{z}[1]", f"{z}[:, 0]", f"{z}[:, 1:]", f"{z}[0]"]

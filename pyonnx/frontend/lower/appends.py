@@ -31,19 +31,21 @@ def append(lowering, target: Any, value: Any) -> Any:
                             f"time: each item is one tuple of {k} values (one sequence per "
                             "field holds them)")
         return Records(tuple(append(lowering, f, v) for f, v in zip(target.fields, value)))
-    if isinstance(target, ComplexSeq):  # a complex field of a list of tuples
-        if isinstance(value, (complex, np.complexfloating)):  # a constant: its parts
+    if isinstance(target, ComplexSeq):  # complex items (of a list, or a field of tuples)
+        if isinstance(value, (complex, np.complexfloating)) or \
+                isinstance(value, np.ndarray) and value.dtype.kind == "c":  # a constant
             from pyonnx.frontend.graph.complex_values import make, parts
-            dt = np.dtype(value.dtype if isinstance(value, np.generic) else np.complex128)
-            value = make(ctx, *parts(ctx, value, dt), dt, not isinstance(value, np.generic))
+            dt = np.dtype(value.dtype if isinstance(value, (np.generic, np.ndarray))
+                          else np.complex128)
+            value = make(ctx, *parts(ctx, value, dt), dt, type(value) is complex)
         if not isinstance(value, Complex) or value.dtype != target.dtype or \
-                value.weak != target.weak:
-            raise ctx.error(f"appending {_what(value)} where the list's tuples hold "
-                            f"{'Python complex' if target.weak else target.dtype} values: the "
-                            "items would differ in type; convert it (np."
-                            f"{np.dtype(target.dtype).name}(v))")
+                value.weak != target.weak or value.ndim != len(target.shape):
+            raise ctx.error(f"appending {_what(value)} where the list built at run time holds "
+                            f"{'Python complex' if target.weak else target.dtype} values of "
+                            f"rank {len(target.shape)}: the items would differ in type; "
+                            f"convert it (np.{np.dtype(target.dtype).name}(v))")
         if not value.weak:  # (a Python complex is immutable)
-            _complex_copy_only(lowering, value)
+            value = _complex_copy_only(lowering, value)
         return ComplexSeq(append(lowering, target.re, value.re),
                           append(lowering, target.im, value.im), target.dtype, target.weak)
     if isinstance(target, Seq):
@@ -85,23 +87,37 @@ def append(lowering, target: Any, value: Any) -> Any:
     return [*target, value]
 
 
-def _complex_copy_only(lowering, value: Complex) -> None:
-    """A complex item of a run-time list of tuples is stored as a copy: numpy's list keeps the
-    object, so only values no later write can change are taken: numpy scalars read by an
-    integer index (``z[i]``) and fresh 0-d values no name holds (``z[i] * 2``)."""
-    from pyonnx.frontend.lower.complex_aliases import holders
+def _complex_copy_only(lowering, value: Complex) -> Complex:
+    """The complex item to append to a run-time list (complex_lists, or a field of a list of
+    tuples): the sequence stores a copy while numpy's list keeps the object, so numpy scalars
+    (``z[i]``) and new values no name holds (``z[i] * 2``) are taken as they are, memory
+    complex_aliases follows is marked captured (a later write into it is refused), anything
+    else is refused."""
+    from pyonnx.frontend.lower.complex_aliases import (
+        followed, holders, register, registrable)
     from pyonnx.frontend.lower.complex_state import scalar_copies
 
     ctx = lowering.ctx
-    if scalar_copies(ctx).get(id(value)) is value:
-        return
-    if value.ndim == 0 and value.base is None and not value.shared and value.param is None \
-            and not holders(ctx, value):
-        return
-    raise ctx.error("a list of tuples built at run time holds complex items as copies, so it "
-                    "takes numpy scalars (z[i]) and new values (z[i] * 2) only: numpy's list "
+    if scalar_copies(ctx).get(id(value)) is value or value.base is None and \
+            not value.shared and value.param is None and not holders(ctx, value):
+        # a copy or a new value: its parts as new objects (a part may be another array's
+        # registered view, z.conj()'s real part is z's: appending is no capture of that memory)
+        return Complex(Array(value.re.value, value.re.dtype, value.re.shape),
+                       Array(value.im.value, value.im.dtype, value.im.shape), value.dtype,
+                       value.weak)
+    if not followed(ctx, value) and registrable(ctx, value):
+        value = register(ctx, value)  # (a value a name holds: its parts become buffers)
+    if followed(ctx, value):
+        # memory complex_aliases follows (a row z[i], an argument): numpy's list keeps the
+        # array itself, the sequence a copy, so later writes into that memory are refused
+        # (alias_writes.write_with), as for a real array (_capture)
+        _capture(lowering, value.re)
+        _capture(lowering, value.im)
+        return value
+    raise ctx.error("a list built at run time holds complex items as copies, so it takes "
+                    "numpy scalars (z[i]) and new values (z[i] * 2) only: numpy's list "
                     "would keep this array itself, whose later writes the list would show; "
-                    "append value.copy() of a 0-d value, or keep one list per field")
+                    "append value.copy()")
 
 
 def _what(value: Any) -> str:

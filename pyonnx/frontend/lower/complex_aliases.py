@@ -17,10 +17,11 @@ the ``If``/``Loop`` and re-derives every name of them). Inside a body a value th
 hold is never registered anew (its new part objects would replace it in the body's copy of the
 bindings only): :func:`registrable`.
 
-Not followed here (complex_writes keeps refusing them): values out of a run-time ``if``/loop
-that were different memory on different paths or a view on some path (``Complex.shared``;
-their parts are new graph values the buffers do not know), views made by other functions
-(``reshape``: ``Complex.base`` without registered parts).
+Values out of a run-time ``if``/loop that were different memory on different paths or a view
+on some path are made choice buffers part by part by :mod:`complex_choices` where each path can
+be followed; the others keep ``Complex.shared`` (their parts are new graph values the buffers
+do not know) and complex_writes refuses writes through them, as through views made by other
+functions (``reshape``: ``Complex.base`` without registered parts).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import numpy as np
 
 from pyonnx.frontend.graph.complex_values import (
     Complex, complex_dtype, is_complex, parts)
+from pyonnx.frontend.graph.records import ComplexSeq
 from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.lower import complex_creation as C
 from pyonnx.frontend.lower import complex_functions as F
@@ -56,9 +57,12 @@ _VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes",
 _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack",
                             "dstack", "concat"})
 _ATTRS_STATIC = ("shape", "ndim", "size")
+# Conversions whose dtype= may make a real array complex.
+_CONVERSIONS = frozenset({np.array, np.asarray, np.asanyarray, np.ascontiguousarray})
 _METHODS = _PARTWISE_FIRST | {"conj", "conjugate", "astype", "dot", "prod", "item", "any",
                               "all", "nonzero", "cumprod", "max", "min", "argmax", "argmin",
-                              "argsort", "var", "std", "clip", "round", "ptp"}
+                              "argsort", "var", "std", "clip", "round", "ptp",
+                              "fill", "put"}  # (the writers: complex_fill)
 _LIKES = (np.zeros_like, np.ones_like, np.full_like)  # (any dtype: complex_creation.create)
 _MAKERS = (np.complex64, np.complex128, np.cdouble, np.csingle, builtins.complex)
 
@@ -69,13 +73,20 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
         return True
     values = list(args) + list(kwargs.values())
     flat = _flatten(values)
-    if any(isinstance(v, Complex) for v in flat):
+    if any(isinstance(v, (Complex, ComplexSeq)) for v in flat):
         return not _user_function(func)
     if _hashable(func) and func in _MAKERS:
         return True
+    if _hashable(func) and func in _CONVERSIONS and not is_static(values) and \
+            _is_complex_dtype(args[1] if len(args) > 1 else kwargs.get("dtype")):
+        return True  # np.asarray(x, dtype=complex) of a real array
     if isinstance(func, ArrayMethod) and func.name == "astype":
         dt = args[0] if args else kwargs.get("dtype")
         return _is_complex_dtype(dt)
+    from pyonnx.frontend.lower.complex_fill import receiver
+    hit = receiver(func) if not isinstance(func, ComplexMethod) else None
+    if hit is not None and hit[1] in ("fill", "put"):
+        return True  # o = np.zeros(3, complex); o.fill(1j): complex_fill
     if _hashable(func) and func in _FFT_FUNCS():
         return True
     if _hashable(func) and func in C.CREATION:
@@ -210,19 +221,48 @@ def flat_getitem(ctx, z: Complex, index: Any) -> Complex:
 
 
 def _basic(index: Any) -> bool:
+    """Whether numpy indexes with ``index`` by basic indexing (a view): ints, slices, ``...``,
+    None and 0-d integer arrays (a run-time ``z[i]`` is a view of a row: writes through it
+    reach ``z``; as a copy they were lost), as expr._basic for real arrays."""
     items = index if isinstance(index, tuple) else (index,)
-    return all(not isinstance(i, (Array, list, np.ndarray)) for i in items)
+    for i in items:
+        if isinstance(i, Array):
+            if i.ndim or i.dtype.kind not in "iu":
+                return False
+        elif isinstance(i, (list, np.ndarray, bool, np.bool_)):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ calls
 def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     ctx = lowering.ctx
+    from pyonnx.frontend.lower import complex_fill, complex_out
+    if complex_fill.handles(func, args):  # z.fill(v), np.copyto(z, v, where=m), np.put...
+        return complex_fill.call(lowering, func, args, kwargs)
+    if complex_out.handles(func, args, kwargs):  # np.sum(z, axis=0, out=o): a write into o
+        return complex_out.call_with_out(lowering, func, args, kwargs,
+                                         lambda f, a, k: call(lowering, f, a, k))
     if isinstance(func, ComplexMethod):
         return _method(ctx, func.array, func.name, args, kwargs)
+    if args and isinstance(args[0], ComplexSeq):  # a run-time list of complex values
+        from pyonnx.frontend.lower import complex_lists
+        return complex_lists.call(ctx, func, args, kwargs)
+    if any(isinstance(v, ComplexSeq) for v in _flatten(list(args) + list(kwargs.values()))):
+        raise ctx.error("a list of complex values built at run time is supported as the first "
+                        "argument of len/np.array/np.stack/np.concatenate only; make it an "
+                        "array first (np.array(lst))")
     if isinstance(func, ArrayMethod):  # x.astype(complex) on a real array
         return F.astype(ctx, func.array, *args, **kwargs)
     if func in _MAKERS:
         return F.make_value(ctx, func, args, kwargs)
+    if _hashable(func) and func in _CONVERSIONS and args and not _any_complex(args, kwargs) \
+            and _is_complex_dtype(args[1] if len(args) > 1 else kwargs.get("dtype")):
+        # np.array/asarray(x, dtype=complex) of real values: the real array, made complex
+        # (a new array either way: the dtype differs)
+        dt = args[1] if len(args) > 1 else kwargs["dtype"]
+        rest = {k: v for k, v in kwargs.items() if k != "dtype"}
+        return F.astype(ctx, lookup(func).fn(ctx, args[0], *args[2:], **rest), dt)
     if func in _FFT_FUNCS():
         return _FFT_FUNCS()[func](ctx, *args, **kwargs)
     if func in C.CREATION and (_is_complex_dtype(C.creation_dtype(func, args, kwargs))

@@ -107,12 +107,27 @@ def astype(ctx, a: Any, dtype: Any, order: Any = "K", casting: Any = "unsafe",
                         f"according to the rule '{casting}'")
     if dt.kind == "c":
         if isinstance(a, Complex):
-            return make(ctx, a.re, a.im, dt)
+            if dt == a.dtype and not ctx.static(copy, "copy"):
+                return a  # numpy returns the array itself (no cast needed, no copy asked)
+            # a copy (numpy's default): never the parts of ``a`` (complex-only fuzz seed 614)
+            return fresh_copy(make(ctx, a.re, a.im, dt), a)
         re, im = parts(ctx, a, dt)
         return make(ctx, re, im, dt)
     if dt.kind == "b":
         return ops.truth(ctx, a)
     return ctx.cast(a.re, dt)
+
+
+def fresh_copy(out: Complex, src: Complex) -> Complex:
+    """``out`` (numpy's new array made from ``src``: a copy, a cast to the same dtype) with
+    part objects of its own where it reuses ``src``'s: complex_aliases may have registered
+    those as ``src``'s memory, and a write into the copy then reached ``src`` (an argument:
+    the caller's array; complex-only fuzz seeds 614, 870)."""
+    if out.re is not src.re and out.im is not src.im:
+        return out
+    copy = Complex(Array(out.re.value, out.re.dtype, out.re.shape),
+                   Array(out.im.value, out.im.dtype, out.im.shape), out.dtype, out.weak)
+    return copy
 
 
 def make_value(ctx, func: Any, args: list, kwargs: dict) -> Any:

@@ -61,7 +61,8 @@ def prod(ctx, z: Complex, axis: Any = None, dtype: Any = None, out: Any = None,
             accr, acci = ops.mul(r, accr, acci, pr, pi)
         outs.append((accr, acci))
     if cumulative and n == 0:
-        return make(ctx, z.re, z.im, z.dtype)  # an empty axis: the empty array
+        from pyonnx.frontend.lower.complex_functions import fresh_copy
+        return fresh_copy(make(ctx, z.re, z.im, z.dtype), z)  # an empty axis: a new empty array
     if cumulative:
         st = lookup(np.stack).fn
         return make(ctx, st(ctx, [o[0] for o in outs], axis=axis),

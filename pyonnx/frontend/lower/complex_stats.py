@@ -154,7 +154,10 @@ def array(ctx, obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, l
         if want.kind != "c":
             from pyonnx.frontend.lower.complex_functions import astype
             return astype(ctx, obj, want)
-        return make(ctx, obj.re, obj.im, want)
+        if want == obj.dtype and ctx.static(copy, "copy") is not True:
+            return obj  # (copy=False/None: numpy returns the array itself when it can)
+        from pyonnx.frontend.lower.complex_functions import fresh_copy
+        return fresh_copy(make(ctx, obj.re, obj.im, want), obj)  # a copy: memory of its own
     if not isinstance(obj, (list, tuple)):
         raise ctx.error("np.array of this complex value is not supported yet")
     if dt is None:

@@ -22,11 +22,12 @@ from typing import Any
 import numpy as np
 
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
-from pyonnx.frontend.graph.values import Array
+from pyonnx.frontend.graph.values import Array, is_static
+from pyonnx.frontend.lower.complex_choices import reached_params
 from pyonnx.frontend.lower.complex_state import written_arguments
 
 __all__ = ["handles", "write", "is_part", "write_part", "written_arguments", "inplace_binary",
-           "shared"]
+           "shared", "followable", "write_whole", "value_parts", "params_of"]
 
 
 def handles(target: Any, value: Any) -> bool:
@@ -72,10 +73,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error("assigning complex values into a real array would drop their imaginary "
                         "parts (numpy raises TypeError or warns ComplexWarning); write "
                         "np.real(v) explicitly, or make the array complex")
-    if not isinstance(target_node, ast.Name):
-        raise ctx.error(f"item assignment into '{ast.unparse(target_node)}' of a complex array "
-                        "is not supported yet; write into the array's own name (z[i] = v)")
-    name = target_node.id
+    name = ast.unparse(target_node)
     from pyonnx.frontend.lower.complex_aliases import latest
     target = latest(ctx, target)  # (registered while the index or value was evaluated)
     if getattr(ctx, "complex_scalar_items", {}).get(id(target)) is target:
@@ -83,8 +81,15 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
                         "copy): numpy raises TypeError for item assignment into it; write into "
                         "the array (z[i] = v)")
     if isinstance(target, Complex) and _followable(ctx, target):
+        # (through the memory model: every name and container item of it is re-derived, so
+        # an item of a list or dict, d['u'][i] = v, is written too)
         _write_followed(lowering, name, target, index, value, part)
         return
+    if not isinstance(target_node, ast.Name):
+        raise ctx.error(f"item assignment into '{name}' of a complex array is not supported "
+                        "here: pyonnx does not follow this array's memory (a view or a value "
+                        "out of a run-time if/loop that it cannot follow); write into the "
+                        "array's own name (z[i] = v)")
     why = shared(lowering, target)
     if why:
         raise ctx.error(f"item assignment into the complex array '{name}' is not supported: "
@@ -101,11 +106,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         target = make(ctx, re, im, target.dtype)
     from pyonnx.frontend.lower.setitem import setitem
 
-    if isinstance(value, Complex) or is_complex(value) or isinstance(value, Array) or \
-            isinstance(value, (bool, int, float, np.generic)) or isinstance(value, np.ndarray):
-        vr, vi = parts(ctx, value, target.dtype)
-    else:
-        vr, vi = parts(ctx, ctx.asarray(value), target.dtype)
+    vr, vi = _value_parts(ctx, value, target.dtype)
     re = setitem(ctx, target.re, index, vr) if part != "imag" else target.re
     im = setitem(ctx, target.im, index, vr if part == "imag" else vi) if part != "real" \
         else target.im
@@ -126,17 +127,41 @@ def _followable(ctx, target: Complex) -> bool:
 
     if target.mem & iterated(ctx) or not CA.registrable(ctx, target):
         return False
+    from pyonnx.frontend.lower.complex_choices import linked
+
     mine = _buffers(ctx, target)
     for _, v in CA.holders(ctx, target):
+        # (another value of memory chosen at run time is re-derived through the choice)
         if v is not target and (not CA.followed(ctx, v) or mine is None
-                                or _buffers(ctx, v) != mine):
+                                or not linked(ctx, mine, _buffers(ctx, v))):
             return False
     return True
+
+
+def followable(ctx, target: Complex) -> bool:
+    """Whether a write into ``target`` goes through complex_aliases (see :func:`_followable`):
+    the writes of out= (complex_out) need it, having no name to rebind."""
+    return _followable(ctx, target)
+
+
+def write_whole(lowering, target: Complex, value: Complex, loc_text: str) -> None:
+    """``target[...] = value`` through numpy's memory (``target`` :func:`followable`)."""
+    _write_followed(lowering, loc_text, target, Ellipsis, value, None)
 
 
 def _buffers(ctx, z: Complex):
     hits = [ctx.aliases.lookup(z.re), ctx.aliases.lookup(z.im)]
     return None if None in hits else (hits[0][0], hits[1][0])
+
+
+def params_of(ctx, target: Complex) -> set[str]:
+    """The complex parameters whose memory a write into ``target`` (followed) reaches: the
+    caller's arrays to write back."""
+    from pyonnx.frontend.lower import complex_aliases as CA
+
+    params = {v.param for _, v in CA.holders(ctx, target) if v.param is not None}
+    # (an argument's memory written through a view after its name was rebound)
+    return params | reached_params(ctx, _buffers(ctx, target))  # (also through a choice)
 
 
 def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any,
@@ -146,11 +171,8 @@ def _write_followed(lowering, name: str, target: Complex, index: Any, value: Any
     from pyonnx.frontend.lower.setitem import setitem
 
     ctx = lowering.ctx
-    vr, vi = parts(ctx, value if _direct(value) else ctx.asarray(value), target.dtype)
-    params = {v.param for _, v in CA.holders(ctx, target) if v.param is not None}
-    # (an argument's memory written through a view after its name was rebound)
-    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, target) or ())
-               if p is not None}
+    vr, vi = _value_parts(ctx, value, target.dtype)
+    params = params_of(ctx, target)
     written = vr if part == "imag" else vi
     CA.write(lowering, target,
              None if part == "imag" else (lambda c, t: setitem(c, t, index, vr)),
@@ -170,14 +192,36 @@ def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
     if result.dtype != left.dtype:
         result = make(ctx, result.re, result.im, left.dtype)
     params = {v.param for _, v in CA.holders(ctx, left) if v.param is not None}
-    params |= {p for p in (CA.buffer_param(ctx, b) for b in _buffers(ctx, left) or ())
-               if p is not None}
+    params |= reached_params(ctx, _buffers(ctx, left))  # (also through a choice)
     target = CA.write(lowering, left, lambda c, t: setitem(c, t, Ellipsis, result.re),
                       lambda c, t: setitem(c, t, Ellipsis, result.im), "'x op= ...'")
     written_arguments(ctx).update(params)
     out = Complex(current(ctx, target.re), current(ctx, target.im), left.dtype)
     out.base, out.param, out.shared, out.mem = target.base, target.param, "", target.mem
     return out
+
+
+def value_parts(ctx, value: Any, dtype) -> tuple:
+    """:func:`_value_parts` (complex_fill: the values numpy's writing functions write)."""
+    return _value_parts(ctx, value, dtype)
+
+
+def _value_parts(ctx, value: Any, dtype) -> tuple:
+    """The real and imaginary parts of a written value: a complex or real value, or a list or
+    tuple of them (``z[idx] = [1j, 2]``: numpy's array of the items, complex ones included)."""
+    if isinstance(value, (list, tuple)) and not _direct(value):
+        if is_static(value):
+            value = np.asarray(value)
+        elif any(is_complex(v) for v in _leaves(value)):
+            from pyonnx.frontend.lower.complex_stats import array
+            value = array(ctx, list(value))
+    return parts(ctx, value if _direct(value) else ctx.asarray(value), dtype)
+
+
+def _leaves(value: Any) -> list:
+    if isinstance(value, (list, tuple)):
+        return [w for v in value for w in _leaves(v)]
+    return [value]
 
 
 def _direct(value: Any) -> bool:

@@ -72,7 +72,7 @@ def static_truth(ctx, value: Any) -> bool | None:
         NeedStatic: the condition depends on a Python-scalar argument (which then becomes static).
         ConversionError: numpy refuses the truth value (an array of more than one element).
     """
-    if isinstance(value, (Seq, records.Records)):  # a list built at run time: its length
+    if isinstance(value, (Seq, records.Records, records.ComplexSeq)):  # a run-time list
         return None
     if isinstance(value, Complex):  # numpy's bool(z): either part nonzero, known at run time
         if value.static_size not in (None, 1):
@@ -435,6 +435,9 @@ class ExprLowering:
             return result
         if isinstance(base, Seq):
             return sequences.item(self.ctx, base, index)
+        if isinstance(base, records.ComplexSeq):  # a run-time list of complex values
+            from pyonnx.frontend.lower import complex_lists
+            return complex_lists.item(self.ctx, base, index)
         if isinstance(base, records.Records):
             return records.item(self.ctx, base, index)
         if isinstance(index, Array) and isinstance(base, (range, DynamicRange)):

@@ -87,6 +87,9 @@ def iterate(ctx, iterable: Any) -> list | DynamicIter:
     from pyonnx.frontend.graph import records
     if isinstance(iterable, records.Records):
         return records.iterate(ctx, iterable)
+    if isinstance(iterable, records.ComplexSeq):  # a run-time list of complex values
+        from pyonnx.frontend.lower import complex_lists
+        return complex_lists.iterate(ctx, iterable)
     if isinstance(iterable, LazyIterable):
         return _lazy(ctx, iterable)
     if isinstance(iterable, np.ndarray):

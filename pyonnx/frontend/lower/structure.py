@@ -29,7 +29,7 @@ import numpy as np
 from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.graph.complex_values import Complex, memory_note, parts, real_dtype
 from pyonnx.frontend.graph.optional import Maybe
-from pyonnx.frontend.graph.records import Records
+from pyonnx.frontend.graph.records import ComplexSeq, Records
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
 __all__ = ["Leaf", "Static", "Tree", "OptPlan", "optional_join", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
@@ -150,6 +150,8 @@ def plan_of(value: Any) -> Plan:
         return Leaf(value.dtype, value.shape, value.weak)
     if isinstance(value, Seq):
         return SeqPlan(value.dtype, value.shape, value.weak)
+    if isinstance(value, ComplexSeq):  # a run-time list of complex values: two sequences
+        return SeqPlan(np.dtype(value.dtype), value.shape, value.weak)
     if isinstance(value, Maybe):
         if isinstance(value.value, Complex):
             return OptPlan(ComplexPlan(value.value.dtype, (), value.value.weak))
@@ -270,6 +272,9 @@ def _list_items(p: Plan) -> list[Plan] | None:
 
 def _join_list(a: Plan, b: Plan) -> SeqPlan:
     """Two lists of different lengths (or a list and a run-time list) as one ONNX sequence."""
+    joined = _join_complex_field(a, b, any_rank=True)  # (complex items: lower/complex_lists)
+    if joined is not None:
+        return joined
     items: list[Plan] = []
     seqs: list[SeqPlan] = []
     for p in (a, b):
@@ -352,11 +357,12 @@ def _join_records(a: Plan, b: Plan) -> RecordsPlan | None:
     return RecordsPlan(tuple(fields))
 
 
-def _join_complex_field(a: Plan, b: Plan) -> SeqPlan | None:
+def _join_complex_field(a: Plan, b: Plan, any_rank: bool = False) -> SeqPlan | None:
     """A field of complex items of a list of tuples built at run time (records.ComplexSeq):
     a SeqPlan of their complex dtype; its items must be 0-d and of one type (Python list
     items keep their types: a complex64 next to a complex128 or a Python complex would read
-    back differently). None when no item is complex."""
+    back differently). None when no item is complex. ``any_rank``: a list of complex arrays
+    (lower/complex_lists), whose items have one rank."""
     items: list[Plan] = []
     for p in (a, b):
         if isinstance(p, SeqPlan):
@@ -367,19 +373,30 @@ def _join_complex_field(a: Plan, b: Plan) -> SeqPlan | None:
                      or _as_complex_plan(q) is not None]
     if not complex_items:
         return None
-    kinds = set()
+    kinds, ranks, shape = set(), set(), None
     for q in items:
         c = q if isinstance(q, SeqPlan) and q.dtype.kind == "c" else _as_complex_plan(q)
-        if c is None or c.shape != ():
+        if c is None and any_rank:
+            raise JoinError(_describe(a), _describe(b), "a list built at run time holds one "
+                            "type of item: complex values next to real ones would keep their "
+                            "own types in numpy's list; convert them (np.complex128(v))")
+        if c is None or c.shape != () and not any_rank:
             raise JoinError(_describe(a), _describe(b), "a list of tuples built at run time "
                             "holds complex numbers (0-d) of one type in a field, not arrays "
                             "or real numbers next to them")
         kinds.add((np.dtype(c.dtype), bool(c.weak)))
+        ranks.add(len(c.shape))
+        shape = tuple(c.shape) if shape is None else tuple(
+            x if x == y else None for x, y in zip(shape, c.shape))
     if len(kinds) != 1:
-        raise JoinError(_describe(a), _describe(b), "the complex items of a field have "
-                        "different types; convert them to one (np.complex128(v))")
+        raise JoinError(_describe(a), _describe(b), "the complex items have different types "
+                        "(complex64, complex128, Python complex); convert them to one "
+                        "(np.complex128(v))")
+    if len(ranks) != 1:
+        raise JoinError(_describe(a), _describe(b), "the complex items of a list built at run "
+                        "time have different ranks: an ONNX sequence holds one rank")
     dtype, weak = kinds.pop()
-    return SeqPlan(dtype, (), weak)
+    return SeqPlan(dtype, shape, weak)
 
 
 def join(a: Plan, b: Plan, loop: bool = False) -> Plan:
@@ -576,6 +593,8 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
         if arr.dtype != plan.dtype:
             arr = ctx.cast(arr, plan.dtype)
         return [arr]
+    if isinstance(plan, SeqPlan) and plan.dtype.kind == "c":  # real parts, imaginary parts
+        return _complex_field(ctx, value, plan)
     if isinstance(plan, SeqPlan):
         from pyonnx.frontend.graph import sequences
         return [sequences.as_sequence(ctx, value, plan.dtype, plan.shape, plan.weak)]
@@ -620,7 +639,6 @@ def _complex_field(ctx, value: Any, plan: SeqPlan) -> list:
     """The two sequences (real parts, imaginary parts) of a complex field of a list of
     tuples: ``value`` a records.ComplexSeq or the Python list of its items."""
     from pyonnx.frontend.graph import sequences
-    from pyonnx.frontend.graph.records import ComplexSeq
 
     rd = real_dtype(plan.dtype)
     if isinstance(value, ComplexSeq):
@@ -657,10 +675,14 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         return plan.value
     if isinstance(plan, Leaf):
         return Array(next(values), plan.dtype, plan.shape, plan.weak)
+    if isinstance(plan, SeqPlan) and plan.dtype.kind == "c":
+        rd = real_dtype(plan.dtype)
+        re = Seq(next(values), rd, plan.shape, plan.weak)
+        return ComplexSeq(re, Seq(next(values), rd, plan.shape, plan.weak), plan.dtype,
+                          bool(plan.weak))
     if isinstance(plan, SeqPlan):
         return Seq(next(values), plan.dtype, plan.shape, plan.weak)
     if isinstance(plan, RecordsPlan):
-        from pyonnx.frontend.graph.records import ComplexSeq
         fields = []
         for p in plan.fields:
             if p.dtype.kind == "c":
@@ -689,6 +711,8 @@ def leaf_plans(plan: Plan) -> list[Leaf | SeqPlan]:
     """The plans of the graph values ``plan`` is made of, in order."""
     if isinstance(plan, Static):
         return []
+    if isinstance(plan, SeqPlan) and plan.dtype.kind == "c":  # (a run-time complex list)
+        return [SeqPlan(real_dtype(plan.dtype), plan.shape, plan.weak)] * 2
     if isinstance(plan, (Leaf, SeqPlan)):
         return [plan]
     if isinstance(plan, OptPlan):

@@ -22,7 +22,8 @@ import onnx_ir as ir
 from pyonnx.frontend.canonicalize.early_return import RETURN_FLAG, RETURN_VALUE
 from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, choices, complex_aliases,
-                                   complex_writes, memory_sharing, optional_reads)
+                                   complex_choices, complex_writes, memory_sharing,
+                                   optional_reads)
 from pyonnx.frontend.lower.control_flow import guards, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.join_memory import (
     choose, each_alternative, mark_ambiguous)
@@ -220,9 +221,13 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             continue
         # (a name not live after the 'if' reads no memory later: a view made in a branch and
         # dropped, fuzz seed 41000157)
-        if any(memory_sharing.shares_memory(ctx, v, name, env)
-               for v, env in ((a, _live(then_env, live, name)),
-                              (b, _live(else_env, live, name)))):
+        calts = complex_choices.join_alternatives(
+            ctx, a, b, name, (_live(then_env, live, name), _live(else_env, live, name)), outer)
+        if calts is not None:  # complex values: per part (complex_choices)
+            ambiguous[name] = calts
+        elif any(memory_sharing.shares_memory(ctx, v, name, env)
+                 for v, env in ((a, _live(then_env, live, name)),
+                                (b, _live(else_env, live, name)))):
             # The name may share memory with other names on one path only: a later write
             # through it changes them depending on run-time data (choices.py follows it when
             # it can: the memory each path saw, under the condition).
@@ -354,7 +359,10 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         for key, value, sides in kinds:
             scalar_kinds.merge_kinds(ctx, value, list(sides), kind_flags.get(key))
         for value, alts, sides in made:
-            if isinstance(alts, choices.Leaves):  # a container: per array item
+            if isinstance(alts, complex_choices.ComplexChoice):
+                unfollowed += [(item, item_sides if sides else ()) for item, item_sides
+                               in alts.choose(ctx, value, cond, exported, choose)]
+            elif isinstance(alts, choices.Leaves):  # a container: per array item
                 for item, pair, item_sides in alts.resolve(value):
                     if pair is None:
                         unfollowed.append((item, item_sides if sides else ()))

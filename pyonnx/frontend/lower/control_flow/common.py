@@ -45,6 +45,9 @@ def condition(ctx, value: Any) -> ir.Value:
     from pyonnx.frontend.graph import records
     if isinstance(value, records.Records):
         value = records.truth(ctx, value)
+    if isinstance(value, records.ComplexSeq):  # a run-time list of complex values
+        from pyonnx.frontend.graph import sequences
+        value = sequences.truth(ctx, value.re)
     if isinstance(value, Complex):  # nonzero: either part
         from pyonnx.frontend.lower.complex_ops import truth
         value = truth(ctx, value)
@@ -166,6 +169,9 @@ def outer_ids(ctx) -> set[int]:
     def walk(v: Any) -> None:
         if isinstance(v, Array):
             seen.add(id(v))
+        elif isinstance(v, Complex):  # its parts (views of part buffers: complex_choices)
+            walk(v.re)
+            walk(v.im)
         elif isinstance(v, (tuple, list, dict)):
             for x in (v.values() if type(v) is dict else v):
                 walk(x)

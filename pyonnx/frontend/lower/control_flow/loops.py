@@ -19,7 +19,9 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
-from pyonnx.frontend.lower import alias_writes, aliases, complex_aliases, memory_sharing
+from pyonnx.frontend.lower import (alias_writes, aliases, complex_aliases, complex_choices,
+                                   memory_sharing)
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
@@ -397,6 +399,10 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 unfollowed += follow_memory(
                     ctx, k, value, entry[k] if k in sharing and may_skip else None,
                     exits.get(k), live_exits, outer, count, first_value, bound.get(k))
+            elif isinstance(value, Complex):  # per part, as follow_memory (complex_choices)
+                complex_choices.follow_loop(
+                    ctx, k, value, entry[k] if may_skip else None, exits.get(k), live_exits,
+                    outer, lambda: loop_ran(ctx, count, first_value))
     for n in py_flagged:
         still = env.locals.pop(path_types.python_key(n), None)
         if isinstance(env.locals.get(n), Array):
