@@ -161,6 +161,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                                          f"the branches of the '{construct}' at line {line}")))
         values.append((a_val, b_val))
     keys: list[Any] = list(names) + ([_RESULT] if result else [])
+    static_result: Any = None  # a conditional expression's value when both sides agree statically
     for name in keys:
         if name is _RESULT:
             a, b = then.result, other.result
@@ -250,7 +251,10 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                 raise mixed[name]  # returned on both paths: numpy's type depends on the path
         if isinstance(plan, Static):
             if name is _RESULT:
-                return plan.value
+                # (not returned yet: the buffers and names the sides wrote are merged below;
+                # `x.fill(3) if c else None` in a loop lost its write, found by the cplx helper)
+                static_result = plan.value
+                continue
             if name in rewrap:
                 rewrap[name].append(plan.value)  # (bound once its flag is merged)
             else:
@@ -306,7 +310,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
     for name, (then_flag, else_flag, *_) in rewrap.items():
         merged.append((_Flag(name), Leaf(_BOOL, ())))
         values.append((maybe_bound.flag(ctx, then_flag), maybe_bound.flag(ctx, else_flag)))
-    out_value: Any = None
+    out_value: Any = static_result
     made: list[tuple[Any, Any, tuple]] = []
     unfollowed: list[tuple[Any, tuple]] = []
     if merged:
