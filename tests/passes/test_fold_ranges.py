@@ -254,3 +254,17 @@ def test_last_axis_gather_stays_in_loop_bodies():
     }""")
     RewriteIdiomsPass()(m)
     assert "Slice" not in ops(m) and ops(m).count("Gather") == 1
+
+
+def where_of_compared_values(a0):
+    # Where(p >= q, q, p) is min(p, q): with 0 >= a for a bool a (a in [0, 1]) it is 0, not a
+    # (fuzz seed 26004776 folded it to a)
+    t1 = np.zeros_like(a0, dtype=np.int8)
+    return (np.where(t1 >= a0, a0, t1), np.where(t1 > a0, a0, t1), np.where(a0 >= t1, a0, t1),
+            np.where(a0 <= t1, t1, a0), np.where(t1 < a0, t1, a0), np.where(a0 < t1, a0, t1))
+
+
+@pytest.mark.parametrize("x", [np.array(True), np.array(False), np.array([True, False]),
+                               np.array(3, np.uint8), np.array([0, 5], np.uint8)])
+def test_a_where_of_the_compared_values_folds_to_the_right_one(x):
+    check(where_of_compared_values, x)

@@ -337,21 +337,22 @@ class Facts:
         if node is None or node.op_type not in COMPARE or node.op_type == "Equal" or \
                 node.domain not in ONNX or len(node.inputs) != 2:
             return None
-        # Where(a > b, a, b) is max(a, b); it is a when a >= b always (equal: either).
+        # Where(p > q, p, q) is max(p, q), Where(p > q, q, p) min(p, q): the branches are the
+        # compared values, so where the comparison's strictness matters (p == q) both give
+        # the same value. When p >= q always the condition holds (or p == q): the first
+        # input; when p <= q always it fails (or p == q): the second. (Swapped operands took
+        # the other input: Where(0 >= a, a, 0) of a bool 0-d a folded to a, fuzz seed
+        # 26004776.)
         p, q = node.inputs
-        if (p, q) == (ins[1], ins[2]):
-            a, b = 1, 2
-        elif (q, p) == (ins[1], ins[2]):
-            a, b = 2, 1
-        else:
+        if {id(p), id(q)} != {id(ins[1]), id(ins[2])} or p is q:
             return None
         greater = node.op_type.startswith("Greater")
-        # The condition keeps p when p > q (Greater) / p < q (Less): p is taken for ins[a].
+        # (Greater: the condition holds where p >= q minus equality; Less: where p <= q)
         order = self.compare("GreaterOrEqual" if greater else "LessOrEqual", p, q)
         if order == 1:
-            return a  # p >= q (or p <= q) always: the condition is false only where p == q
+            return 1
         reverse = self.compare("LessOrEqual" if greater else "GreaterOrEqual", p, q)
-        return b if reverse == 1 else None
+        return 2 if reverse == 1 else None
 
 
 def _const_fact(arr: np.ndarray) -> Fact:

@@ -86,7 +86,15 @@ def reduce_sum(ctx, x: Array, axes: tuple[int, ...], keepdims: bool, t: np.dtype
     if not axes:
         if not plus_zero:
             return ctx.cast(x, t)
-        return ctx.cast(_plus_zero(ctx, ctx.cast(ctx.cast(x, t), _SUM_ACC[t])), t)
+        if t != _F16:  # (+0.0 is exact in t)
+            return _plus_zero(ctx, ctx.cast(x, t))
+        # float16 adds in float32 (no float16 compute); kept, not marked: once dropped, the
+        # float16 -> float32 -> float16 Casts left behind are a chain onnxruntime's optimizer
+        # removes without updating the If/Loop bodies that read it ("Missing Input", fuzz
+        # seed 26011196 with float32 -> float64 -> float32)
+        wide = ctx.cast(ctx.cast(x, t), _F32)
+        out = ctx.op("Add", wide, ctx.const(np.array(0.0, np.float32)))
+        return ctx.cast(Array(out, _F32, wide.shape), t)
     if t.kind == "b":  # add on bool is logical or
         return reduce_any(ctx, x, axes, keepdims)
     if t.kind in "iu":
