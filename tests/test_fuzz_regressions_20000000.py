@@ -496,3 +496,47 @@ def test_seed_24004504():
                                 write_in_an_if_through_a_choice_of_a_choice])
 def test_a_write_in_a_loop_if_through_a_choice_reaches_memory_no_name_holds(fn):
     check_calls(fn, *_ROWS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seed 26017305: np.nonzero of a 2-D array gives strided views of one (n, 2) buffer, so their
+# ravel() is a copy; pyonnx took it for the array itself (rank 1: "contiguous").
+def ravel_of_nonzero(a2):
+    t1 = np.nonzero(a2)[0]
+    t2 = t1.ravel()
+    t1 *= t2[...]
+    return t1, t2
+
+
+def ravel_and_reshape_of_nonzero_1d(a):
+    t1 = np.nonzero(a)[0]
+    t2 = t1.ravel()      # the array itself (contiguous)
+    t3 = t1.reshape(-1)  # a view
+    t1 *= 2
+    return t1, t2, t3
+
+
+def test_seed_26017305():
+    check_calls(ravel_of_nonzero, (np.array([[1.75, 1.0], [0.0, 2.75], [3.75, 0.0]]),),
+                (np.zeros((0, 1)),))
+    check_calls(ravel_and_reshape_of_nonzero_1d, (np.array([0.0, 2.0, 3.0]),), (np.zeros(0),))
+
+
+# Seeds 26004916, 26010763, 26011196: a float32 0-d sum read in an If body crashed onnxruntime
+# ("Missing Input"): once its +0.0 was dropped, a float32 -> float64 -> float32 Cast pair was
+# left, which onnxruntime's optimizer removed without updating the body reading it.
+def sum_of_a_0d_array_in_a_branch(a0, a1):
+    if a0.sum() > 1.625:
+        pass
+    elif a0.sum() > 1.375:
+        for i5 in range(3):
+            a1[None] = 2.0
+    else:
+        a1 /= -0.25
+    return a1
+
+
+def test_seed_26011196():
+    f32 = np.float32
+    check_calls(sum_of_a_0d_array_in_a_branch, (np.array(3.25, f32), np.array(-3.75, f32)),
+                (np.array(-0.5, f32), np.array(-1.75, f32)), (np.array(1.5, f32), np.array(1, f32)))

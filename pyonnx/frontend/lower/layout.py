@@ -29,7 +29,7 @@ from typing import Any
 
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["mark_c_order", "maybe_not_c", "C_ORDER_OPS"]
+__all__ = ["mark_c_order", "maybe_not_c", "strided", "C_ORDER_OPS"]
 
 # Ops whose numpy counterparts allocate their result in C order whatever their inputs' order
 # (matmul, dot, the creation functions with their default order='C').
@@ -57,6 +57,8 @@ def maybe_not_c(ctx, a: Array, assumed: set | None = None) -> bool:
     if a.value in state.param_values:  # (a strided 1-D argument is no contiguous array)
         assumed.add(state.param_values[a.value])
         return False
+    if strided(a.value):
+        return True
     if _few_dims(a.shape):
         return False
     # (a value's answer never changes: the graph is SSA and marks are made with the value)
@@ -104,7 +106,16 @@ def _walk(state, v: Any, seen: dict, links: dict, assumed: set) -> bool:
     return result
 
 
+def strided(v: Any) -> bool:
+    """Whether ``v`` is marked as numpy's strided view of a hidden buffer (``np.nonzero`` of
+    an array of rank >= 2): not contiguous though it is a whole array here, even 1-D."""
+    node = v.producer() if hasattr(v, "producer") else None
+    return node is not None and bool(node.meta.get("pyonnx.strided"))
+
+
 def _decide(state, v: Any, seen: dict, links: dict, assumed: set) -> bool:
+    if strided(v):
+        return True
     if v in state.c_order or _few_dims(_value_dims(v)):
         return False
     if v in state.follows:

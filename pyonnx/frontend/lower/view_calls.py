@@ -160,6 +160,9 @@ def _view_of(ctx, result: Any, base: Array, unknown: bool = False, step: Any = N
         # memory chosen at run time that is a view on some path (a0 or a0[::-1], choices.py):
         # its reshape is a view or a copy depending on the path (fuzz seed 14100841)
         whole = False
+    if result is base and maybe_copy and whole and layout.strided(base.value):
+        # x.ravel() of numpy's strided index array (np.nonzero of a 2-D x) is a copy
+        return Array(ctx.op("Identity", base), base.dtype, base.shape, base.weak)
     if result is base:
         # x.ravel() of a view is a copy when the view is strided (x[::2]), which pyonnx does
         # not know; of a whole array it is the array.

@@ -37,8 +37,15 @@ def nonzero(ctx, a):
         raise ctx.error("Calling nonzero on 0d arrays is not allowed (numpy raises ValueError); "
                         "use np.atleast_1d(x).nonzero() instead")
     nz = ctx.op("NonZero", _truth(ctx, x))
-    return tuple(Array(ctx.op("Gather", nz, ctx.const(np.array(i, np.int64)), axis=0), _I64,
-                       (None,)) for i in range(x.ndim))
+    out = tuple(Array(ctx.op("Gather", nz, ctx.const(np.array(i, np.int64)), axis=0), _I64,
+                      (None,)) for i in range(x.ndim))
+    if x.ndim >= 2:
+        # numpy's index arrays are strided views of one (n, ndim) buffer: not C-contiguous,
+        # so their ravel()/reshape(-1) is a copy (lower/layout.py reads the mark; fuzz seed
+        # 26017305: t2 = t1.ravel(); t1 *= t2 changed t2)
+        for a in out:
+            a.value.producer().meta["pyonnx.strided"] = True
+    return out
 
 
 @register(np.flatnonzero)
