@@ -540,3 +540,15 @@ def test_seed_26011196():
     f32 = np.float32
     check_calls(sum_of_a_0d_array_in_a_branch, (np.array(3.25, f32), np.array(-3.75, f32)),
                 (np.array(-0.5, f32), np.array(-1.75, f32)), (np.array(1.5, f32), np.array(1, f32)))
+
+
+# Seed 26005218: arithmetic of two Python bools is int arithmetic in Python (False * False is
+# 0, True + True is 2, abs(True) is 1); pyonnx applied numpy's logical ufuncs on bools.
+def python_bool_arithmetic(a0):
+    t = a0 > 5
+    u = a0 == a0
+    return t * t, t + u, u + u, u - t, u * 3, abs(u), t & u, u ** 2, u // True, u % 2, -u
+
+
+def test_seed_26005218():
+    check_calls(python_bool_arithmetic, (1,), (7,))

@@ -219,6 +219,10 @@ class ExprLowering:
                 return op_fn(left, right)
             except Exception as e:
                 raise self.ctx.error(f"{type(e).__name__}: {e}") from None
+        if op in _INT_ARITHMETIC and _python_bool(left) and _python_bool(right):
+            # Python's bool arithmetic is int arithmetic (True + True is 2), numpy's ufuncs on
+            # bools are logical (fuzz seed 26005218: t * t of a Python bool gave False, not 0)
+            left, right = (_as_python_int(self.ctx, v) for v in (left, right))
         ufunc = BINOP_UFUNCS[op]
         # ``a ** b`` is ndarray.__pow__, whose fast paths (square, sqrt) differ from np.power.
         entry = (lookup(operator.pow) if op is ast.Pow else None) or lookup(ufunc)
@@ -485,6 +489,23 @@ class ExprLowering:
         raise self.ctx.error("a generator expression is supported as a call argument "
                              "(sum(...), np.array(list(...)), tuple(...)); to keep the items, "
                              "write a list comprehension [...]")
+
+
+# Operators whose Python meaning on two bools is int arithmetic (``&``, ``|``, ``^`` stay bool;
+# ``/`` is float either way)
+_INT_ARITHMETIC = frozenset({ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow})
+
+
+def _python_bool(v: Any) -> bool:
+    """A Python bool: static, or a run-time weak bool Array (a comparison of Python numbers)."""
+    return isinstance(v, bool) or isinstance(v, Array) and v.weak and v.dtype == np.bool_
+
+
+def _as_python_int(ctx, v: Any) -> Any:
+    if isinstance(v, bool):
+        return int(v)
+    as_int = ctx.cast(v, np.int64)
+    return Array(as_int.value, np.dtype(np.int64), v.shape, weak=True)
 
 
 def _basic(index: Any) -> bool:

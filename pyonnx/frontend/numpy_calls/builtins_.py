@@ -95,6 +95,9 @@ def bool_(ctx, x=False):
 
 @register(builtins.abs)
 def abs_(ctx, x):
+    if isinstance(x, Array) and x.weak and x.dtype == np.bool_:
+        # abs() of a Python bool is an int (abs(True) is 1); np.absolute keeps bool
+        x = Array(ctx.cast(x, np.int64).value, np.dtype(np.int64), x.shape, weak=True)
     return lookup(np.absolute).fn(ctx, x)
 
 
