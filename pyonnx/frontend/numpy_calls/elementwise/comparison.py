@@ -54,6 +54,10 @@ from pyonnx.frontend.numpy_calls.elementwise.ufunc import (
     _UfuncSpec,
     ufunc_call,
 )
+from pyonnx.frontend.numpy_calls.elementwise.clip_scalar import (
+    clip_one_element_bounds,
+    ties_keep_x,
+)
 
 
 _CMP_OPS = {np.less: "Less", np.less_equal: "LessOrEqual", np.greater: "Greater",
@@ -273,27 +277,20 @@ def _clip_emit(ctx, arrays, ins, outs):
         # numpy; int64 exact since 1.32, measured on boundary values), where Max then Min
         # made two.
         return Array(ctx.op("Clip", x, lo, hi), dt, x.shape)
+    if dt.kind == "f":
+        # One-element bounds (the common np.clip(x, 0, w)): one Clip keeps x on ties as
+        # numpy's loop for them does (clip_scalar.py).
+        one = clip_one_element_bounds(ctx, x, lo, hi, dt)
+        if one is not None:
+            return one
     # numpy's clip is min(max(x, lo), hi) with NaN propagating from x and from the bounds,
     # which is what onnxruntime's Max/Min do (bool through uint8, float16 exactly in float32,
     # int16/uint16 widened by the kernel ladder). Of a ±0 tie numpy 2.4 keeps the bound, as
-    # np.maximum does, except in its loop for two one-element bounds, which keeps x
-    # (np.clip(-0.0, 0.0, 1.0) is -0.0; measured). A bound whose dimensions are not known to
-    # be 1 decides at run time.
-    scalar_bounds = _one_element_bounds(ctx, lo, hi) if dt.kind == "f" else False
+    # np.maximum does, except in its loop for stride-0 bounds, which keeps x
+    # (np.clip(-0.0, 0.0, 1.0) is -0.0; measured): clip_scalar.ties_keep_x.
+    scalar_bounds = ties_keep_x(ctx, x, lo, hi, dt) if dt.kind == "f" else False
     m = _max_min(ctx, "Max", x, lo, dt, first_on_tie=scalar_bounds)
     return _max_min(ctx, "Min", m, hi, dt, first_on_tie=scalar_bounds)
-
-
-def _one_element_bounds(ctx, lo: Array, hi: Array):
-    """Whether both clip bounds hold one element: True/False when the shapes say, else a
-    0-d bool Array computed at run time (``Size`` of each)."""
-    if all(d == 1 for d in lo.shape + hi.shape):
-        return True
-    if any(isinstance(d, int) and d != 1 for d in lo.shape + hi.shape):
-        return False
-    one = _const(ctx, 1, _I64)
-    flags = [_cmp(ctx, "Equal", Array(ctx.op("Size", b), _I64, ()), one) for b in (lo, hi)]
-    return _logic(ctx, "And", *flags)
 
 
 _CLIP_UFUNC = getattr(np._core.umath, "clip")
