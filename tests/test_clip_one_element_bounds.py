@@ -173,3 +173,33 @@ def test_tie_pick_decided_at_run_time_for_symbolic_shapes():
         for lv, hv in [(0.0, 1.0), (-0.0, 0.0)]:
             check(f, np.full(n, -0.0 if lv == 0.0 else 0.0, np.float32),
                   np.full(1, lv, np.float32), np.full(1, hv, np.float32))
+
+
+def clip_loss(x, lo, w):
+    return np.sum(np.clip(x, lo, w) ** 2 + x)
+
+
+def max_min_loss(x, lo, w):
+    return np.sum(np.minimum(np.maximum(x, lo), w) ** 2 + x)
+
+
+def test_gradient_is_the_max_min_composition():
+    """Clip's VJP splits ties as Max then Min did (halved), so np.clip's gradient did not change
+    with its lowering; and it matches finite differences away from the kinks."""
+    x = np.array([-1.0, 0.5, 2.0, 3.0, 0.0, 1.0, 0.25])
+    for lo, w in [(0.0, 1.0), (0.25, 0.25), (1.0, 0.0), (0.5, 2.0)]:
+        args = (x, np.float64(lo), np.float64(w))
+        for argnum in (0, 1, 2):
+            got = pyonnx.grad(clip_loss, argnums=argnum)(*args)
+            want = pyonnx.grad(max_min_loss, argnums=argnum)(*args)
+            np.testing.assert_array_equal(got, want)
+    x = np.array([-1.3, 0.4, 2.2, 0.7])
+    g = pyonnx.grad(clip_loss, argnums=(0, 1, 2))(x, np.float64(0.1), np.float64(1.5))
+    eps = 1e-6
+    fd = [(clip_loss(x + eps * np.eye(4)[i], 0.1, 1.5) - clip_loss(x - eps * np.eye(4)[i], 0.1, 1.5))
+          / (2 * eps) for i in range(4)]
+    np.testing.assert_allclose(g[0], fd, rtol=1e-6)
+    np.testing.assert_allclose(g[1], (clip_loss(x, 0.1 + eps, 1.5) - clip_loss(x, 0.1 - eps, 1.5))
+                               / (2 * eps), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(g[2], (clip_loss(x, 0.1, 1.5 + eps) - clip_loss(x, 0.1, 1.5 - eps))
+                               / (2 * eps), rtol=1e-6)
