@@ -48,7 +48,8 @@ def test_runtime_bounds_non_contiguous_input():
 
 def clip_constants(x):
     return (np.clip(x, 0, 600.0), np.clip(x, -0.0, 0.0), np.clip(x, 0.0, -0.0),
-            np.clip(x, np.nan, 1), np.clip(x, 0, np.nan), x.clip(-np.inf, np.inf), np.clip(x, 5, 1),
+            np.clip(x, np.nan, 1), np.clip(x, 0, np.nan), x.clip(-np.inf, np.inf),
+            np.clip(x, 5, 1),
             np.clip(x, np.float32(-0.0), 3), 1 / np.clip(x, -0.0, 0.0))
 
 
@@ -196,8 +197,9 @@ def test_gradient_is_the_max_min_composition():
     x = np.array([-1.3, 0.4, 2.2, 0.7])
     g = pyonnx.grad(clip_loss, argnums=(0, 1, 2))(x, np.float64(0.1), np.float64(1.5))
     eps = 1e-6
-    fd = [(clip_loss(x + eps * np.eye(4)[i], 0.1, 1.5) - clip_loss(x - eps * np.eye(4)[i], 0.1, 1.5))
-          / (2 * eps) for i in range(4)]
+    e = np.eye(4) * eps
+    fd = [(clip_loss(x + e[i], 0.1, 1.5) - clip_loss(x - e[i], 0.1, 1.5)) / (2 * eps)
+          for i in range(4)]
     np.testing.assert_allclose(g[0], fd, rtol=1e-6)
     np.testing.assert_allclose(g[1], (clip_loss(x, 0.1 + eps, 1.5) - clip_loss(x, 0.1 - eps, 1.5))
                                / (2 * eps), rtol=1e-6, atol=1e-8)

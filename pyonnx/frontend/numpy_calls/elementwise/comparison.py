@@ -9,8 +9,11 @@ bool Arrays for comparisons and logic, numpy's result dtype otherwise:
   ``a_max``, and Python int bounds beyond an integer array's range dropped (NEP 50);
 * ``maximum``/``minimum``/``clip``/``fmax``/``fmin`` pick the operand numpy picks, the sign of
   a zero included: of equal values ``maximum``/``minimum`` keep the second in float32/float64
-  and the first in float16, ``clip`` likewise except with two one-element bounds (then the
-  first, ``x``, in every dtype), ``fmax``/``fmin`` the first (numpy 2.4's loops;
+  and the first in float16, ``clip`` likewise except in numpy's loop for stride-0 bounds
+  (then the first, ``x``; ``clip_scalar.ties_keep_x`` follows numpy's choice of loop from the
+  shapes; numpy's buffered iteration also reaches that loop for some larger broadcast bounds,
+  by sizes and memory layout, which is not followed), ``fmax``/``fmin`` the first (numpy 2.4's
+  loops;
   numpy's own float32/float64 ``fmax``/``fmin`` pick between ``±0`` varies with the array's
   length, vectorized body or not: there the sign of a zero is unspecified;
   onnxruntime's Max/Min keep either zero of a ``±0`` pair, so the pick is explicit, see
@@ -18,6 +21,8 @@ bool Arrays for comparisons and logic, numpy's result dtype otherwise:
 * ``np.where`` keeps a selected -0.0 too (onnxruntime's Where returns +0.0 for it): the exact
   select costs ~1.7x a Where (measured on 10^6 float64), nothing where an operand is a
   constant without -0.0 (``np.where(m, x, 0.0)`` still pays for ``x``).
+
+Float ``clip`` between one-element bounds is one onnxruntime ``Clip`` (``clip_scalar.py``).
 
 Supported: ``np.less less_equal greater greater_equal equal not_equal logical_and logical_or
 logical_not logical_xor maximum minimum fmax fmin`` and the operators ``== != < <= > >=``;

@@ -8,11 +8,11 @@ Used by integer ``//`` and ``%`` (arithmetic.py): of non-negative operands the t
 (``idx % w``, ``idx // w`` of an ``argmax`` by an array's width: heatmap decoding).
 
 Known non-negative: ``ArgMax``/``ArgMin``/``Shape``/``Size``/``NonZero`` results; constants
-without negative elements; nodes marked ``meta[MARK]``; ``Cast`` from bool or an unsigned type; data movement of such values
-(``Identity``, ``Reshape``, ``Squeeze``, ``Unsqueeze``, ``Expand``, ``Flatten``, ``Transpose``,
-the first input of ``Slice``/``Gather``/``GatherElements``, every input of ``Concat``); ``Max``
-with one such input; ``Where``/``If`` whose selectable values all are. Sums and products are
-not followed (int64 wraps).
+without negative elements; nodes marked ``meta[MARK]``; ``Cast`` from bool or an unsigned
+type; data movement of such values (``Identity``, ``Reshape``, ``Squeeze``, ``Unsqueeze``,
+``Expand``, ``Flatten``, ``Transpose``, the first input of ``Slice``/``Gather``/
+``GatherElements``, every input of ``Concat``); ``Max`` with one such input; ``Where``/``If``
+whose selectable values all are. Sums and products are not followed (int64 wraps).
 """
 
 from __future__ import annotations
