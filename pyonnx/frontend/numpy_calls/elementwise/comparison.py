@@ -9,8 +9,11 @@ bool Arrays for comparisons and logic, numpy's result dtype otherwise:
   ``a_max``, and Python int bounds beyond an integer array's range dropped (NEP 50);
 * ``maximum``/``minimum``/``clip``/``fmax``/``fmin`` pick the operand numpy picks, the sign of
   a zero included: of equal values ``maximum``/``minimum`` keep the second in float32/float64
-  and the first in float16, ``clip`` likewise except with two one-element bounds (then the
-  first, ``x``, in every dtype), ``fmax``/``fmin`` the first (numpy 2.4's loops;
+  and the first in float16, ``clip`` likewise except in numpy's loop for stride-0 bounds
+  (then the first, ``x``; ``clip_scalar.ties_keep_x`` follows numpy's choice of loop from the
+  shapes; numpy's buffered iteration also reaches that loop for some larger broadcast bounds,
+  by sizes and memory layout, which is not followed), ``fmax``/``fmin`` the first (numpy 2.4's
+  loops;
   numpy's own float32/float64 ``fmax``/``fmin`` pick between ``±0`` varies with the array's
   length, vectorized body or not: there the sign of a zero is unspecified;
   onnxruntime's Max/Min keep either zero of a ``±0`` pair, so the pick is explicit, see
@@ -18,6 +21,8 @@ bool Arrays for comparisons and logic, numpy's result dtype otherwise:
 * ``np.where`` keeps a selected -0.0 too (onnxruntime's Where returns +0.0 for it): the exact
   select costs ~1.7x a Where (measured on 10^6 float64), nothing where an operand is a
   constant without -0.0 (``np.where(m, x, 0.0)`` still pays for ``x``).
+
+Float ``clip`` between one-element bounds is one onnxruntime ``Clip`` (``clip_scalar.py``).
 
 Supported: ``np.less less_equal greater greater_equal equal not_equal logical_and logical_or
 logical_not logical_xor maximum minimum fmax fmin`` and the operators ``== != < <= > >=``;
@@ -53,6 +58,10 @@ from pyonnx.frontend.numpy_calls.elementwise.ufunc import (
     _strong,
     _UfuncSpec,
     ufunc_call,
+)
+from pyonnx.frontend.numpy_calls.elementwise.clip_scalar import (
+    clip_one_element_bounds,
+    ties_keep_x,
 )
 
 
@@ -273,27 +282,20 @@ def _clip_emit(ctx, arrays, ins, outs):
         # numpy; int64 exact since 1.32, measured on boundary values), where Max then Min
         # made two.
         return Array(ctx.op("Clip", x, lo, hi), dt, x.shape)
+    if dt.kind == "f":
+        # One-element bounds (the common np.clip(x, 0, w)): one Clip keeps x on ties as
+        # numpy's loop for them does (clip_scalar.py).
+        one = clip_one_element_bounds(ctx, x, lo, hi, dt)
+        if one is not None:
+            return one
     # numpy's clip is min(max(x, lo), hi) with NaN propagating from x and from the bounds,
     # which is what onnxruntime's Max/Min do (bool through uint8, float16 exactly in float32,
     # int16/uint16 widened by the kernel ladder). Of a ±0 tie numpy 2.4 keeps the bound, as
-    # np.maximum does, except in its loop for two one-element bounds, which keeps x
-    # (np.clip(-0.0, 0.0, 1.0) is -0.0; measured). A bound whose dimensions are not known to
-    # be 1 decides at run time.
-    scalar_bounds = _one_element_bounds(ctx, lo, hi) if dt.kind == "f" else False
+    # np.maximum does, except in its loop for stride-0 bounds, which keeps x
+    # (np.clip(-0.0, 0.0, 1.0) is -0.0; measured): clip_scalar.ties_keep_x.
+    scalar_bounds = ties_keep_x(ctx, x, lo, hi, dt) if dt.kind == "f" else False
     m = _max_min(ctx, "Max", x, lo, dt, first_on_tie=scalar_bounds)
     return _max_min(ctx, "Min", m, hi, dt, first_on_tie=scalar_bounds)
-
-
-def _one_element_bounds(ctx, lo: Array, hi: Array):
-    """Whether both clip bounds hold one element: True/False when the shapes say, else a
-    0-d bool Array computed at run time (``Size`` of each)."""
-    if all(d == 1 for d in lo.shape + hi.shape):
-        return True
-    if any(isinstance(d, int) and d != 1 for d in lo.shape + hi.shape):
-        return False
-    one = _const(ctx, 1, _I64)
-    flags = [_cmp(ctx, "Equal", Array(ctx.op("Size", b), _I64, ()), one) for b in (lo, hi)]
-    return _logic(ctx, "And", *flags)
 
 
 _CLIP_UFUNC = getattr(np._core.umath, "clip")

@@ -193,23 +193,31 @@ def _max_min(b, node, gs):
 
 @vjp("Clip")
 def _clip(b, node, gs):
-    """JAX's clamp: the operand gets the cotangent strictly inside (lo, hi); lo where the
-    operand is below it, hi where above."""
+    """``Clip(x, lo, hi)`` as ``Min(Max(x, lo), hi)``, the Max/Min rule applied twice: the
+    cotangent goes to the operands equal to the result, halved on ties. (float ``np.clip``
+    lowers to one ``Clip`` where it was ``Max`` then ``Min``: its gradient is unchanged.)"""
     g = gs[0]
     x, lo, hi = _inputs(node, 3)
-    zero = b.scalar(0.0, x)
-    inside = None
-    if lo is not None:
-        inside = b.op("Greater", x, lo)
-    if hi is not None:
-        below = b.op("Less", x, hi)
-        inside = below if inside is None else b.op("And", inside, below)
-    gx = g if inside is None else b.op("Where", inside, g, zero)
-    out = [gx if b.needs(0) else None, None, None]
-    if lo is not None and b.needs(1):
-        out[1] = b.op("ReduceSum", b.op("Where", b.op("Less", x, lo), g, zero), keepdims=0)
+    y = node.outputs[0]
+    zero, half = b.scalar(0.0, y), b.scalar(0.5, y)
+
+    def split(g, a, other, result):
+        # g where ``a`` is the result, halved when ``other`` is too
+        share = b.op("Where", b.op("Equal", other, result), b.op("Mul", g, half), g)
+        return b.op("Where", b.op("Equal", a, result), share, zero)
+
+    m = x if lo is None else b.op("Max", x, lo)
+    g_m = g if hi is None else split(g, m, hi, y)
+    out = [None, None, None]
     if hi is not None and b.needs(2):
-        out[2] = b.op("ReduceSum", b.op("Where", b.op("Greater", x, hi), g, zero), keepdims=0)
+        out[2] = b.sum_to(split(g, hi, m, y), hi)
+    if lo is None:
+        out[0] = g_m if b.needs(0) else None
+        return out
+    if b.needs(0):
+        out[0] = split(g_m, x, lo, m)
+    if b.needs(1):
+        out[1] = b.sum_to(split(g_m, lo, x, m), lo)
     return out
 
 
