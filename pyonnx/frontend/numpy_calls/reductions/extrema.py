@@ -36,7 +36,6 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     _BOOL,
     _F16,
     _F32,
-    _F64,
     _I64,
     _NOVALUE,
     _U8,
@@ -56,8 +55,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     widen_f16,
 )
 from pyonnx.frontend.numpy_calls.reductions.exact import _along_merged
-from pyonnx.frontend.numpy_calls.reductions.fast_argmax import axis_in_range, first_extreme_index
-from pyonnx.frontend.numpy_calls.reductions.nan_guard import guarded, nan_rule
+from pyonnx.frontend.numpy_calls.reductions.nan_guard import nan_rule
 from pyonnx.frontend.numpy_calls.reductions.masked import has_where, masked
 from pyonnx.frontend.numpy_calls.reductions.sums import _initial
 
@@ -223,41 +221,22 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
     # (bool: float32, exact for 0 and 1; onnxruntime's uint8 ArgMax is 2-3x slower than its
     # float32 one, which pays for the wider Cast: 1e5 elements, 35 against 27 µs)
     mapped = ctx.cast(flat, _F32) if flat.dtype == _BOOL else fwd(flat)
-    raises = f"ValueError: attempt to get {name.split('.')[-1]} of an empty sequence"
-
-    def arg_op(ctx, mark: bool = True) -> Array:
-        # ArgMax fails at run time on an empty axis, where numpy raises too.
-        r = Array(ctx.op(op, mapped, axis=k, keepdims=keep), _I64, shape)
-        if mark:
-            r.value.producer().metadata_props["pyonnx.raises"] = raises
-        return r
-
-    def first_nan(ctx, r, mark: bool = True) -> Array:
+    # ArgMax fails at run time on an empty axis, where numpy raises too.
+    r = Array(ctx.op(op, mapped, axis=k, keepdims=keep), _I64, shape)
+    r.value.producer().metadata_props["pyonnx.raises"] = (
+        f"ValueError: attempt to get {name.split('.')[-1]} of an empty sequence")
+    if x.dtype.kind == "f":
         # numpy returns the first NaN's index; ArgMax/ArgMin compare NaN inconsistently.
-        nan = ctx.cast(Array(ctx.op("IsNaN", mapped), _BOOL, flat.shape), _U8)
-        first = ctx.op("ArgMax", nan, axis=k, keepdims=keep)
-        if mark:
-            first.producer().metadata_props["pyonnx.raises"] = raises
-        any_nan = ctx.cast(Array(ctx.op("ReduceMax", nan, _i64(ctx, [k]), keepdims=keep),
-                                 _U8, shape), _BOOL)
-        return Array(ctx.op("Where", any_nan, first, r), _I64, shape)
+        raises = r.value.producer().metadata_props["pyonnx.raises"]
 
-    in_range = axis_in_range(ctx, mapped, k) \
-        if mapped.dtype in (_F32, _F64) and guarded(ctx, mapped) else False
-    if in_range is not False:
-        # Behind the NaN guard's If: the fast form from ReduceMax (fast_argmax.py); ArgMax
-        # and the NaN rule only for inputs with a NaN, an empty or a too long axis.
-        fast = first_extreme_index(ctx, mapped, k, keep, is_max, shape)
-        r = nan_rule(ctx, mapped, fast, lambda ctx: first_nan(ctx, arg_op(ctx, False), False),
-                     unless=in_range)
-        # (an empty axis fails in the branch: the If says numpy's words, as a top-level node
-        # that callers such as complex max may re-word)
-        r.value.producer().metadata_props["pyonnx.raises"] = raises
-    elif x.dtype.kind == "f":
-        r = arg_op(ctx)
-        r = nan_rule(ctx, mapped, r, lambda ctx, r=r: first_nan(ctx, r))
-    else:
-        r = arg_op(ctx)
+        def first_nan(ctx, r=r) -> Array:
+            nan = ctx.cast(Array(ctx.op("IsNaN", mapped), _BOOL, flat.shape), _U8)
+            first = ctx.op("ArgMax", nan, axis=k, keepdims=keep)
+            first.producer().metadata_props["pyonnx.raises"] = raises
+            any_nan = ctx.cast(Array(ctx.op("ReduceMax", nan, _i64(ctx, [k]), keepdims=keep),
+                                     _U8, shape), _BOOL)
+            return Array(ctx.op("Where", any_nan, first, r), _I64, shape)
+        r = nan_rule(ctx, mapped, r, first_nan)
     if kd and flat is not x:
         r = Array(ctx.op("Reshape", r, _i64(ctx, [1] * nd)), _I64, (1,) * nd)
     return r

@@ -36,23 +36,13 @@ def _small(x: Array) -> bool:
     return int(np.prod(x.shape, dtype=np.int64)) < SMALL
 
 
-def guarded(ctx, x: Array) -> bool:
-    """Whether :func:`nan_rule` puts the rule behind an ``If`` for ``x`` (else it emits it)."""
-    return bool(x.shape) and not _small(x) and len(ctx._scopes) <= 1
-
-
-def nan_rule(ctx, x: Array, plain: Array, with_rule: Callable[[Any], Array],
-             unless: bool | Array = True) -> Array:
-    """``with_rule(ctx)``, computed only when ``x`` may hold a NaN or ``unless`` is false at
-    run time (else ``plain``).
+def nan_rule(ctx, x: Array, plain: Array, with_rule: Callable[[Any], Array]) -> Array:
+    """``with_rule(ctx)``, computed only when ``x`` may hold a NaN (else ``plain``).
 
     Preconditions: ``x`` is a float Array; ``with_rule(ctx)`` gives ``plain``'s dtype and
-    shape, and equals ``plain`` when ``x`` holds no NaN and ``unless`` holds.
+    shape, and equals ``plain`` when ``x`` holds no NaN.
     """
-    if not guarded(ctx, x) or unless is False:
+    if not x.shape or _small(x) or len(ctx._scopes) > 1:
         return with_rule(ctx)
     total = ctx.op("ReduceSum", x, keepdims=0)  # over every axis: a 0-d value
-    flag = Array(ctx.op("IsNaN", total), np.dtype(np.bool_), ())
-    if unless is not True:
-        flag = Array(ctx.op("Or", flag.value, ctx.op("Not", unless.value)), flag.dtype, ())
-    return only_if(ctx, flag, plain, with_rule, "nan_rule")
+    return only_if(ctx, ctx.op("IsNaN", total), plain, with_rule, "nan_rule")
