@@ -590,3 +590,35 @@ _ARGS_26004079 = [[np.array([[-1.5, 2.25, 3.75, -1.5, 2.5], [3.0, 1.75, -2.75, -
 
 def test_seed_26004079():
     check_calls(column_reads_in_branches, *_ARGS_26004079)
+
+
+# Seed 26010354: a name bound on one path of a loop body to a view of memory that another path
+# writes in later iterations (t2 = t3[::2]; else t3[0] = -2) carried the values from before
+# those writes into the next iteration and out of the loop. The carried value is now stale
+# after such a write: a read is refused (numpy's view would show the write).
+def view_carried_past_later_writes(a0, n):
+    t2 = a0 * 1.0
+    t3 = a0[::-1]
+    for i4 in range(n - 1, -1, -1):
+        if i4 > 2.625:
+            t2 = t3[::2]
+        else:
+            t3[0] = -2
+    return t2
+
+
+def view_rebound_every_iteration(a0, n):
+    t3 = a0[::-1]
+    t2 = a0 * 1.0
+    for i4 in range(n):
+        t2 = t3[::2]
+        t3[0] = -2 - i4
+    return t2
+
+
+def test_seed_26010354_refused_not_wrong():
+    with pytest.raises(pyonnx.ConversionError, match="the memory it views was written"):
+        pyonnx.compile(view_carried_past_later_writes)(np.arange(4.0), 4)
+    # rebound every iteration before the write: followed, equal to numpy's
+    check_calls(view_rebound_every_iteration, (np.arange(4.0), 4), (np.arange(5.0), 0),
+                (np.arange(3.0), 1))

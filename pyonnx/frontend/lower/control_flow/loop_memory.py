@@ -22,7 +22,7 @@ from pyonnx.frontend.lower.control_flow.common import changed_buffers
 
 __all__ = ["materialize_constants", "own_state_only", "refuse_memory_swap", "refuse_swap_of_shared",
            "refuse_other_view", "refuse_rebound_while_written", "aliases_across_iterations", "follow_memory", "outer_memory",
-           "same_view", "loop_ran"]
+           "same_view", "loop_ran", "viewed_buffers"]
 
 
 def refuse_memory_swap(ctx, names, sharing, bound: dict, exits: dict, memory: dict,
@@ -82,6 +82,14 @@ def aliases_across_iterations(ctx, keys, bound: dict, exits: dict, memory: dict)
             if any(not _exclusive(a, b) for a in mine for b in theirs):
                 found[n] = m
     return found
+
+
+def viewed_buffers(ctx, value: Any) -> set:
+    """The buffers ``value`` (a name's value at the end of a loop body) may view: its own
+    memory's buffer, or each alternative's of a choice made in the body."""
+    if not isinstance(value, Array):
+        return set()
+    return {key for _, key in _alternatives(ctx, value) if isinstance(key, aliases.Buffer)}
 
 
 def _memory_key(state, value: Array) -> Any:

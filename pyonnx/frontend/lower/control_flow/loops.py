@@ -25,7 +25,7 @@ from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
-    follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only,
+    follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only, viewed_buffers,
     aliases_across_iterations, refuse_memory_swap, refuse_other_view,
     refuse_rebound_while_written, refuse_swap_of_shared, same_view)
 from pyonnx.frontend.lower.control_flow.common import (
@@ -186,6 +186,16 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         if escaping:
             sharing |= escaping
             rebound |= escaping
+            continue
+        # A name bound in the body to a view of memory the body writes (on some path, through
+        # another name): the value it carries into the next iteration does not see that
+        # iteration's writes (fuzz seed 26010354 returned the values from before them).
+        # Followed as watched: its state input is stale after such a write (a read refused).
+        stale_views = {n: b for n in rebound - derived - set(watched)
+                       if n in plans and (b := viewed_buffers(ctx, exits.get(n)) & changed)}
+        if stale_views:
+            watched.update({n: frozenset(b) for n, b in stale_views.items()})
+            outer = outer_ids(ctx)
             continue
         if written & rebound:
             n = sorted(written & rebound)[0]
