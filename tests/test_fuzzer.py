@@ -141,6 +141,22 @@ def test_finite_difference_oracle():
     assert oracle(kink, [np.array([1e-7, 0.5]), w]) is None  # a kink at the point: resample
 
 
+def test_finite_difference_oracle_is_accurate_on_steep_compositions():
+    # grad seed 28001685: nine nested log2(x * x + 0.5); the coarse step's truncation error
+    # (2e-5 relative) exceeded the comparison's 1e-5, and an exact gradient was reported wrong
+    def nested(x, w):
+        for _ in range(9):
+            x = np.log2(x * x + 0.5)
+        return np.sum(w) + np.sum(x)
+    x, w = np.array([-0.986696353799521, 0.788031696237824, -0.29685638976663475]), np.ones(3)
+    exact, xs = np.ones(3), x.copy()
+    for _ in range(9):
+        exact *= 2 * xs / ((xs * xs + 0.5) * np.log(2))
+        xs = np.log2(xs * xs + 0.5)
+    gx, _ = oracle(nested, [x, w])
+    np.testing.assert_allclose(gx, exact, rtol=1e-6)
+
+
 def test_compare_takes_the_inputs_float_precision():
     # seed 6000452: exp of a float32 0-d argument written into a float64 array; numpy's float32
     # exp is 1 ulp from onnxruntime's (correctly rounded) one: float32 tolerance, not float64
