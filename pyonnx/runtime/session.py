@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyonnx.errors import ExecutionError, RuntimeFallbackError, numpy_execution_error
 from pyonnx.loc import SourceLoc
-from pyonnx.runtime import threads
+from pyonnx.runtime import index_errors, threads
 from pyonnx.runtime.providers import CPU
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ class Session:
         if stale:
             return self.run(feeds)
         explained = ExecutionError(self._explain(error, "run the model"))
-        index_error = self._index_error(error)
+        index_error = index_errors.from_failure(str(error))
         if index_error is not None:
             raise index_error from explained
         raise (self._numpy_error(error) or explained) from None
@@ -213,29 +213,6 @@ class Session:
         return outs
 
     # ---------------------------------------------------------- explaining
-    def _index_error(self, error: Exception) -> IndexError | None:
-        """numpy's IndexError for an integer index out of bounds: the failing node is a
-        Gather the frontend named with numpy's axis (``_numpy_index_axis<k>``), and
-        onnxruntime's message gives the index and the valid range."""
-        text = str(error)
-        m = re.search(r"[Nn]ame:\s*'[^']*_numpy_index_axis(\d+)(?:_size(\d+))?[^']*'", text)
-        if m is None:
-            return None
-        axis = int(m.group(1))
-        r = re.search(r"idx=(-?\d+) must be within the inclusive range \[(-?\d+),(-?\d+)\]",
-                      text)
-        if r is not None:  # a Gather (a read)
-            idx, size = int(r.group(1)), int(r.group(3)) + 1
-            return IndexError(f"index {idx} is out of bounds for axis {axis} with size {size}")
-        w = re.search(r"invalid indice found, indice = (-?\d+)", text)
-        if w is None:
-            return None
-        # a ScatterND (a write x[i] = v): onnxruntime's message has no size; the name has it
-        # when it was known at conversion time
-        size = f" with size {m.group(2)}" if m.group(2) else ""
-        return IndexError(f"index {w.group(1)} is out of bounds for axis {axis}{size}")
-
-
     def _numpy_error(self, error: Exception) -> ExecutionError | None:
         """The exception numpy raises where a run-time check failed (an ExecutionError of
         numpy's class, see errors.numpy_execution_error): the failing node carries it in its

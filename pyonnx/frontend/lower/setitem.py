@@ -71,7 +71,7 @@ def setitem(ctx, x: Array, index: Any, value: Any) -> Array:
         if dynamic:
             # A run-time index out of bounds fails the ScatterND this becomes: the suffix tells
             # the runtime numpy's axis (and the size when known), so the call raises numpy's
-            # IndexError (runtime/session.py).
+            # IndexError (runtime/index_errors.py).
             from pyonnx.frontend.graph.indexing.basic import INDEX_AXIS
             size = f"_size{x.shape[0]}" if isinstance(x.shape[0], int) else ""
             out.producer().name += f"{INDEX_AXIS}0{size}"

@@ -127,7 +127,7 @@ def put(lowering, a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
                 lookup(np.clip).fn(ctx, i, 0, lookup(np.subtract).fn(ctx, n, 1))
         else:
             # The positions through a Gather from arange(size): an index out of bounds fails
-            # it, and its name makes the runtime raise numpy's IndexError (runtime/session.py)
+            # it, and its name makes the runtime raise numpy's IndexError (runtime/index_errors.py)
             iota = ctx.op("Range", ctx.const(np.array(0, np.int64)), n,
                           ctx.const(np.array(1, np.int64)))
             i = Array(ctx.op("Gather", iota, i, axis=0), i.dtype, i.shape)

@@ -25,7 +25,7 @@ from pyonnx.frontend.graph.values import Array
 __all__ = ["apply_basic", "to_index", "i64", "INDEX_AXIS"]
 
 # Suffix of the name of a Gather taking one integer index (then numpy's axis): the runtime
-# turns its out-of-bounds failure into numpy's IndexError (runtime/session.py, which cannot
+# turns its out-of-bounds failure into numpy's IndexError (runtime/index_errors.py, which cannot
 # import this module, spells it too).
 INDEX_AXIS = "_numpy_index_axis"
 
@@ -207,7 +207,7 @@ def apply_basic(ctx, x: Array, plan: IndexPlan) -> Array:
         out = Array(ctx.op("Gather", out, idx, axis=pos), x.dtype,
                     out.shape[:pos] + out.shape[pos + 1:])
         # An index out of bounds fails this Gather at run time: the suffix tells the runtime
-        # numpy's axis, so the call raises numpy's IndexError (runtime/session.py).
+        # numpy's axis, so the call raises numpy's IndexError (runtime/index_errors.py).
         out.value.producer().name += f"{INDEX_AXIS}{it.axis}"
         alive.remove(it.axis)
     new_axes = [plan.out_position(i) for i, it in enumerate(items) if it.kind in (NEWAXIS, BOOL0)]
