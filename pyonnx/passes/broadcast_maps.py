@@ -40,7 +40,6 @@ from pyonnx.passes.static_dims import infer
 
 __all__ = ["BroadcastMapsPass"]
 
-_LOC = "pyonnx.loc"
 _ELEMENTWISE = frozenset({
     "Abs", "Neg", "Sin", "Cos", "Tan", "Exp", "Log", "Sqrt", "Reciprocal", "Floor", "Ceil",
     "Round", "Sign", "Tanh", "Sigmoid", "Relu", "Erf", "IsNaN", "IsInf", "Not", "Cast",
@@ -99,18 +98,7 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
 
     # ------------------------------------------------------------------ emission
     def _emit(self, before: ir.Node, op: str, inputs: list, attrs=(), like=None) -> ir.Value:
-        node = ir.Node("", op, inputs, list(attrs),
-                       name=self.b.node_name(f"{before.name or 'broadcast_maps'}_{op}"),
-                       doc_string=before.doc_string)
-        if _LOC in before.meta:
-            node.meta[_LOC] = before.meta[_LOC]
-        out = node.outputs[0]
-        out.name = self.b.value_name("broadcast_maps")
-        if like is not None:
-            out.type = like.type
-        assert before.graph is not None
-        before.graph.insert_before(before, node)
-        return out
+        return self.b.insert_before(before, op, inputs, attrs, like, "broadcast_maps")
 
     def _c(self, values: list[int]) -> ir.Value:
         return self.b.const(np.array(values, np.int64))

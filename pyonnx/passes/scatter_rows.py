@@ -42,7 +42,6 @@ from pyonnx.passes.static_dims import infer
 
 __all__ = ["ScatterRowsPass"]
 
-_LOC = "pyonnx.loc"
 
 
 def _producer(value: ir.Value | None, op: str) -> ir.Node | None:
@@ -114,17 +113,7 @@ class ScatterRowsPass(ir.passes.InPlacePass):
 
     # ------------------------------------------------------------------ emission
     def _node(self, origin: ir.Node, op: str, inputs: list, attrs=(), like=None) -> ir.Value:
-        node = ir.Node("", op, inputs, list(attrs),
-                       name=self.b.node_name(f"{origin.name or 'scatter_rows'}_{op}"),
-                       doc_string=origin.doc_string)
-        if _LOC in origin.meta:
-            node.meta[_LOC] = origin.meta[_LOC]
-        out = node.outputs[0]
-        out.name = self.b.value_name("scatter_rows")
-        if like is not None and like.type is not None:
-            out.type = like.type
-        self.graph.insert_before(origin, node)
-        return out
+        return self.b.insert_before(origin, op, inputs, attrs, like, "scatter_rows")
 
     # ------------------------------------------------------------------ 1: reads
     def _forward(self, gather: ir.Node) -> bool:

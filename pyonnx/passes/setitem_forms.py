@@ -67,6 +67,24 @@ class Builder:
             self._values = self._collect_names()
         return _fresh(base, self._nodes)
 
+    def insert_before(self, origin: ir.Node, op: str, inputs: list, attrs=(), like=None,
+                      tag: str = "node") -> ir.Value:
+        """A new ``op`` node placed before ``origin`` in its graph, named after it (``tag``
+        when it has no name) with its ``doc_string`` and location; its output (named from
+        ``tag``, typed as ``like`` when given)."""
+        node = ir.Node("", op, inputs, list(attrs),
+                       name=self.node_name(f"{origin.name or tag}_{op}"),
+                       doc_string=origin.doc_string)
+        if _LOC in origin.meta:
+            node.meta[_LOC] = origin.meta[_LOC]
+        out = node.outputs[0]
+        out.name = self.value_name(tag)
+        if like is not None and like.type is not None:
+            out.type = like.type
+        assert origin.graph is not None
+        origin.graph.insert_before(origin, node)
+        return out
+
     def const(self, arr: np.ndarray) -> ir.Value:
         """A main-graph initializer holding ``arr`` (one per distinct value in this run)."""
         key = (arr.dtype.str, arr.shape, arr.tobytes())
