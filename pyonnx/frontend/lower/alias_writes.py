@@ -234,6 +234,10 @@ def rederive(lowering, buffers: set[Buffer]) -> None:
 
     def fresh(value: Any) -> Any:
         if isinstance(value, Complex):
+            for part in (value.re, value.im):  # (a loop's watched state input: stale)
+                hit = state.lookup(part)
+                if hit is not None and AMBIGUOUS in hit[1] and may_view(hit[0], buffers):
+                    return _stale(ctx, hit[1])
             # a complex array is its two parts' memory when complex_aliases registered them
             # as its own buffers; else a part may be a real array's object (x.astype(complex)
             # reuses x's values) whose writes the complex copy must not see

@@ -14,6 +14,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import path_weak, scalar_kinds
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
 from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
@@ -92,6 +93,8 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                     held_items.mark_items(ctx, value, held[key])
                 if watched and key in watched and isinstance(value, Array):
                     marked.append((value, watched[key]))
+                elif watched and key in watched and isinstance(value, Complex):
+                    marked += [(value.re, watched[key]), (value.im, watched[key])]
                 elif key in sharing and isinstance(value, Array):
                     # The name shares memory outside the loop: a write or an in-place operator
                     # on it must be seen (lower_loop then follows the memory instead).

@@ -16,6 +16,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.errors import ConversionError
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import alias_writes, aliases, choices, memory_sharing
 from pyonnx.frontend.lower.control_flow.common import changed_buffers
@@ -84,9 +85,15 @@ def aliases_across_iterations(ctx, keys, bound: dict, exits: dict, memory: dict)
     return found
 
 
-def viewed_buffers(ctx, value: Any) -> set:
+def viewed_buffers(ctx, value: Any, unknown: frozenset = frozenset()) -> set:
     """The buffers ``value`` (a name's value at the end of a loop body) may view: its own
-    memory's buffer, or each alternative's of a choice made in the body."""
+    memory's buffer, or each alternative's of a choice made in the body; a complex value's, both
+    parts', or ``unknown`` when it may be a view not followed (``Complex.shared``, parts the
+    buffers do not know: fuzz seed 26010354, complex form)."""
+    if isinstance(value, Complex):
+        if value.shared and all(ctx.aliases.lookup(p) is None for p in (value.re, value.im)):
+            return set(unknown)
+        return viewed_buffers(ctx, value.re) | viewed_buffers(ctx, value.im)
     if not isinstance(value, Array):
         return set()
     return {key for _, key in _alternatives(ctx, value) if isinstance(key, aliases.Buffer)}

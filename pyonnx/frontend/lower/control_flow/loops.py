@@ -191,8 +191,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         # another name): the value it carries into the next iteration does not see that
         # iteration's writes (fuzz seed 26010354 returned the values from before them).
         # Followed as watched: its state input is stale after such a write (a read refused).
-        stale_views = {n: b for n in rebound - derived - set(watched)
-                       if n in plans and (b := viewed_buffers(ctx, exits.get(n)) & changed)}
+        # (a complex name: its parts; rebound to a view of a followed complex array)
+        stale_views = {n: b for n in (rebound | _complex_rebound(entry, exits, plans))
+                       - derived - set(watched)
+                       if n in plans and (b := viewed_buffers(ctx, exits.get(n), changed)
+                                          & changed)}
         if stale_views:
             watched.update({n: frozenset(b) for n, b in stale_views.items()})
             outer = outer_ids(ctx)
@@ -510,3 +513,10 @@ def _widened(entry: Plan | None, final: Plan | None) -> bool:
     plus float64 values is float64): after 0 iterations numpy still has the entry dtype."""
     return isinstance(entry, Leaf) and isinstance(final, Leaf) and not entry.weak \
         and not final.weak and entry.dtype != final.dtype
+
+
+def _complex_rebound(entry: dict, exits: dict, plans: dict) -> set:
+    """Carried names the body binds to another complex value (a view of a followed complex
+    array, possibly: the parts' buffers say)."""
+    return {n for n in plans if isinstance(n, str) and isinstance(exits.get(n), Complex)
+            and exits[n] is not entry.get(n)}
