@@ -72,3 +72,44 @@ def test_hessian_of_a_matmul_in_a_loop_behind_a_check():
     # d2/dx2 of sum(x) + (x @ x) * sum(w * w) = 2 * sum(w * w) * I
     h = pyonnx.jacobian(pyonnx.grad(matmul_in_a_loop_after_a_check))(x, w)
     np.testing.assert_allclose(h, 2 * np.sum(w * w) * np.eye(2), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Grad seed 29008207: the Hessian was twice the true one (a wrong second derivative, silently).
+# The loop's state starts as the argument itself and the body also reads the argument (a slice
+# of it, not hoisted). Differentiated again, the first derivative records such a state after
+# each iteration and reads iteration 0's from the initial value; the backward walk went on
+# through that read into the captured argument, so iteration 0's cotangent reached it twice
+# (carried to the initial value, and as a capture).
+def seed_29008207(x, w):
+    t12 = x[:]
+    for i14 in range(x.shape[0]):
+        t12 = np.cbrt(t12 * t12 + 0.5)
+        t12[1:3] = x.reshape(-1)[np.argmax(x)]
+    return np.sum(x) + np.sum(t12)
+
+
+def state_from_the_argument_and_a_slice_of_it(x, w):
+    t = x * 1.0
+    for i in range(x.shape[0] - 1):
+        t = t * t * t + x[1:2] * w[0]
+    return np.sum(t)
+
+
+def slice_of_the_state_plus_the_argument(x, w):
+    t = x
+    for i in range(x.shape[0] - 1):
+        t = np.cbrt(t)
+        t = t[:1] + x[1:] * w[1:]
+    return np.sum(t) + np.sum(w * x)
+
+
+def test_hessian_of_a_loop_whose_state_starts_as_a_captured_argument():
+    x = np.array([-0.44931177843481973, 0.18925701119920557])
+    w = np.array([-0.7238962199599508, -0.6572748802296569])
+    x3 = np.array([-0.6382960088412082, 0.621763013726981, -0.4614313996642614])
+    w3 = np.array([-0.7115511314802181, 0.7965119460558281, 0.7183934999945223])
+    check(seed_29008207, [(x, w), (x3, w3)], argnums=(0,), hessian=True)
+    check(state_from_the_argument_and_a_slice_of_it, [(x, w), (x3, w3), (x[:1], w[:1])],
+          hessian=True)
+    check(slice_of_the_state_plus_the_argument, [(x + 1.0, w), (x3 + 1.0, w3)], hessian=True)

@@ -108,15 +108,18 @@ class Backward(Builder):
 
     # ---------------------------------------------------------------- the walk
     def backward(self, graph: ir.Graph, seeds: Sequence[tuple[ir.Value, ir.Value]],
-                 wrt: Sequence[ir.Value]) -> list[ir.Value | None]:
+                 wrt: Sequence[ir.Value], stop: frozenset = frozenset()) -> list[ir.Value | None]:
         """Cotangents of ``wrt`` given ``seeds`` (value, cotangent) on values of ``graph``.
+
+        ``stop``: nodes of ``graph`` the walk does not go through (those that make ``wrt``
+        values: a loop iteration's recorded state, whose cotangent is carried, not passed on).
 
         Returns one value per ``wrt`` item, None where the cotangent is symbolically zero.
 
         Raises:
             ConversionError: an active node's op has no VJP rule (names the op and line).
         """
-        nodes = list(graph)
+        nodes = [n for n in graph if n not in stop]
         captures = {node: self.captures(node) for node in nodes
                     if any(a.type in _GRAPH_ATTRS for a in node.attributes.values())}
         # A marked node's function inputs count as its inputs (see graphs._mark_inputs).

@@ -217,7 +217,10 @@ def _loop(b: Backward, node: ir.Node, gs):
             seeds.append((copy_scans_out[s], b.op("Gather", gs[n + s], t, axis=0)))
         unused = {j: ir.Value(name=b.fresh("unused")) for j in carried if j not in state_at}
         wrt = [state_at[j] if j in state_at else unused[j] for j in carried]
-        cts = b.backward(copy, seeds, [*wrt, *wanted])
+        # (not through ``pre``: the state of iteration 0 read from the loop's initial value,
+        # an eventual state's If, is the loop input the carried cotangent reaches; through it,
+        # a captured initial value got that cotangent twice: fuzz grad seed 29008207)
+        cts = b.backward(copy, seeds, [*wrt, *wanted], stop=frozenset(pre))
         b.node = node
         outs = [b.op("Identity", c_in)]
         for j, ct, ct_in in zip(carried, cts, ct_ins):
