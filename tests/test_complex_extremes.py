@@ -62,12 +62,27 @@ def test_builtins(dtype, values):
         check(builtin_running, z)
 
 
-def test_builtin_running_refuses_where_scalar_and_array_comparisons_differ():
-    # 'm' is carried by the loop: pyonnx does not know whether numpy has a scalar (compared
-    # by numpy's scalar code: 3+nanj > 2) or a 0-d array (the ufunc: False) there; where the
-    # two differ at run time the call fails rather than guess
+def builtin_running_from_an_array(z):
+    m = np.asarray(z[0])
+    for i in range(z.shape[0]):
+        m = max(m, z[i])
+    return m[()]
+
+
+def test_builtin_running_compares_scalars_as_numpy_scalars():
+    # 'm' is carried by the loop as a numpy scalar on every iteration (z[0], then max of
+    # scalars: graph/complex_kinds), so numpy's scalar code compares it: 3+nanj > 2
     z = np.array([2 + 0j, complex(3, NAN), 1j], C128)
-    f = pyonnx.compile(builtin_running)
+    check(builtin_running, z)
+
+
+def test_builtin_running_refuses_where_scalar_and_array_comparisons_differ():
+    # 'm' enters the loop as a 0-d array and leaves an iteration as a numpy scalar: pyonnx
+    # does not know which one numpy compares (a scalar by numpy's scalar code: 3+nanj > 2, a
+    # 0-d array by the ufunc: False); where the two differ at run time the call fails rather
+    # than guess
+    z = np.array([2 + 0j, complex(3, NAN), 1j], C128)
+    f = pyonnx.compile(builtin_running_from_an_array)
     with pytest.raises(pyonnx.ExecutionError, match="refused"):
         f(z)
     check(f, np.array([2 + 0j, 3 + 1j, 1j], C128))

@@ -663,3 +663,77 @@ def test_seed_26010354_complex_refused_not_wrong(dtype):
     z = (np.arange(4.0) + 1j).astype(dtype)
     for fn in (complex_view_rebound_every_iteration, complex_view_rebound_after_the_write):
         check_calls(fn, (z, 4), (z[:0], 0), (z[:3], 1))
+
+
+# Seed 27000571: complex 0-d values did not know numpy scalars from 0-d arrays. An operation's
+# result (max of items, z.sum(), z[0] + 0) is a numpy scalar, which 'm /= np.float64(1)'
+# rebinds to complex128; pyonnx wrote into it as into a 0-d array and kept complex64. And
+# np.zeros((), complex) came back as a numpy scalar instead of a 0-d ndarray.
+def complex_max_then_divided(a0, a1):              # seed 27000571 as generated
+    m1 = np.complex64(0)
+    i3 = a1.shape[0] - 1
+    m1 = max(m1, a1[i3])
+    m1 /= np.trunc(1)
+    return (m1,)
+
+
+def complex_scalars_rebound(z):
+    m = z[0] + 0
+    m /= np.float64(2)
+    s = z.sum()
+    w = s
+    s += 1
+    return m, s, w
+
+
+def complex_zero_d_arrays_written(z):
+    a = np.zeros((), np.complex64)
+    a += z[1]
+    a /= np.float64(2)                             # written: stays complex64
+    b = np.asarray(z.sum())
+    b *= np.float64(3)
+    return a, b, np.zeros((), np.complex64), z[0].copy(), np.asarray(z[0]).copy(), z.sum().T
+
+
+def complex_accumulated_in_place(z):
+    acc = np.zeros((), np.complex64)
+    for i in range(z.shape[0]):
+        acc += z[i]
+    acc /= np.float64(3)
+    return acc
+
+
+def complex_scalar_or_array_by_path(z):
+    m = z.sum()
+    if z[0].real > 0:
+        m = np.zeros((), np.complex64)
+    m /= np.float64(2)
+    return m
+
+
+def complex_accumulator_scalar_or_array(z):
+    acc = np.zeros((), np.complex64)
+    for i in range(z.shape[0]):
+        acc = acc + z[i]
+    return acc
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_seed_27000571_complex_scalars_and_0d_arrays(dtype):
+    z = np.array([1 + 2j, 3 - 1j, -2 + 0.5j], dtype)
+    if dtype == np.complex64:  # (max of a complex64 and a complex128 scalar is refused)
+        check_calls(complex_max_then_divided, (np.zeros((5, 4), np.uint16), z),
+                    (np.zeros((3, 3), np.uint16), z[:2]))
+    check_calls(complex_scalars_rebound, (z,), (z[:1],))
+    check_calls(complex_zero_d_arrays_written, (z,), (z[::-1],))
+    check_calls(complex_accumulated_in_place, (z,), (z[:1],), (z[:0],))
+
+
+def test_complex_scalar_or_0d_array_by_path_refused():
+    z = np.array([1 + 2j, 3 - 1j], np.complex64)
+    with pytest.raises(pyonnx.ConversionError, match="0-d complex value that numpy makes a 0-d "
+                       "array on some paths"):
+        pyonnx.compile(complex_scalar_or_array_by_path)(z)
+    # a loop that may run 0 times returns np.zeros(()) (a 0-d array) or a sum (a scalar)
+    with pytest.raises(pyonnx.ConversionError, match="numpy makes a 0-d array on some paths"):
+        pyonnx.compile(complex_accumulator_scalar_or_array)(z)

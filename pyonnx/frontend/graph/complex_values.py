@@ -43,9 +43,10 @@ class Complex:
             (writes while views are alive are refused, see complex_writes).
         param: the parameter name when this is an argument's value (its memory is the caller's).
         shared: after a run-time if/loop, why the value may share memory (see ``memory_note``).
+        zero_d: for a 0-d value, numpy scalar or 0-d array where not by rule (complex_kinds).
     """
 
-    __slots__ = ("re", "im", "dtype", "weak", "base", "param", "shared", "mem")
+    __slots__ = ("re", "im", "dtype", "weak", "base", "param", "shared", "mem", "zero_d")
     pyonnx_dynamic = True  # values.is_static: a graph value
 
     def __init__(self, re: Array, im: Array, dtype: np.dtype, weak: bool = False):
@@ -61,6 +62,9 @@ class Complex:
         # numpy memory this value may be: a fresh buffer, or (after a run-time if/loop, or a
         # view) the buffers it came from; two values whose ``mem`` meet may share memory
         self.mem: frozenset[int] = frozenset((next(_BUFFERS),))
+        # a 0-d value's kind where the rule of graph/complex_kinds.kind does not tell it:
+        # "array", "scalar" (numpy's) or "unknown" (both on different paths); None: the rule
+        self.zero_d: str | None = None
 
     @property
     def shape(self) -> tuple[Dim, ...]:

@@ -314,6 +314,7 @@ def rebuild_complex(z: Complex, re: Any, im: Any) -> Any:
             return part
     out = Complex(re, im, z.dtype, z.weak)
     out.base, out.param, out.shared, out.mem = z.base, z.param, z.shared, z.mem
+    out.zero_d = z.zero_d
     return out
 
 

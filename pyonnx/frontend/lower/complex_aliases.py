@@ -124,6 +124,7 @@ def register(ctx, z: Complex) -> Complex:
     new = Complex(Array(z.re.value, z.re.dtype, z.re.shape),
                   Array(z.im.value, z.im.dtype, z.im.shape), z.dtype, z.weak)
     new.base, new.param, new.shared, new.mem = z.base, z.param, z.shared, z.mem
+    new.zero_d = z.zero_d
     owned = _owned(ctx)
     pair = []
     for part in (new.re, new.im):

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph import complex_kinds
 from pyonnx.frontend.graph.complex_values import (
     Complex, complex_dtype, is_complex, parts)
 from pyonnx.frontend.graph.records import ComplexSeq
@@ -25,6 +26,8 @@ from pyonnx.frontend.graph.values import Array, ArrayMethod, is_static
 from pyonnx.frontend.lower import complex_creation as C
 from pyonnx.frontend.lower import complex_functions as F
 from pyonnx.frontend.lower import complex_ops as ops
+from pyonnx.frontend.lower.complex_call_kinds import hashable as _hashable
+from pyonnx.frontend.lower.complex_call_kinds import with_kind
 from pyonnx.frontend.lower.complex_state import scalar_copies
 from pyonnx.frontend.numpy_calls import lookup, lookup_method
 
@@ -104,14 +107,6 @@ def involved(func: Any, args: list, kwargs: dict) -> bool:
     return False
 
 
-def _hashable(f: Any) -> bool:
-    try:
-        hash(f)
-        return True
-    except TypeError:
-        return False
-
-
 def _FFT_FUNCS():
     from pyonnx.frontend.lower.complex_fft import FUNCS
     return FUNCS
@@ -176,7 +171,9 @@ def attribute(ctx, z: Complex, name: str) -> Any:
         return F.lookup_attribute_of(ctx, z.re, name)
     if name in ("T", "mT"):
         from pyonnx.frontend.lower.complex_aliases import view_call
-        return view_call(ctx, z, "transpose", lambda p: F.lookup_attribute_of(ctx, p, name))
+        out = view_call(ctx, z, "transpose", lambda p: F.lookup_attribute_of(ctx, p, name))
+        # (a numpy scalar's .T is the scalar: graph/complex_kinds)
+        return complex_kinds.mark(out, complex_kinds.kind(z)) if out is not z else out
     if name in _METHODS:
         return ComplexMethod(z, name)
     raise ctx.error(f"the attribute or method '.{name}' of a complex array is not supported yet")
@@ -200,6 +197,7 @@ def getitem(ctx, z: Complex, index: Any) -> Complex:
             # is its own (``mem`` fresh): writes into z do not reach it, nor it z.
             out.base = z
             scalar_copies(ctx)[id(out)] = out  # (complex_writes.inplace_binary: rebinds v)
+            out.zero_d = "scalar"
             return out
         # numpy's view: followed where complex_aliases can, else writes are refused
         from pyonnx.frontend.lower.aliases import GetItem
@@ -236,6 +234,13 @@ def _basic(index: Any) -> bool:
 
 # ------------------------------------------------------------------ calls
 def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
+    """numpy's ``func(*args, **kwargs)`` with a complex value involved; a 0-d complex result
+    carries numpy's kind (scalar or 0-d array: complex_call_kinds)."""
+    method = (func.array, func.name) if isinstance(func, ComplexMethod) else None
+    return with_kind(lowering.ctx, func, args, _call(lowering, func, args, kwargs), method)
+
+
+def _call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     ctx = lowering.ctx
     from pyonnx.frontend.lower import complex_fill, complex_out
     if complex_fill.handles(func, args):  # z.fill(v), np.copyto(z, v, where=m), np.put...

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph import complex_kinds
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, parts
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import complex_ops as ops
@@ -120,6 +121,15 @@ def _builtin(largest: bool):
             re = runtime_check(ctx, bad, best.re, "refused_complex_max_min_of_a_value_that_may_"
                                "be_a_0d_array_with_a_nan_imaginary_part")
             best = Complex(re, best.im, best.dtype, best.weak)
+        # Python returns the winning object: a numpy scalar, or a 0-d array whose memory the
+        # result then is (not followed: writes through it refused)
+        kinds = [complex_kinds.kind(v) if isinstance(v, Complex) else
+                 complex_kinds.static_kind(v) for v in args]
+        if best is args[0] and any(k is not None for k in kinds):
+            best = Complex(best.re, best.im, best.dtype, best.weak)
+        complex_kinds.mark(best, complex_kinds.join(kinds))
+        if any(k in ("array", "unknown") for k in kinds):
+            best.shared = best.shared or f"it is an argument of {name}(), a 0-d array"
         return best
     return lower
 
@@ -129,7 +139,8 @@ def _known_scalar(ctx, v: Any) -> bool:
     from pyonnx.frontend.lower.complex_state import scalar_copies
     if isinstance(v, np.generic):
         return True
-    return isinstance(v, Complex) and scalar_copies(ctx).get(id(v)) is v
+    return isinstance(v, Complex) and (scalar_copies(ctx).get(id(v)) is v or
+                                       complex_kinds.kind(v) == "scalar")
 
 
 def _scalar_wins(r, xr, xi, yr, yi, largest: bool):

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph import complex_kinds
 from pyonnx.frontend.graph.complex_values import Complex, make, parts, zeros_like
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower import complex_ops as ops
@@ -39,7 +40,7 @@ def part_view(ctx, z: Complex, part: Array, which: str = "") -> Array:
     through (a write into ``z`` makes it stale)."""
     from pyonnx.frontend.graph.scalar_kinds import mark_array0d
     from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
-    array0d = z.param is not None or z.base is not None or bool(z.shared)
+    array0d = complex_kinds.kind(z) in ("array", "unknown")
     if z.ndim == 0 and not array0d:  # a numpy scalar's part is a numpy scalar (a copy)
         return Array(part.value, part.dtype, part.shape)
     from pyonnx.frontend.lower import complex_aliases as CA

@@ -65,6 +65,7 @@ def rows(ctx, z: Complex, unroll_limit: int) -> list | DynamicIter:
         else:  # a numpy scalar (compared by numpy's scalar code: complex_scalar_compare)
             from pyonnx.frontend.lower.complex_state import scalar_copies
             scalar_copies(ctx)[id(out)] = out
+            out.zero_d = "scalar"
         return out
 
     n = z.shape[0]

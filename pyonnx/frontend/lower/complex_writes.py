@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from pyonnx.frontend.graph import complex_kinds
 from pyonnx.frontend.graph.complex_values import Complex, is_complex, make, memory_note, parts
 from pyonnx.frontend.graph.values import Array, is_static
 from pyonnx.frontend.lower.complex_choices import reached_params
@@ -112,6 +113,7 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         else target.im
     out = Complex(re, im, target.dtype)
     out.mem, out.param = target.mem, target.param  # the same numpy memory, new contents
+    out.zero_d = target.zero_d
     if out.param is not None:  # the caller's array: written back (complex_boundary)
         written_arguments(ctx).add(out.param)
     lowering.env.bind(name, out)
@@ -198,6 +200,7 @@ def _inplace_followed(lowering, left: Complex, result: Complex) -> Complex:
     written_arguments(ctx).update(params)
     out = Complex(current(ctx, target.re), current(ctx, target.im), left.dtype)
     out.base, out.param, out.shared, out.mem = target.base, target.param, "", target.mem
+    out.zero_d = left.zero_d if left.zero_d is not None else complex_kinds.kind(left)
     return out
 
 
@@ -302,17 +305,33 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
                         f"dtype('{left.dtype}') with casting rule 'same_kind' (numpy raises "
                         "UFuncTypeError for 'x op= <complex>' on a real array); write "
                         "x = x op ... to get a complex result")
+    if isinstance(left, np.ndarray) and left.dtype.kind == "c" and isinstance(result, Complex) \
+            and inplace is True:
+        # an array made at conversion time (m = np.zeros((), np.complex64)): numpy writes into
+        # it, keeping its dtype and its kind (a 0-d array)
+        if result.dtype != left.dtype:
+            result = make(ctx, result.re, result.im, left.dtype)
+        return complex_kinds.mark(result, complex_kinds.static_kind(left))
     if isinstance(left, Complex) and isinstance(result, Complex):
         from pyonnx.frontend.lower.complex_aliases import latest
         left = latest(ctx, left)  # (registered while the right side was evaluated)
         scalars = getattr(ctx, "complex_scalar_items", {})
-        if inplace is True and scalars.get(id(left)) is left:
-            # a numpy scalar (z[i, j]): immutable, 'v op= x' binds v to a new scalar of the
-            # promoted dtype (v - np.int64(2) * 1j is complex128 for a complex64 v)
+        kind = complex_kinds.kind(left)
+        if inplace is True and (scalars.get(id(left)) is left or kind == "scalar"):
+            # a numpy scalar (z[i, j], an operation's result): immutable, 'v op= x' binds v
+            # to a new scalar of the promoted dtype (v - np.int64(2) * 1j is complex128 for a
+            # complex64 v; fuzz seed 27000571: m /= np.float64(1) after m = max(...))
             return Complex(result.re, result.im, result.dtype)
         if inplace is True:
             from pyonnx.frontend.lower.complex_aliases import bindings
             holders = sum(1 for _, _, v in bindings(ctx) if v is left or _meets(v, left))
+            if kind == "unknown" and (result.dtype != left.dtype or holders > 1):
+                raise ctx.error(
+                    "'x op= ...' on a 0-d complex value that numpy makes a 0-d array on some "
+                    "paths of a run-time 'if' or loop (np.zeros(()), an argument, a view) and a "
+                    "numpy scalar on others (an operation's result): numpy writes into the one "
+                    f"({left.dtype}) and rebinds the other ({result.dtype}, other names keep the "
+                    "old value); write x = x op ... , or make it np.asarray(x) on every path")
             if (shared(lowering, left) or holders > 1) and _followable(ctx, left):
                 return _inplace_followed(lowering, left, result)
             if shared(lowering, left) or holders > 1:
@@ -323,6 +342,7 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
             result = make(ctx, result.re, result.im, left.dtype)
         if inplace is True:
             result.mem, result.param = left.mem, left.param  # x op= v writes into x's memory
+            complex_kinds.mark(result, kind)
             if left.param is not None:
                 written_arguments(ctx).add(left.param)
     return result

@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import complex_kinds, dtypes
 from pyonnx.frontend.graph.complex_values import Complex, memory_note, parts, real_dtype
 from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph.records import ComplexSeq, Records
@@ -92,6 +92,9 @@ class ComplexPlan:
     shared: str = dataclasses.field(default="", compare=False)
     mem: frozenset = dataclasses.field(default=frozenset(), compare=False)
     param: str | None = dataclasses.field(default=None, compare=False)  # Complex.param
+    # a 0-d value's numpy kind (graph/complex_kinds): compared, so that a loop whose
+    # iterations change it is lowered again with "unknown"
+    zero_d: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,7 +164,7 @@ def plan_of(value: Any) -> Plan:
         # (a complex field, records.ComplexSeq: a SeqPlan of complex dtype, two sequences)
     if isinstance(value, Complex):
         return ComplexPlan(value.dtype, value.shape, value.weak, memory_note(value), value.mem,
-                           value.param)
+                           value.param, complex_kinds.kind(value))
     if isinstance(value, (tuple, list)) and not is_static(value):
         return Tree(type(value), tuple(plan_of(v) for v in value))
     if type(value) is dict and not all(is_static(v) for v in value.values()):
@@ -493,7 +496,7 @@ def _as_complex_plan(p: Plan) -> ComplexPlan | None:
         if isinstance(v, complex) and not isinstance(v, np.generic):
             # (np.complex128 subclasses complex, but is a numpy scalar: strong, seed 978118)
             return ComplexPlan(np.dtype(np.complex128), (), True)
-        return ComplexPlan(v.dtype, np.shape(v), False)
+        return ComplexPlan(v.dtype, np.shape(v), False, zero_d=complex_kinds.static_kind(v))
     return None
 
 
@@ -512,19 +515,20 @@ def _join_complex(a: Plan, b: Plan, loop: bool) -> ComplexPlan:
     shared = pa.shared or pb.shared
     mem = pa.mem | pb.mem
     param = pa.param if pa.param == pb.param else None
+    zero_d = complex_kinds.join([pa.zero_d, pb.zero_d])
     if pa.param != pb.param:  # the argument's memory on one path only
         shared = shared or "it is an argument (the caller's memory)"
     if pa.dtype == pb.dtype:
-        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem, param)
+        return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem, param, zero_d)
     if pa.weak != pb.weak:
         if not loop and (pa.weak or pb.weak) and pa.shape == () == pb.shape and \
                 not (pa.weak and pb.weak):
             raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path "
                             "taken; make both the same, e.g. np.complex128(...) on both paths")
         strong = pb if pa.weak else pa
-        return ComplexPlan(strong.dtype, shape, False, shared, mem, param)
+        return ComplexPlan(strong.dtype, shape, False, shared, mem, param, zero_d)
     if loop and np.can_cast(pa.dtype, pb.dtype, "safe"):
-        return ComplexPlan(pb.dtype, shape, False, shared, mem, param)
+        return ComplexPlan(pb.dtype, shape, False, shared, mem, param, zero_d)
     raise JoinError(_describe(a), _describe(b), "ONNX gives a variable one dtype: convert one "
                     "of them (.astype(...))")
 
@@ -703,6 +707,7 @@ def rebuild(plan: Plan, values: Iterator[Any]) -> Any:
         z.shared = plan.shared and f"{plan.shared} on some path of a run-time if/loop"
         z.mem = plan.mem or z.mem
         z.param = plan.param
+        complex_kinds.mark(z, plan.zero_d)
         return z
     return _make(plan, (rebuild(p, values) for p in plan.children))
 
