@@ -737,3 +737,71 @@ def test_complex_scalar_or_0d_array_by_path_refused():
     # a loop that may run 0 times returns np.zeros(()) (a 0-d array) or a sum (a scalar)
     with pytest.raises(pyonnx.ConversionError, match="numpy makes a 0-d array on some paths"):
         pyonnx.compile(complex_accumulator_scalar_or_array)(z)
+
+
+# Seed 26004526 (crash): 'a0[idx] = a1.astype(np.int32)' in a loop, a1 = np.ones_like(a0) int8:
+# the int8 -> int32 -> int8 Casts (the value, then the write's cast to a0's dtype) were left
+# in the model (the fold did not know ConstantOfShape's dtype), and onnxruntime 1.32 drops such
+# a lossless round trip without updating the Loop body that reads it ("Missing Input").
+def _h22_26004526(p, q):
+    pass
+
+def int8_round_trip_read_in_a_loop(a0, a1):       # seed 26004526 as generated
+    a1 = np.ones_like(a0)
+    for i1 in range(a1.shape[-1] - 1, -1, -1):
+        if a0.shape[0] < 1.625 and a1.sum() > 1.625:
+            return (i1, a1, a0)
+        v2 = a1[1:]
+    for i3 in range(a0.shape[-1] - 1, -1, -1):
+        a0[np.array([0, 0])] = a1.astype(np.int32)
+        t4 = np.where(a1 > i3, i3, a0)
+        a0[0] = 3
+    if a0.shape[0] < 1.625:
+        best5 = None
+        for v6 in a1:
+            if best5 is None or not best5 >= v6:
+                best5 = v6
+        t7 = best5 if best5 is not None else np.int8(0)
+        for i9 in range(a0.shape[0]):
+            if not a1.max() >= 0.0:
+                raise ValueError('out of range')
+            t10 = np.where(2 >= a1, a1, a1)
+            t11 = np.sqrt(np.abs(a0))
+        if a0.shape[0] > 1.625:
+            return (0, a0, a1)
+    if a1.sum() < 1.625:
+        if a1.max() < 0.625 or a1.any():
+            d12 = {'u': a0, 'n': 2}
+        else:
+            d12 = {'u': a0[::-1], 'n': 1}
+        t13 = d12['u']
+        t14 = d12['n']
+        t15 = a0.argmax(axis=-1)
+    if a0.max() > 3.625:
+        a1[0] -= 1
+    elif a1.shape[0] < 1.625:
+        if not a0.max() > 3.625:
+            d16 = {'u': a0, 'n': 1}
+        else:
+            d16 = {'u': a0[::-1], 'n': 3}
+        t17 = d16['u']
+        t18 = d16['n']
+        t19 = 1.5 % 2
+    elif a0.any():
+        return (0, a1, a0)
+    t20 = a0 / a1
+    if a1.any():
+        return (0, a0, a0)
+    t21 = np.concatenate([a0, a0], axis=0)
+    t23 = _h22_26004526(a1, a0)
+    L24 = [a0, a1]
+    a1 = np.where(a1 >= a1, -2, a1)
+    return (0, a0, a0)
+
+_ARGS_26004526_0 = [np.array([0, -2], dtype=np.int8).reshape((2,)), np.array([[5, 1, 2, 6], [6, 5, 1, 0], [3, 3, 3, 2], [5, 4, 5, 0], [4, 1, 1, 3]], dtype=np.uint8).reshape((5, 4))]
+_ARGS_26004526_1 = [np.array([3], dtype=np.int8).reshape((1,)), np.array([[5, 1, 1], [6, 6, 0], [0, 6, 4], [0, 1, 5], [6, 5, 0]], dtype=np.uint8).reshape((5, 3))]
+
+
+
+def test_seed_26004526_int8_round_trip_read_in_a_loop():
+    check_calls(int8_round_trip_read_in_a_loop, _ARGS_26004526_0, _ARGS_26004526_1)

@@ -94,6 +94,14 @@ def _dtype_of(value: ir.Value, depth: int = 0) -> np.dtype | None:
     op = producer.op_type
     if op == "Cast":
         return _dtype_of_attr(producer)
+    if op == "ConstantOfShape":  # (its value's dtype; float32 without one: fuzz seed 26004526)
+        attr = producer.attributes.get("value")
+        if attr is None:
+            return np.dtype(np.float32)
+        try:
+            return np.dtype(attr.value.dtype.numpy())
+        except (AttributeError, TypeError, ValueError):
+            return None
     if op in _BOOL_OPS:
         return np.dtype(np.bool_)
     k = _SAME_DTYPE_AS.get(op)
@@ -113,7 +121,8 @@ _SAME_DTYPE_AS = {op: 0 for op in (
     "Identity", "Gather", "GatherND", "GatherElements", "Slice", "Squeeze", "Unsqueeze",
     "Reshape", "Expand", "Transpose", "Flatten", "Concat", "Tile", "Compress", "ReduceMax",
     "ReduceMin", "Neg", "Abs", "Add", "Sub", "Mul", "Max", "Min", "ScatterND",
-    "ScatterElements", "Pad")}
+    "ScatterElements", "Pad", "Div", "Mod", "Pow", "ReduceSum", "ReduceProd", "CumSum",
+    "Range", "Sign", "Floor", "Ceil", "Round", "Sqrt", "Exp", "Log", "Relu", "Clip", "Trilu")}
 _SAME_DTYPE_AS["Where"] = 1
 
 
