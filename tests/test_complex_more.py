@@ -73,3 +73,26 @@ def inserts(z, x):
 def test_append_insert_pad(dtype):
     z = np.array([1.25 - 2.5j, complex(-0.0, 0.0), complex(INF, NAN), 4 + 1j], dtype=dtype)
     check(inserts, z, np.array([1.5, -0.0, 3.0]))
+
+
+def rint_of_complex(z):
+    return np.rint(z), np.rint(z[0]), np.rint(z[::-1])
+
+
+def complex_sliding_windows(z):
+    w = np.lib.stride_tricks.sliding_window_view(z, 2)
+    v = np.lib.stride_tricks.sliding_window_view(z.reshape(1, -1), (1, 2))
+    return w, w.sum(axis=-1), v[0, -1], w.real
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_rint_rounds_each_part_half_to_even(dtype):
+    z = np.array([0.5 + 1.5j, -0.5 - 2.5j, 2.49 + 0.51j, -1.5 + 0j], dtype)
+    check(rint_of_complex, z)
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_sliding_window_view_of_complex(dtype):
+    z = np.array([1 + 2j, -3 + 0.5j, 2.5 - 1j, 4j], dtype)
+    check(complex_sliding_windows, z)
+    check(complex_sliding_windows, z[:2])

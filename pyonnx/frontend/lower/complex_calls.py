@@ -50,12 +50,13 @@ _PARTWISE_FIRST = frozenset({
     "squeeze", "expand_dims", "flip", "fliplr", "flipud", "roll", "broadcast_to", "copy",
     "sum", "mean", "cumsum", "trace", "diagonal", "diag", "tile", "repeat", "atleast_1d",
     "atleast_2d", "atleast_3d", "triu", "tril", "take", "rot90", "matrix_transpose",
+    "sliding_window_view",
 })
 # Their results are views of the argument in numpy (complex_aliases.view_call).
 _VIEWS = frozenset({"reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis",
                     "squeeze", "expand_dims", "flip", "fliplr", "flipud", "broadcast_to",
                     "diagonal", "atleast_1d", "atleast_2d", "atleast_3d", "rot90",
-                    "matrix_transpose"})
+                    "matrix_transpose", "sliding_window_view"})
 # Functions over a list of arrays: every item promoted to the common complex dtype.
 _PARTWISE_LIST = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack",
                             "dstack", "concat"})

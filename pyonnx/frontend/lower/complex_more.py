@@ -238,7 +238,9 @@ FUNCS = {np.round: _round, np.isclose: _isclose, np.allclose: _allclose,
          np.delete: _parts(np.delete, "delete"), np.resize: _parts(np.resize, "resize"),
          np.nan_to_num: _nan_to_num, np.sum: _sum,
          np.flatnonzero: _truth(np.flatnonzero, "flatnonzero"),
-         np.argwhere: _truth(np.argwhere, "argwhere"), np.ptp: _ptp, np.average: _average}
+         np.argwhere: _truth(np.argwhere, "argwhere"), np.ptp: _ptp, np.average: _average,
+         # (numpy's rint of a complex value rounds each part half to even, as np.round)
+         np.rint: lambda ctx, z, out=None: _round(ctx, z, 0, out)}
 METHODS = {"round": lambda ctx, z, decimals=0, out=None: _round(ctx, z, decimals, out),
            "sum": lambda ctx, z, *a, **k: _sum(ctx, z, *a, **k),
            "ptp": lambda ctx, z, *a, **k: _ptp(ctx, z, *a, **k)}
