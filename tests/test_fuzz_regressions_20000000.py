@@ -695,6 +695,13 @@ def complex_zero_d_arrays_written(z):
     return a, b, np.zeros((), np.complex64), z[0].copy(), np.asarray(z[0]).copy(), z.sum().T
 
 
+def complex_0d_array_of_an_item_aliased(z):
+    b = np.asarray(z.ravel()[-1])                  # a new 0-d array (not z's memory)
+    w = b
+    b /= np.float64(2)                             # written: w sees it, z does not
+    return b, w, z
+
+
 def complex_accumulated_in_place(z):
     acc = np.zeros((), np.complex64)
     for i in range(z.shape[0]):
@@ -726,6 +733,7 @@ def test_seed_27000571_complex_scalars_and_0d_arrays(dtype):
                     (np.zeros((3, 3), np.uint16), z[:2]))
     check_calls(complex_scalars_rebound, (z,), (z[:1],))
     check_calls(complex_zero_d_arrays_written, (z,), (z[::-1],))
+    check_calls(complex_0d_array_of_an_item_aliased, (z,), (z.reshape(1, 3),))
     check_calls(complex_accumulated_in_place, (z,), (z[:1],), (z[:0],))
 
 

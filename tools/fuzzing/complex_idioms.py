@@ -1,8 +1,9 @@
 """Complex constructs the fuzzer generates beyond plain views (issue 11): memory chosen at run
 time and written through (``t = z if c else z[::-1]``; a loop that may rebind ``t``; a dict
 item ``d = {'u': z} if c else {'u': z[::-1]}``), run-time lists of complex values
-(``acc.append(r.sum())`` in a loop over ``z``), ``out=`` on complex reductions, and numpy's
-writing functions (``np.copyto``, ``z.fill``, ``np.put``...) on complex arrays.
+(``acc.append(r.sum())`` in a loop over ``z``), ``out=`` on complex reductions, numpy's
+writing functions (``np.copyto``, ``z.fill``, ``np.put``...) on complex arrays, and 0-d complex
+values that are numpy scalars or 0-d arrays written in place.
 
 Drawn by statements.s_complex_view_write (one table row: programs without complex values keep
 their seeds). Each function takes the generator ``g`` and a complex array name ``z`` (rank >= 1)
@@ -145,8 +146,27 @@ def s_complex_writer(g, z: str) -> bool:
     return True
 
 
+def s_zero_d_kinds(g, z: str) -> bool:
+    """A 0-d complex value numpy makes a numpy scalar (an operation's result, ``z.sum()``) or a
+    0-d array (``np.zeros(())``, ``np.asarray(...)``, a copy of one), then an in-place operator
+    with a float64 numpy scalar: numpy rebinds a complex64 scalar to complex128 and writes into
+    a 0-d array, keeping complex64 (seed 27000571)."""
+    m, w = g.fresh("m"), g.fresh("v")
+    first = g.rng.choice((f"{z}.sum()", f"{z}.ravel()[0] + 0", f"np.asarray({z}.ravel()[-1])",
+                          f"np.zeros((), {z}.dtype)", f"np.complex64({z}.ravel()[0])",
+                          f"max(np.complex64(0), {z}.ravel()[-1])",
+                          f"np.zeros((), {z}.dtype).copy()"))
+    op = g.rng.choice(("/=", "*=", "+=", "-="))
+    rhs = g.rng.choice(("np.float64(2)", "np.trunc(1.5)", "1.5", "np.float32(0.5)"))
+    lines = [f"{m} = {first}", f"{w} = {m}", f"{m} {op} {rhs}"]
+    if not g.try_stmt(lines, assigned=[m, w]):
+        return False
+    g.exact[m] = g.exact[w] = False
+    return True
+
+
 IDIOMS = (s_choice_write, s_loop_choice, s_dict_choice, s_complex_list, s_reduce_out,
-          s_complex_writer)
+          s_complex_writer, s_zero_d_kinds)
 
 
 def complex_idiom(g, z: str) -> bool:

@@ -56,11 +56,9 @@ def with_kind(ctx, func: Any, args: list, out: Any, method: tuple | None = None)
     if kind is None or complex_kinds.kind(out) == kind:
         return out
     if any(out is a for a in args):
-        # (the argument itself: np.asarray(s) of a numpy scalar is a new 0-d array)
-        fresh = Complex(out.re, out.im, out.dtype, out.weak)
-        fresh.base, fresh.param, fresh.shared, fresh.mem = out.base, out.param, out.shared, \
-            out.mem
-        out = fresh
+        # (the argument itself, of the other kind: np.asarray(s) of a numpy scalar is a new
+        # 0-d array, np.complex64(a) of a 0-d array a new scalar; either is memory of its own)
+        out = Complex(out.re, out.im, out.dtype, out.weak)
     return complex_kinds.mark(out, kind)
 
 

@@ -102,6 +102,12 @@ class StmtLowering:
                     alias_writes.held_elsewhere(self, old, target.id):
                 # A conversion-time array something else also sees: the write goes to the
                 # graph value every holder is rebound to (views of it are refused there).
+                if old.dtype.kind == "c":
+                    raise self.ctx.error(
+                        f"'{target.id} op= ...' on a complex array made at conversion time "
+                        "(np.zeros(...)) that another name also holds is not supported yet "
+                        "(numpy changes both); write x = x op ..., or bind the other name to "
+                        "a .copy()")
                 old = alias_writes.materialize(self, old, f"'{target.id}'")
                 value = self.ctx.asarray(value)
             # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
