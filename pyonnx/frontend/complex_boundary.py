@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import dtypes
+from pyonnx.frontend.graph import complex_kinds, dtypes
 from pyonnx.frontend.graph.complex_values import (
     TRAILING_DOC, Complex, make, pack, real_dtype, unpack)
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["input_value", "output_array", "record"]
+__all__ = ["input_value", "output_array", "record", "returned_as_array"]
 
 
 def input_value(ctx, name: str, dtype: np.dtype, shape: tuple) -> tuple[ir.Value, Complex]:
@@ -52,6 +52,23 @@ def output_array(ctx, item: Any) -> tuple[Array, np.dtype] | None:
         arr = np.asarray(item)
         return pack(ctx, make(ctx, arr.real, arr.imag, arr.dtype)), arr.dtype
     return None
+
+
+def returned_as_array(fn, item: Any, loc) -> bool:
+    """Whether a returned 0-d complex value is numpy's 0-d ndarray (an argument, a view,
+    np.zeros(())) rather than a numpy scalar (an operation's result): graph/complex_kinds.
+    Raises ConversionError where it is one on some paths and the other on others."""
+    from pyonnx.errors import ConversionError
+
+    kind = complex_kinds.kind(item) if isinstance(item, Complex) else \
+        complex_kinds.static_kind(item)
+    if kind == "unknown":
+        raise ConversionError(
+            f"{fn.__qualname__} returns a complex value that numpy makes a 0-d array on some "
+            "paths of a run-time 'if' or loop (an argument, a view, np.zeros(())) and a numpy "
+            "scalar on others (the result of an operation); return np.asarray(v) for a 0-d "
+            "array on every path, or v[()] for a numpy scalar", loc)
+    return kind == "array"
 
 
 def written_arguments(ctx, lowering, taken: set[str]) -> list[tuple[str, Array, np.dtype]]:

@@ -20,7 +20,7 @@ import onnx_ir as ir
 from pyonnx import check_protocol
 from pyonnx.errors import ConversionError, ExecutionError
 from pyonnx.frontend import complex_boundary, numpy_calls
-from pyonnx.frontend.graph import complex_kinds, dtypes, path_weak, scalar_kinds
+from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.graph.context import Lowering
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.optional import Maybe
@@ -384,18 +384,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
         if packed is not None:  # a complex value: one real (..., 2) output
             value = ctx.op("Identity", packed[0])
             arrays.append(_ComplexOutput(value, packed[0].dtype, packed[0].shape, packed[1]))
-            # a 0-d complex array (an argument, a view, np.zeros(())) is returned as numpy's
-            # 0-d ndarray, an operation's result as a numpy scalar
-            kind = complex_kinds.kind(item) if isinstance(item, Complex) else \
-                complex_kinds.static_kind(item)
-            if kind == "unknown":
-                raise ConversionError(
-                    f"{fn.__qualname__} returns a complex value that numpy makes a 0-d array on "
-                    "some paths of a run-time 'if' or loop (an argument, a view, np.zeros(())) "
-                    "and a numpy scalar on others (the result of an operation); return "
-                    "np.asarray(v) for a 0-d array on every path, or v[()] for a numpy scalar",
-                    loc)
-            zero_d_arrays.append(kind == "array")
+            zero_d_arrays.append(complex_boundary.returned_as_array(fn, item, loc))
             continue
         if is_static(item):
             if isinstance(item, str) or callable(item):
