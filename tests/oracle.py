@@ -160,8 +160,8 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
 
     Returns the compiled function (to call it again with other inputs of the same signature).
     """
-    compiled = fn if isinstance(fn, pyonnx.CompiledFunction) else pyonnx.compile(
-        fn, static_argnames=static_argnames)
+    fresh = not isinstance(fn, pyonnx.CompiledFunction)
+    compiled = pyonnx.compile(fn, static_argnames=static_argnames) if fresh else fn
     before = copy.deepcopy(args)
     py_args = copy.deepcopy(args)
     try:
@@ -176,8 +176,14 @@ def check(fn, *args: Any, rtol: float | None = None, atol: float | None = None,
     # The model of this call's signature with its output structure (what to_onnx returns,
     # plus which outputs are results and which written-back arguments).
     bound = compiled._bind(before, kwargs)
-    model_bytes, structure, scalars = compiled._build(
-        compiled._params_for(bound, symbolic=not compiled.static_shapes))
+    if fresh and compiled._last is not None and len(compiled._cache) == 1:
+        # (the model this call converted and ran: its one signature; converting it again
+        # would double the suite's conversion time)
+        last = compiled._last
+        model_bytes, structure, scalars = last.model, last.structure, last.scalars
+    else:
+        model_bytes, structure, scalars = compiled._build(
+            compiled._params_for(bound, symbolic=not compiled.static_shapes))
     model = onnx.load_from_string(model_bytes)
     onnx.checker.check_model(model, full_check=True)
     assert_no_float16_compute(model)
