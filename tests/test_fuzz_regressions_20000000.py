@@ -813,3 +813,33 @@ _ARGS_26004526_1 = [np.array([3], dtype=np.int8).reshape((1,)), np.array([[5, 1,
 
 def test_seed_26004526_int8_round_trip_read_in_a_loop():
     check_calls(int8_round_trip_read_in_a_loop, _ARGS_26004526_0, _ARGS_26004526_1)
+
+
+# Seed 30011908 (crash, a broadcast failure inside onnxruntime): an early 'return a0' inside
+# a loop after an earlier conditional return. The search vectorizer made the return value
+# np.where(found, a0, before), where 'before' is the stand-in of a return not taken yet (an
+# array of another shape): both are computed. Such a search stays a Loop now.
+def return_inside_a_search_after_a_return(a0, a1):  # seed 30011908 as generated
+    if not a1.any():
+        return a0
+    for i1 in range(min(a0.shape[0], 3)):
+        if i1 < 0.625:
+            return a0
+    return a0
+
+
+def return_row_sum_inside_a_search(a0, t):
+    if t > 5:
+        return a0[:1] * 0
+    for i in range(a0.shape[0]):
+        if a0[i, 0] > t:
+            return a0
+    return a0 * 2
+
+
+def test_seed_30011908_array_returned_from_a_search():
+    a0 = np.arange(20, dtype=np.uint16).reshape(5, 4, 1)
+    check_calls(return_inside_a_search_after_a_return, (a0, np.ones((3, 4), np.float32)),
+                (a0[:1], np.zeros((3, 2), np.float32)), (a0[:0], np.ones(2, np.float32)))
+    x = np.arange(12.0).reshape(4, 3)
+    check_calls(return_row_sum_inside_a_search, (x, 4.0), (x, 100.0), (x, 7.0), (x[:0], 1.0))

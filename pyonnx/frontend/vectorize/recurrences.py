@@ -256,6 +256,13 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
                 any(t == u for u, _ in sets):
             raise Bail("search result")
         sets.append((t, s.value))
+        before = lw.env.lookup(t)[1]
+        if isinstance(before, Array) and before.ndim and not _same_static_shape(
+                before, lw.env.lookup(s.value.id)[1] if isinstance(s.value, ast.Name) else None):
+            # np.where(found, v, before) computes both: an array result the loop may not
+            # have had a value of v's shape for (the stand-in of a return value not taken
+            # yet: fuzz seed 30011908, a broadcast failure at run time) stays a Loop
+            raise Bail("search result of another shape")
     if not saw_flag:
         raise Bail("search without break")
     temps = [(t, space.temps[t]) for t in space.temps]
@@ -290,6 +297,11 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
                 "np.where(f, v, t)[()]", np=NP, f=found, v=v_name, t=t))])
             kinds.settle(lw, node, t, before, path_weak.python_kind(value), taken)
     return run
+
+
+def _same_static_shape(a: Array, b: Any) -> bool:
+    """Whether ``b`` is an Array of ``a``'s shape, every dimension known."""
+    return isinstance(b, Array) and a.shape == b.shape and None not in a.shape
 
 
 def uses(e: ast.expr) -> set[str]:
