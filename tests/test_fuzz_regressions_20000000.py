@@ -843,3 +843,31 @@ def test_seed_30011908_array_returned_from_a_search():
                 (a0[:1], np.zeros((3, 2), np.float32)), (a0[:0], np.ones(2, np.float32)))
     x = np.arange(12.0).reshape(4, 3)
     check_calls(return_row_sum_inside_a_search, (x, 4.0), (x, 100.0), (x, 7.0), (x[:0], 1.0))
+
+
+# Seed 30010167 (wrong mutation, silently): 'a0 += ...' on a complex argument inside a run-time
+# 'if', then 'a0' bound to another array. Inside the body the argument's parts are followed as
+# buffers (complex_aliases), but the write rebound the name instead of writing them; the
+# rebinding left no name holding the written value, and the argument's buffers (the old
+# values) were written back. The write goes through the followed buffers now.
+def complex_argument_written_in_an_if_then_rebound(a0, a1, a2):   # seed 30010167
+    if a2.any():
+        a0 += a0.argmax(axis=-2)
+    t12 = a1[None]
+    a0 = np.squeeze(t12)
+
+
+def complex_argument_written_in_a_loop_then_rebound(a0, n):
+    for i in range(n):
+        a0 *= 1 - 0.5j
+    a0 = a0[::-1] + 1
+    return a0
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_seed_30010167_complex_argument_written_then_rebound(dtype):
+    z = np.array([[0.75 - 3.75j, -0.5 + 1.5j, 3 - 1.75j], [0.75 - 2j, 0.25j, 2.5j]], dtype)
+    a1 = np.array([[-3, 0, -2, 0], [0, -1, 2, -1]], np.int8)
+    check_calls(complex_argument_written_in_an_if_then_rebound, (z, a1, np.array([4], np.int8)),
+                (z, a1, np.array([0], np.int8)), (z[:1], a1[:1], np.array([1, 0], np.int8)))
+    check_calls(complex_argument_written_in_a_loop_then_rebound, (z, 3), (z, 0), (z[:, :1], 1))

@@ -332,7 +332,13 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
                     "numpy scalar on others (an operation's result): numpy writes into the one "
                     f"({left.dtype}) and rebinds the other ({result.dtype}, other names keep the "
                     "old value); write x = x op ... , or make it np.asarray(x) on every path")
-            if (shared(lowering, left) or holders > 1) and _followable(ctx, left):
+            # (an argument whose parts complex_aliases follows, inside a run-time if/loop
+            # body, is written through them too: its memory is what is written back, also
+            # after the name is rebound (fuzz seed 30010167: a lost write))
+            from pyonnx.frontend.lower.complex_aliases import followed
+            followed_argument = left.param is not None and followed(ctx, left)
+            if (shared(lowering, left) or holders > 1 or followed_argument) and \
+                    _followable(ctx, left):
                 return _inplace_followed(lowering, left, result)
             if shared(lowering, left) or holders > 1:
                 raise ctx.error("'x op= ...' on a complex array whose memory another name, a "
