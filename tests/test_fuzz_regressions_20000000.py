@@ -871,3 +871,47 @@ def test_seed_30010167_complex_argument_written_then_rebound(dtype):
     check_calls(complex_argument_written_in_an_if_then_rebound, (z, a1, np.array([4], np.int8)),
                 (z, a1, np.array([0], np.int8)), (z[:1], a1[:1], np.array([1, 0], np.int8)))
     check_calls(complex_argument_written_in_a_loop_then_rebound, (z, 3), (z, 0), (z[:, :1], 1))
+
+
+# Seeds 30015733 and 30018819 (wrong mutation, silently; on main since complex choices): a
+# complex argument rebound on one path of a run-time 'if' ('z = z * 2', 'z = np.r_[...]',
+# '1.5 / z' in a while loop), then 'z /= 2' after the join. The joined value is the argument on
+# the other path (a choice of part buffers), but the write rebound the name instead of writing
+# through the choice: the argument was never written back.
+def complex_argument_rebound_on_one_path_then_written(z, c):
+    if c > 2:
+        z = z * 2
+    z /= 2
+    return z
+
+
+def complex_argument_rebound_in_a_while_then_written(a0):   # seed 30015733's shape
+    if not a0.any():
+        t1 = a0 ** 2
+    elif a0.real.max() < 2.875:
+        k4 = 0
+        while k4 < 3:
+            k4 += 1
+            a0 = 1.5 / a0
+    a0 += np.expm1(a0 * 0.1)
+    return np.abs(a0), a0
+
+
+def complex_argument_rebound_in_else_then_written(a0, a1):   # seed 30018819
+    if a1.real.max() > 3.875:
+        pass
+    elif a1.real.max() < 3.875:
+        v7 = a0[1]
+    else:
+        a1 = np.r_['-1', a1, a1]
+    a1 /= 2
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_seeds_30015733_30018819_complex_argument_rebound_on_one_path_then_written(dtype):
+    z = np.array([[1.5 + 1.25j, -1.25 + 0.75j], [4 - 4j, 2 + 1j]], dtype)
+    check_calls(complex_argument_rebound_on_one_path_then_written, (z, 3.0), (z, 1.0),
+                (z[:0], 1.0))
+    check_calls(complex_argument_rebound_in_a_while_then_written, (z,), (z * 10,), (z * 0,))
+    check_calls(complex_argument_rebound_in_else_then_written, (np.zeros((5, 4), bool), z),
+                (np.zeros((2, 4), bool), z * 2))

@@ -334,9 +334,12 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
                     "old value); write x = x op ... , or make it np.asarray(x) on every path")
             # (an argument whose parts complex_aliases follows, inside a run-time if/loop
             # body, is written through them too: its memory is what is written back, also
-            # after the name is rebound (fuzz seed 30010167: a lost write))
+            # after the name is rebound (fuzz seed 30010167: a lost write); so is a choice
+            # made by a run-time if that is an argument on some path (seeds 30015733,
+            # 30018819: 'if c: z = z * 2' then 'z /= 2' left the argument unwritten))
             from pyonnx.frontend.lower.complex_aliases import followed
-            followed_argument = left.param is not None and followed(ctx, left)
+            followed_argument = left.param is not None and followed(ctx, left) or \
+                bool(reached_params(ctx, _buffers(ctx, left)))
             if (shared(lowering, left) or holders > 1 or followed_argument) and \
                     _followable(ctx, left):
                 return _inplace_followed(lowering, left, result)
