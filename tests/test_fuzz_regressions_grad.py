@@ -113,3 +113,28 @@ def test_hessian_of_a_loop_whose_state_starts_as_a_captured_argument():
     check(state_from_the_argument_and_a_slice_of_it, [(x, w), (x3, w3), (x[:1], w[:1])],
           hessian=True)
     check(slice_of_the_state_plus_the_argument, [(x + 1.0, w), (x3 + 1.0, w3)], hessian=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Grad seed 29116957 (crash: onnxruntime refused the jacobian model, "Node input 'v6' is not a
+# graph input"): np.maximum of a value broadcast by an item assignment; BroadcastMapsPass
+# re-expanded inside the branches of np.maximum's signed-zero If, a form onnxruntime's constant
+# folding breaks. Those branches are left as they are now.
+def seed_29116957(x, w):
+    t1 = (x / (w * w + 1.0))
+    t1[None, :] = 1.5
+    t2 = np.maximum(t1, t1 * 0.5)
+    return np.sum(t1) + np.sum(t2)
+
+
+def maximum_of_a_broadcast_row(x, w):
+    t = x * w
+    t[:] = x[0] * 0.5
+    return np.sum(np.maximum(t, t * 0.5)) + np.sum(np.minimum(t * 2.0, t))
+
+
+def test_jacobian_of_maximum_of_a_broadcast_value():
+    x = np.array([[-0.2, -0.39], [0.42, 0.31], [-0.47, 0.51]])
+    w = np.array([[-0.54, 0.83], [-0.33, -0.66], [-0.05, -0.1]])
+    check(seed_29116957, [(x, w), (x[:1], w[:1])], hessian=True)
+    check(maximum_of_a_broadcast_row, [(x + 1.0, w), (x[:2] + 1.0, w[:2])], hessian=True)

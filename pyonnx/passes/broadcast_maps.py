@@ -240,6 +240,11 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
         pending = [e]
         ifs = [n for n in ir.traversal.RecursiveGraphIterator(self.graph)
                if n.op_type == "If" and _default(n)]
+        # The branches of np.maximum/minimum's signed-zero If stay as they are: re-expanding
+        # there made models onnxruntime's constant folding breaks ("Node input 'v6' is not a
+        # graph input": grad fuzz seed 29116957, jacobian of np.maximum of a broadcast value)
+        kept = {id(a.value) for n in ifs if n.meta.get("pyonnx.zero_sign_only")
+                for a in n.attributes.values() if a.type == ir.AttributeType.GRAPH}
         while pending:
             while pending:
                 v = pending.pop()
@@ -250,7 +255,7 @@ class BroadcastMapsPass(ir.passes.InPlacePass):
                     kind = self._kind(node)
                     if kind is None:
                         continue  # a boundary: this use reads the re-expanded value
-                    if kind == "fail":
+                    if kind == "fail" or id(node.graph) in kept:
                         return False
                     seen.add(id(node))
                     region.append(node)
