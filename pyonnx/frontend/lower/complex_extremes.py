@@ -136,11 +136,9 @@ def _builtin(largest: bool):
 
 def _known_scalar(ctx, v: Any) -> bool:
     """Whether numpy has ``v`` as a numpy scalar (compared by numpy's scalar code)."""
-    from pyonnx.frontend.lower.complex_state import scalar_copies
     if isinstance(v, np.generic):
         return True
-    return isinstance(v, Complex) and (scalar_copies(ctx).get(id(v)) is v or
-                                       complex_kinds.kind(v) == "scalar")
+    return complex_kinds.kind(v) == "scalar"  # (z[i] items are marked "scalar" too)
 
 
 def _scalar_wins(r, xr, xi, yr, yi, largest: bool):

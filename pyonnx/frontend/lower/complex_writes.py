@@ -315,9 +315,8 @@ def inplace_binary(lowering, op: type, left: Any, right: Any, inplace: Any) -> A
     if isinstance(left, Complex) and isinstance(result, Complex):
         from pyonnx.frontend.lower.complex_aliases import latest
         left = latest(ctx, left)  # (registered while the right side was evaluated)
-        scalars = getattr(ctx, "complex_scalar_items", {})
-        kind = complex_kinds.kind(left)
-        if inplace is True and (scalars.get(id(left)) is left or kind == "scalar"):
+        kind = complex_kinds.kind(left)  # (z[i, j] items are marked "scalar" too)
+        if inplace is True and kind == "scalar":
             # a numpy scalar (z[i, j], an operation's result): immutable, 'v op= x' binds v
             # to a new scalar of the promoted dtype (v - np.int64(2) * 1j is complex128 for a
             # complex64 v; fuzz seed 27000571: m /= np.float64(1) after m = max(...))
