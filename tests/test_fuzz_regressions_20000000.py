@@ -742,9 +742,13 @@ def test_complex_scalar_or_0d_array_by_path_refused():
     with pytest.raises(pyonnx.ConversionError, match="0-d complex value that numpy makes a 0-d "
                        "array on some paths"):
         pyonnx.compile(complex_scalar_or_array_by_path)(z)
-    # a loop that may run 0 times returns np.zeros(()) (a 0-d array) or a sum (a scalar)
-    with pytest.raises(pyonnx.ConversionError, match="numpy makes a 0-d array on some paths"):
-        pyonnx.compile(complex_accumulator_scalar_or_array)(z)
+
+
+def test_complex_accumulator_0d_array_or_scalar_by_trips():
+    # a loop that may run 0 times returns np.zeros(()) (a 0-d array) or a sum (a scalar): the
+    # model says which per call (lower/control_flow/complex_paths.py; refused before)
+    z = np.array([1 + 2j, 3 - 1j], np.complex64)
+    check_calls(complex_accumulator_scalar_or_array, (z,), (z[:0],), (z[:1],))
 
 
 # Seed 26004526 (crash): 'a0[idx] = a1.astype(np.int32)' in a loop, a1 = np.ones_like(a0) int8:

@@ -20,7 +20,8 @@ from pyonnx.frontend.graph.complex_values import (
     TRAILING_DOC, Complex, make, pack, real_dtype, unpack)
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["input_value", "output_array", "record", "returned_as_array"]
+__all__ = ["input_value", "output_array", "record", "returned_as_array", "python_flag",
+           "array_flag"]
 
 
 def input_value(ctx, name: str, dtype: np.dtype, shape: tuple) -> tuple[ir.Value, Complex]:
@@ -62,6 +63,8 @@ def returned_as_array(fn, item: Any, loc) -> bool:
 
     kind = complex_kinds.kind(item) if isinstance(item, Complex) else \
         complex_kinds.static_kind(item)
+    if kind == "unknown" and array_flag(item) is not None:
+        return False  # (a 0-d array where the flag output holds: the call rebuilds it)
     if kind == "unknown":
         raise ConversionError(
             f"{fn.__qualname__} returns a complex value that numpy makes a 0-d array on some "
@@ -69,6 +72,24 @@ def returned_as_array(fn, item: Any, loc) -> bool:
             "scalar on others (the result of an operation); return np.asarray(v) for a 0-d "
             "array on every path, or v[()] for a numpy scalar", loc)
     return kind == "array"
+
+
+def python_flag(z: Complex) -> Any:
+    """The 0-d bool graph value, true where the returned ``z`` is a Python complex (a run-time
+    path kept ``s = 0j``: lower/control_flow/complex_paths), or None (numpy's value on every
+    path, or not known: returned as the numpy scalar, which subclasses complex)."""
+    if z.py_path is None or z.ndim or complex_kinds.kind(z) == "unknown":
+        return None
+    return z.py_path[1]
+
+
+def array_flag(z: Complex) -> Any:
+    """The 0-d bool graph value, true where the returned ``z`` is a 0-d array (it is a numpy
+    scalar on other run-time paths), or None (one kind on every path, or not known; a value
+    that may also be a Python complex is refused: returned_as_array)."""
+    if z.ndim or complex_kinds.kind(z) != "unknown" or z.py_path is not None:
+        return None
+    return z.kind_flag
 
 
 def written_arguments(ctx, lowering, taken: set[str]) -> list[tuple[str, Array, np.dtype]]:

@@ -344,8 +344,10 @@ def _expr_name(e) -> str | None:
 def _outputs(ctx: Lowering, fn, tree, result: Any,
              loc=None) -> tuple[list[Array], str, list[bool]]:
     # (a function that returns None and writes nothing returns None, as in Python)
-    shape, items = _result_tree(result, lambda v: path_weak.python_flag(ctx, v),
-                                lambda v: scalar_kinds.array_flag(ctx, v))
+    shape, items = _result_tree(result, lambda v: complex_boundary.python_flag(v)
+                                if isinstance(v, Complex) else path_weak.python_flag(ctx, v),
+                                lambda v: complex_boundary.array_flag(v)
+                                if isinstance(v, Complex) else scalar_kinds.array_flag(ctx, v))
     for v in items:
         _fail_where_foreign(ctx, fn, v, loc)
         entry = path_weak.kind_entry(ctx, v)

@@ -2,8 +2,9 @@
 time and written through (``t = z if c else z[::-1]``; a loop that may rebind ``t``; a dict
 item ``d = {'u': z} if c else {'u': z[::-1]}``), run-time lists of complex values
 (``acc.append(r.sum())`` in a loop over ``z``), ``out=`` on complex reductions, numpy's
-writing functions (``np.copyto``, ``z.fill``, ``np.put``...) on complex arrays, and 0-d complex
-values that are numpy scalars or 0-d arrays written in place.
+writing functions (``np.copyto``, ``z.fill``, ``np.put``...) on complex arrays, 0-d complex
+values that are numpy scalars or 0-d arrays written in place, and 0-d complex values whose
+type (a Python complex, a 0-d array, a numpy scalar) depends on whether a loop ran.
 
 Drawn by statements.s_complex_view_write (one table row: programs without complex values keep
 their seeds). Each function takes the generator ``g`` and a complex array name ``z`` (rank >= 1)
@@ -165,8 +166,33 @@ def s_zero_d_kinds(g, z: str) -> bool:
     return True
 
 
+def s_path_kinds(g, z: str) -> bool:
+    """A 0-d complex value whose numpy type depends on the run-time path: a Python complex
+    (``0j``) or a 0-d array (``np.zeros(())``) before a loop that may run 0 times, a numpy
+    scalar after an iteration; then used where NEP 50 tells them apart (a float32 or
+    complex64 operand), or returned as it is (lower/control_flow/complex_paths.py)."""
+    acc, i, v = g.fresh("acc"), g.fresh("i"), g.fresh("v")
+    start = g.rng.choice(("0j", "(1 - 0.5j)", f"np.zeros((), {z}.dtype)",
+                          "np.zeros((), np.complex128)", f"np.ones((), {z}.dtype) * 1j"))
+    bound = g.rng.choice((f"{z}.shape[0] - 1", f"min({z}.shape[0] - 1, 2)",
+                          f"int({z}.real.ravel()[0] > 0) * {z}.shape[0]"))
+    step = g.rng.choice((f"{acc} = {acc} + {z}.ravel()[{i}]",
+                         f"{acc} = {acc} * 0.5 + {z}.ravel()[{i}] * 1j",
+                         f"{acc} = {acc} + np.complex64({z}.ravel()[{i}])"))
+    use = g.rng.choice((f"{acc}", f"{acc} + np.float32(0.5)",
+                        f"{acc} * np.ones(2, np.float32)",
+                        f"{acc} - np.zeros(2, np.complex64)",
+                        f"np.where({z}.real.ravel()[:2] > 0, {acc}, np.complex64(1j))"))
+    lines = [f"{acc} = {start}", f"for {i} in range({bound}):", f"    {step}", f"{v} = {use}"]
+    if not g.try_stmt(lines, assigned=[acc, i, v]):
+        return False
+    g.scoped_out.add(i)  # (unbound after 0 trips)
+    g.exact[acc] = g.exact[v] = False
+    return True
+
+
 IDIOMS = (s_choice_write, s_loop_choice, s_dict_choice, s_complex_list, s_reduce_out,
-          s_complex_writer, s_zero_d_kinds)
+          s_complex_writer, s_zero_d_kinds, s_path_kinds)
 
 
 def complex_idiom(g, z: str) -> bool:

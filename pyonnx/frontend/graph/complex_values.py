@@ -44,9 +44,15 @@ class Complex:
         param: the parameter name when this is an argument's value (its memory is the caller's).
         shared: after a run-time if/loop, why the value may share memory (see ``memory_note``).
         zero_d: for a 0-d value, numpy scalar or 0-d array where not by rule (complex_kinds).
+        kind_flag: for a 0-d value of kind "unknown", a 0-d bool graph value, true where it is
+            a 0-d array (lower/control_flow/complex_paths), or None when not known.
+        py_path: ``(where, flag)`` for a strong 0-d value that is a Python complex on some
+            run-time paths (``s = 0j`` before a loop that may run 0 times); ``flag``: a 0-d
+            bool graph value, true where it is the Python complex, or None when not known.
     """
 
-    __slots__ = ("re", "im", "dtype", "weak", "base", "param", "shared", "mem", "zero_d")
+    __slots__ = ("re", "im", "dtype", "weak", "base", "param", "shared", "mem", "zero_d",
+                 "kind_flag", "py_path")
     pyonnx_dynamic = True  # values.is_static: a graph value
 
     def __init__(self, re: Array, im: Array, dtype: np.dtype, weak: bool = False):
@@ -65,6 +71,8 @@ class Complex:
         # a 0-d value's kind where the rule of graph/complex_kinds.kind does not tell it:
         # "array", "scalar" (numpy's) or "unknown" (both on different paths); None: the rule
         self.zero_d: str | None = None
+        self.kind_flag = None
+        self.py_path: tuple | None = None
 
     @property
     def shape(self) -> tuple[Dim, ...]:

@@ -54,16 +54,38 @@ def _weak(v: Any) -> bool:
 
 
 def result_dtype(ctx, ufunc: np.ufunc, *values: Any) -> tuple[np.dtype, bool]:
-    """numpy's output dtype of ``ufunc(*values)`` and whether the result is weak."""
+    """numpy's output dtype of ``ufunc(*values)`` and whether the result is weak.
+
+    A value that is a Python number on some run-time paths only (``s = 0j`` before a loop
+    that may run 0 times) is checked where numpy's dtype differs on those paths
+    (lower/control_flow/complex_paths)."""
+    from pyonnx.frontend.lower.control_flow import complex_paths
+
+    dt, weak = _resolved(ufunc, values)
+    if dt is None:
+        try:
+            dtypes._resolve(ufunc, tuple(_proxies(values)))
+        except Exception as e:
+            raise ctx.error(f"np.{ufunc.__name__}: {e}") from None
+    complex_paths.check_operands(ctx, f"np.{ufunc.__name__}", values, dt,
+                                 lambda alt: _resolved(ufunc, alt)[0])
+    return dt, weak
+
+
+def _proxies(values: tuple) -> list:
     proxies = [_proxy(v) for v in values]
-    weak = all(_weak(v) for v in values)
-    if weak:
+    if all(_weak(v) for v in values):
         proxies = [dtypes._strong(p) for p in proxies]
+    return proxies
+
+
+def _resolved(ufunc: np.ufunc, values: tuple) -> tuple[np.dtype | None, bool]:
+    """(numpy's output dtype or None when numpy has no loop, whether the result is weak)."""
     try:
-        _, outs = dtypes._resolve(ufunc, tuple(proxies))
-    except Exception as e:
-        raise ctx.error(f"np.{ufunc.__name__}: {e}") from None
-    return outs[0], weak
+        _, outs = dtypes._resolve(ufunc, tuple(_proxies(values)))
+    except Exception:
+        return None, all(_weak(v) for v in values)
+    return outs[0], all(_weak(v) for v in values)
 
 
 def _static_int_exponent(b: Any) -> int | None:
@@ -152,9 +174,10 @@ def binary(ctx, op: type, a: Any, b: Any) -> Any:
         # with a Python complex c on the left is a Python complex (fuzz seed 12000809); with
         # the numpy scalar on the left, or any other numpy type, numpy answers (complex128).
         weak = True
+    from pyonnx.frontend.lower.control_flow.complex_paths import derive
     if op is ast.Pow:
         re, im = power(ctx, a, b, dt)
-        return make(ctx, re, im, dt, weak)
+        return derive(ctx, make(ctx, re, im, dt, weak), (a, b))
     r = R(ctx)
     ar, ai = parts(ctx, a, dt)
     br, bi = parts(ctx, b, dt)
@@ -166,15 +189,16 @@ def binary(ctx, op: type, a: Any, b: Any) -> Any:
         re, im = mul(r, ar, ai, br, bi)
     else:
         re, im = div(r, ar, ai, br, bi)
-    return make(ctx, re, im, dt, weak)
+    return derive(ctx, make(ctx, re, im, dt, weak), (a, b))
 
 
 def unary(ctx, op: type, a: Complex) -> Any:
     r = R(ctx)
+    from pyonnx.frontend.lower.control_flow.complex_paths import derive
     if op is ast.USub:
-        return make(ctx, r.negative(a.re), r.negative(a.im), a.dtype, a.weak)
+        return derive(ctx, make(ctx, r.negative(a.re), r.negative(a.im), a.dtype, a.weak), (a,))
     if op is ast.UAdd:  # a new array, as in numpy (``b = +z; b -= 1`` leaves z alone)
-        return new_copy(ctx, a, a.weak)
+        return derive(ctx, new_copy(ctx, a, a.weak), (a,))
     if op is ast.Not:
         return r.logical_not(truth(ctx, a))
     raise ctx.error("'~' is not defined for complex values (numpy raises TypeError)")

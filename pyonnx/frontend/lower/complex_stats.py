@@ -100,6 +100,9 @@ def select(ctx, condlist, choicelist, default=0):
         raise ctx.error("select with an empty condition list is not possible (numpy raises "
                         "ValueError)")
     dt = np.result_type(*(_value_proxy(v) for v in (*choicelist, default)))
+    from pyonnx.frontend.lower.control_flow import complex_paths
+    complex_paths.check_operands(ctx, "np.select", (*choicelist, default), dt, lambda alt:
+                                 np.result_type(*(_value_proxy(v) for v in alt)))
     conds = [c if isinstance(c, Array) else ctx.asarray(c) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype != np.bool_:

@@ -17,7 +17,7 @@ from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Undefined, is_static
 from pyonnx.frontend.lower import alias_writes, aliases, memory_sharing
-from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
+from pyonnx.frontend.lower.control_flow import complex_paths, held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.common import (
     _I64, condition, dynamic, isolated, typed)
 from pyonnx.frontend.lower.structure import Static, leaf_plans, rebuild
@@ -83,7 +83,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                 bound[key] = value
                 if kinds and key in kinds:
                     scalar_kinds.assume(ctx, value, kinds[key])
-                if key in weak_entry:
+                if key in weak_entry and isinstance(value, Complex):
+                    complex_paths.mark_first_iteration(value, line)
+                elif key in weak_entry:
                     path_weak.mark(ctx, value, f"the loop at line {line}: a Python number on "
                                    "its first iteration only")
                 if py_kinds and key in py_kinds:

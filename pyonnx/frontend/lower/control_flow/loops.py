@@ -22,7 +22,7 @@ from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, complex_aliases, complex_choices,
                                    memory_sharing)
 from pyonnx.frontend.graph.complex_values import Complex
-from pyonnx.frontend.lower.control_flow import held_items, maybe_bound, path_types
+from pyonnx.frontend.lower.control_flow import complex_paths, held_items, maybe_bound, path_types
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
     follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only, viewed_buffers,
@@ -135,7 +135,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     py_unknown: set[str] = set()  # (of those, names whose flag a body did not know)
     for _ in range(8):
         py_kinds = {**_kind_entry(entry_plans, plans), **mixed_kinds}
-        weak_now = _weak_entry(entry_plans, plans)
+        weak_now = _weak_entry(entry_plans, plans) | complex_paths.weak_entry(entry_plans, plans)
         exits, memory, nodes, inputs, cond_out, bound = lower_body(
             lowering, node, plans, start, next_test, line, sharing - derived, kinds, held,
             weak_now, stale, py_kinds, watched, flagged, alias_watch, py_flagged)
@@ -390,6 +390,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 state_aliases.mixed0d[value.value] = None  # (its kind is not followed)
         else:
             env.bind(k, value)
+            _mark_complex_paths(ctx, value, k, entry, exits, may_skip, inputs, nodes,
+                                lambda: ran or loop_ran(ctx, count, first_value), line)
             if k in kinds and (k not in pending or not may_skip):
                 scalar_kinds.assume(ctx, value, kinds[k])
             elif k not in after:  # the kinds of the entry (0 iterations) and an iteration's
@@ -520,3 +522,29 @@ def _complex_rebound(entry: dict, exits: dict, plans: dict) -> set:
     array, possibly: the parts' buffers say)."""
     return {n for n in plans if isinstance(n, str) and isinstance(exits.get(n), Complex)
             and exits[n] is not entry.get(n)}
+
+
+def _mark_complex_paths(ctx, value: Any, k: str, entry: dict, exits: dict, may_skip: bool,
+                        inputs: tuple, nodes: list, ran, line: Any) -> None:
+    """complex_paths.after_join for a loop's final value of ``k``: the entry's path (0
+    iterations, when the loop may skip) and an iteration's. A flag made in the body is not
+    read after the loop (``ran()``: the 0-d bool "the loop ran" graph value)."""
+    if not isinstance(value, (Complex, tuple, list, dict)):
+        return
+    inside = {id(n) for n in nodes} | {id(inputs[0]), id(inputs[1])} | \
+        {id(v) for state in inputs[2] for v in state}
+
+    def visible(flag: ir.Value) -> bool:
+        return id(flag) not in inside and id(flag.producer()) not in inside
+
+    if may_skip:
+        sides = [entry.get(k), exits.get(k)]
+
+        def select(f):
+            return path_types.select_flag(ctx, ran(), f[1], f[0])
+    else:
+        sides = [exits.get(k)]
+
+        def select(f):
+            return f[0]
+    complex_paths.after_join(ctx, value, sides, select, f"the loop at line {line}", visible)

@@ -1,0 +1,191 @@
+"""Complex 0-d values whose numpy type depends on the run-time path (lower/control_flow/
+complex_paths.py): a Python complex after a loop that ran 0 times, a 0-d array on one path and
+a numpy scalar on another. numpy is the oracle; where the model cannot give numpy's dtype the
+call fails (ExecutionError) on the path that would differ, never answers in the other type."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.oracle import check
+
+C = (np.complex64, np.complex128)
+
+
+def python_accumulator(z):
+    s = 0j
+    for i in range(z.shape[0]):
+        s += z[i]
+    return s
+
+
+def array_accumulator(z):
+    acc = np.zeros((), complex)
+    for i in range(z.shape[0]):
+        acc = acc + z[i]
+    return acc
+
+
+def accumulator_plus_float32(z, y):
+    s = 0j
+    for i in range(z.shape[0]):
+        s = s + z[i]
+    return s + y
+
+
+def where_after_loop(z, w):
+    s = 0j
+    for i in range(z.shape[0]):
+        s = s + z[i]
+    return np.where(w.real > 0, s, w)
+
+
+def select_after_loop(z, w):
+    s = 0j
+    for i in range(z.shape[0]):
+        s = s + z[i]
+    return np.select([w.real > 0], [w], s)
+
+
+def float_accumulator_times_complex(x, z):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = s + x[i]
+    return s * z
+
+
+def python_on_one_branch(z):
+    if z.real.sum() > 0:
+        s = 0j
+    else:
+        s = z[0] * 2
+    return s
+
+
+def array_on_one_branch(z):
+    if z.real.sum() > 0:
+        s = np.zeros((), np.complex128)
+    else:
+        s = z[0] * 2
+    return s, s * 2
+
+
+def while_accumulator(z):
+    s = 0j
+    i = 0
+    while i < z.shape[0] and z[i].real < 3:
+        s = s + z[i] * z[i]
+        i += 1
+    return s
+
+
+def _z(n, dt, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dt)
+
+
+@pytest.mark.parametrize("dt", C)
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_python_accumulator_is_a_python_complex_after_zero_trips(dt, n):
+    compiled = check(python_accumulator, _z(n, dt))
+    got = compiled(_z(n, dt))
+    assert type(got) is (complex if n == 0 else np.dtype(dt).type)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_array_accumulator_is_a_0d_array_after_zero_trips(n):
+    compiled = check(array_accumulator, _z(n, np.complex128))
+    got = compiled(_z(n, np.complex128))
+    assert isinstance(got, np.ndarray) if n == 0 else isinstance(got, np.complex128)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_float32_operand_after_the_loop_ran(n):
+    check(accumulator_plus_float32, _z(n, np.complex128), np.ones(2, np.float32))
+
+
+def test_float32_operand_after_zero_trips_fails_not_answers_in_complex128():
+    # numpy: 0j + float32 array is complex64; after a trip, complex128: the model has one type
+    compiled = pyonnx.compile(accumulator_plus_float32)
+    assert accumulator_plus_float32(_z(0, np.complex128), np.ones(2, np.float32)).dtype == \
+        np.complex64
+    assert compiled(_z(2, np.complex128), np.ones(2, np.float32)).dtype == np.complex128
+    with pytest.raises(pyonnx.ExecutionError, match="depends on the path taken at run time"):
+        compiled(_z(0, np.complex128), np.ones(2, np.float32))
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_complex64_accumulator_keeps_numpys_dtype_with_float32(n):
+    # the state is complex64 on every path here: no difference to refuse
+    check(accumulator_plus_float32, _z(n, np.complex64), np.ones(2, np.float32))
+
+
+@pytest.mark.parametrize("fn, call", [(where_after_loop, "np.add"),
+                                      (select_after_loop, "np.select")])
+def test_choice_after_zero_trips_fails_where_numpys_dtype_differs(fn, call):
+    # numpy's np.where and np.select take a Python complex as weak
+    compiled = pyonnx.compile(fn)
+    w = _z(3, np.complex64, 1)
+    check(compiled, _z(2, np.complex128), w)
+    assert fn(_z(0, np.complex128), w).dtype == np.complex64
+    with pytest.raises(pyonnx.ExecutionError, match=f"{call} gives complex128"):
+        compiled(_z(0, np.complex128), w)
+
+
+def test_python_float_times_complex64_after_zero_trips():
+    # 0.0 * complex64 is complex64 in numpy, np.float64 * complex64 complex128
+    compiled = pyonnx.compile(float_accumulator_times_complex)
+    z = _z(3, np.complex64, 3)
+    check(compiled, np.arange(2.0), z)
+    assert float_accumulator_times_complex(np.arange(0.0), z).dtype == np.complex64
+    with pytest.raises(pyonnx.ExecutionError, match="Python float"):
+        compiled(np.arange(0.0), z)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_python_complex_on_one_branch(sign):
+    check(python_on_one_branch, sign * (np.arange(1.0, 4.0) + 1j))
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_0d_array_on_one_branch(sign):
+    compiled = check(array_on_one_branch, sign * (np.arange(1.0, 4.0) + 1j))
+    got = compiled(sign * (np.arange(1.0, 4.0) + 1j))
+    assert isinstance(got[0], np.ndarray) == (sign > 0)
+    assert isinstance(got[1], np.complex128)
+
+
+@pytest.mark.parametrize("z", [np.array([], complex), np.array([5 + 1j]),
+                               np.array([1 + 1j, 2 - 1j, 4j, 7 + 0j])])
+def test_while_accumulator(z):
+    check(while_accumulator, z)
+
+
+def accumulator_and_operator_results(z):
+    acc = 1 - 0.5j
+    for i in range(z.shape[0] - 1):
+        acc += z[i]
+    return acc, acc * 2, -acc, 2.0 / acc
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_operators_on_a_python_complex_stay_python_complex(n):
+    # (1 - 0.5j) * 2 is a Python complex where the loop ran 0 times, an np.complex128 after
+    check(accumulator_and_operator_results, _z(n, np.complex128))
+
+
+def scaled_in_the_body(z):
+    acc = 0j
+    for i in range(z.shape[0]):
+        acc = acc * 0.5 + z[i]
+    return acc
+
+
+def test_python_complex_arithmetic_in_float32_precision_is_refused():
+    # the first iteration computes 0j * 0.5 in complex128 (Python), later ones in complex64:
+    # one model cannot do both (the real path refuses `s = 0.0; s = s * 0.5 + x32[i]` too)
+    with pytest.raises(pyonnx.ConversionError, match="Python complex on some paths"):
+        pyonnx.compile(scaled_in_the_body)(_z(3, np.complex64))
+    check(scaled_in_the_body, _z(3, np.complex128))
