@@ -142,3 +142,20 @@ def test_power_real_integer_exponents(dtype):
     rt = 1e-3 if dtype == C64 else 1e-12  # (n = 100, 127, 1e3: cpow, whose error grows with n)
     check(power_real_exponent, z, n.astype(np.float32 if dtype == C64 else np.float64),
           rtol=rt, atol=1e-30)
+
+
+def sinc_of(z):
+    return np.sinc(z), np.sinc(z[..., :1] * 2)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("z", [
+    [0j, -0.0 + 0j, 0 - 0.0j, 1 + 1j, -0.5 + 2j, 3 + 0j, 1e-30j, 2.5 - 40j],
+    [complex(np.inf, 0), complex(0, np.inf), complex(np.nan, 1), complex(1, np.nan),
+     complex(-np.inf, np.inf), 1e30 + 1j],
+    [[0.25 + 0.5j, -1j], [7 + 1e-3j, -2 - 2j]],
+    np.zeros((0, 2)),
+])
+def test_sinc(dtype, z):
+    # numpy's own code: pi * z, where(x, x, 1e-20), sin(y) / y (nan where numpy has nan)
+    check(sinc_of, np.asarray(z, dtype))

@@ -1,4 +1,4 @@
-"""np.convolve and np.correlate with complex operands.
+"""np.convolve, np.correlate and np.sinc with complex operands.
 
 Input: two 1-D values, at least one complex, and numpy's ``mode``. Output: a Complex of
 numpy's result dtype. Both are bilinear, so each is four real convolutions (correlations) of
@@ -11,9 +11,15 @@ checks):
 
 A sum of the four real results puts infinities where numpy's complex sums do (the same signed
 infinities are added, in another order); finite values agree to rounding.
+
+``sinc(z)`` is numpy's own code on the complex value: ``x = pi * z`` (a complex product, as
+numpy's ufunc computes it), ``y = where(x, x, 1e-20)`` (numpy's eps for a non-float dtype),
+``sin(y) / y``.
 """
 
 from __future__ import annotations
+
+import ast
 
 import numpy as np
 
@@ -44,5 +50,14 @@ def _lower(func, conjugate: bool, default_mode: str):
     return lower
 
 
+def sinc(ctx, z):
+    from pyonnx.frontend.lower import complex_ops as ops
+    from pyonnx.frontend.lower.complex_functions import FUNCS as COMPLEX, where
+
+    x = ops.binary(ctx, ast.Mult, np.pi, z)
+    y = where(ctx, ops.truth(ctx, x), x, 1e-20)
+    return ops.binary(ctx, ast.Div, COMPLEX[np.sin](ctx, y), y)
+
+
 FUNCS = {np.convolve: _lower(np.convolve, False, "full"),
-         np.correlate: _lower(np.correlate, True, "valid")}
+         np.correlate: _lower(np.correlate, True, "valid"), np.sinc: sinc}
