@@ -196,7 +196,7 @@ def _flag(lw, node, space, st) -> None:
     lower_stmts(lw, node, [assign(st.target, _scalar(call("where", name(hit_name),
                                                           name(v_name), name(st.target))))])
     kinds.settle(lw, node, st.target, path_weak.python_kind(before), path_weak.python_kind(v),
-                 hit)
+                 hit, start=before)
 
 
 def _reduce(lw, node, space, st) -> None:
@@ -224,7 +224,8 @@ def _reduce(lw, node, space, st) -> None:
         else:  # the start value where no iteration's mask held
             taken = bind(lw, node, call("any", name(m_name)), "any")[1]
             kinds.settle(lw, node, acc, path_weak.python_kind(a), path_weak.python_kind(
-                Array(e.value, e.dtype, (), weak=e.weak) if isinstance(e, Array) else e), taken)
+                Array(e.value, e.dtype, (), weak=e.weak) if isinstance(e, Array) else e), taken,
+                start=a)
         return
     kind = "max" if op in ("pymax", "maximum") else "min"
     # Reduced in the dtype the loop's comparisons end in (max(-inf, int) is a float), so the
@@ -252,7 +253,7 @@ def _reduce(lw, node, space, st) -> None:
                                        lower_stmts, assign)
     if kept is not None:
         kinds.settle(lw, node, acc, *kinds_of, Array(lw.ctx.op("Not", kept.value),
-                                                     kept.dtype, ()))
+                                                     kept.dtype, ()), start=a)
         return
     if op in ("pymax", "pymin"):
         # Python's max(acc, e) keeps acc unless e compares greater: NaN never wins.
@@ -266,7 +267,7 @@ def _reduce(lw, node, space, st) -> None:
                                                    comparators=[name(acc)]), "won")
         lower_stmts(lw, node, [assign(acc, _scalar(call("where", name(won_name), name(r_name),
                                                         name(acc))))])
-        kinds.settle(lw, node, acc, *kinds_of, won)
+        kinds.settle(lw, node, acc, *kinds_of, won, start=a)
         return
     E = e_cast if m_name is None else call("where", name(m_name), e_cast, ast.Constant(ident))
     r = call(fn, E, initial=ast.Constant(ident))
@@ -302,14 +303,15 @@ def _keep_python_number(lw, acc: str, before: Any, e: Any, space: Space, node) -
         flag = none if flag is None else ctx.op("Or", flag, none)
     # (one the dtype cannot hold, a Python int start of a float sum, fails where it is kept)
     kinds.settle(lw, node, acc, path_weak.python_kind(before), None,
-                 Array(ctx.op("Not", flag), np.dtype(np.bool_), ()))
+                 Array(ctx.op("Not", flag), np.dtype(np.bool_), ()), start=before)
 
 
 def _argext(lw, node, space, st) -> None:
     """``if e > best: best = e; k = i``: the first (in iteration order) strict improvement."""
     best, k_name, kind = st.target, st.extra, st.op
     var = space.vars[0]
-    kb = path_weak.python_kind(lw.env.lookup(best)[1])
+    start = lw.env.lookup(best)[1]
+    kb = path_weak.python_kind(start)
     kk = None if k_name is None else path_weak.python_kind(lw.env.lookup(k_name)[1])
     e_name, e = bind(lw, node, st.value.node)
     ident = identity(e.dtype, kind)
@@ -334,6 +336,6 @@ def _argext(lw, node, space, st) -> None:
     # (each element of e is a Python number where e is weak; the index is the loop's int)
     ke = path_weak.python_kind(Array(e.value, e.dtype, (), weak=e.weak)) \
         if isinstance(e, Array) else path_weak.python_kind(e)
-    kinds.settle(lw, node, best, kb, ke, taken)
+    kinds.settle(lw, node, best, kb, ke, taken, start=start)
     if k_name is not None:
         kinds.settle(lw, node, k_name, kk, "i", taken)

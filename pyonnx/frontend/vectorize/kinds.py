@@ -22,15 +22,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from pyonnx.frontend.graph import path_weak
+from pyonnx.frontend.graph.values import Array
 
 __all__ = ["settle"]
 
 
-def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any) -> None:
-    """Records the kinds of ``target``'s 0-d result on each path (see the module docstring)."""
+def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any,
+           start: Any = None) -> None:
+    """Records the kinds of ``target``'s 0-d result on each path (see the module docstring).
+    ``start``: the start value, where it is a Python float a narrower dtype may not hold
+    (lower/control_flow/python_entry.py: fails at run time where no iteration took it)."""
     after = lw.env.lookup(target)[1]
     line = getattr(node, "lineno", "?")
+    if kb == "f" and start is not None and taken is not True:
+        from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+        kept = lw.ctx.const(np.array(True)) if taken is False else \
+            lw.ctx.op("Not", taken.value if isinstance(taken, Array) else taken)
+        after = held_exactly(lw.ctx, after, start, kept, target.lstrip("_"), line)
+        lw.env.bind(target, after)
     generator = target.startswith("_pyonnx_comp")
     shown = "the sum over the generator" if generator else f"'{target}'"
     fix = "give sum() the start value of the type it makes, e.g. sum(..., 0.0)" \

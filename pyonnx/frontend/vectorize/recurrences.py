@@ -291,11 +291,12 @@ def plan_search(lw, node: ast.For, extra: ast.expr, space: Space, live_out):
         # in the loop, a Python number where that is one (idx = -1 ... idx = i stays a Python
         # int), a numpy scalar where that is one (vectorize/kinds.py).
         for t, v in sets + [(flag, ast.Constant(True))]:
-            before = path_weak.python_kind(lw.env.lookup(t)[1])
+            start = lw.env.lookup(t)[1]
             v_name, value = emit.bind(lw, node, _rename(v, var.name, at), "v")
             emit.lower_stmts(lw, node, [emit.assign(t, emit.expr(
                 "np.where(f, v, t)[()]", np=NP, f=found, v=v_name, t=t))])
-            kinds.settle(lw, node, t, before, path_weak.python_kind(value), taken)
+            kinds.settle(lw, node, t, path_weak.python_kind(start),
+                         path_weak.python_kind(value), taken, start=start)
     return run
 
 

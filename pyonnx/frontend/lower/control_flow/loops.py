@@ -22,7 +22,8 @@ from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, complex_aliases, complex_choices,
                                    memory_sharing)
 from pyonnx.frontend.graph.complex_values import Complex
-from pyonnx.frontend.lower.control_flow import complex_paths, held_items, maybe_bound, path_types
+from pyonnx.frontend.lower.control_flow import (complex_paths, held_items, maybe_bound,
+                                                path_types, python_entry)
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
     follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only, viewed_buffers,
@@ -380,6 +381,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
             # a Python number after 0 iterations, a numpy value after more (s = 0.0, then
             # s = s + x[i]): refused where numpy's result type would show the difference
             ran = ran or loop_ran(ctx, count, first_value)
+            value = python_entry.held_exactly(ctx, value, entry.get(k), ctx.op("Not", ran), k,
+                                              line)
             path_weak.mark(ctx, value, f"the loop at line {line}, which may run 0 times",
                            ctx.op("Not", ran))
         if isinstance(k, aliases.Buffer):
@@ -421,9 +424,11 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
     for n in py_flagged:
         still = env.locals.pop(path_types.python_key(n), None)
         if isinstance(env.locals.get(n), Array):
-            path_weak.mark(ctx, env.locals[n], f"the loop at line {line}, whose iterations may "
-                           "keep it", still.value if isinstance(still, Array)
-                           and n not in py_unknown else None)
+            flag = still.value if isinstance(still, Array) and n not in py_unknown else None
+            env.bind(n, python_entry.held_exactly(ctx, env.locals[n], entry.get(n), flag, n,
+                                                  line))
+            path_weak.mark(ctx, env.locals[n], f"the loop at line {line}, whose iterations "
+                           "may keep it", flag)
     for n in names:
         plan = plans.get(n)
         if n in flagged and n in maybe_final and maybe_bound.flag_key(n) in maybe_final:
@@ -548,3 +553,5 @@ def _mark_complex_paths(ctx, value: Any, k: str, entry: dict, exits: dict, may_s
         def select(f):
             return f[0]
     complex_paths.after_join(ctx, value, sides, select, f"the loop at line {line}", visible)
+    if isinstance(value, Complex) and value.py_path is not None:
+        python_entry.held_exactly(ctx, value, entry.get(k), value.py_path[1], k, line)

@@ -1,0 +1,111 @@
+"""A Python number a loop may leave as it entered, carried in a narrower state dtype
+(lower/control_flow/python_entry.py): ``s = 0.1`` before a float32 loop is numpy's Python
+float 0.1 after 0 trips, which the float32 state holds only rounded. The model fails there
+(never returns 0.10000000149); a start value the dtype holds exactly needs nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyonnx
+from tests.oracle import LOOPS, check, op_types
+
+
+def vectorized_sum(x):
+    s = 0.1
+    for i in range(x.shape[0]):
+        s = s + x[i]
+    return s
+
+
+def recurrence(x):
+    s = 0.1
+    for i in range(x.shape[0]):
+        s = np.maximum(s, x[i]) * x[i]
+    return s
+
+
+def running_max(x):
+    m = 0.1
+    for i in range(x.shape[0]):
+        if x[i] > m:
+            m = x[i]
+    return m
+
+
+def runtime_start(x, t):
+    s = t * 0.1
+    for i in range(x.shape[0]):
+        s = np.maximum(s, x[i]) * x[i]
+    return s
+
+
+def exact_start(x):
+    s = 0.5
+    for i in range(x.shape[0]):
+        s = np.maximum(s, x[i]) * x[i]
+    return s
+
+
+def complex_sum(z):
+    s = 0.1 + 0.2j
+    for i in range(z.shape[0]):
+        s = s + z[i]
+    return s
+
+
+F32 = np.float32
+
+
+@pytest.mark.parametrize("fn", [vectorized_sum, recurrence, running_max])
+def test_inexact_python_start_fails_where_the_loop_left_it(fn):
+    compiled = pyonnx.compile(fn)
+    assert fn(np.zeros(0, F32)) == 0.1 and type(fn(np.zeros(0, F32))) is float
+    with pytest.raises(pyonnx.ExecutionError, match="holds only rounded"):
+        compiled(np.zeros(0, F32))
+    check(compiled, np.array([0.25, 2.0, -1.0], F32))
+
+
+def test_the_recurrence_is_a_loop():
+    # (the other forms are vectorized: both lowerings check the start value)
+    assert op_types(pyonnx.compile(recurrence), np.ones(3, F32)) & LOOPS
+    assert not op_types(pyonnx.compile(vectorized_sum), np.ones(3, F32)) & LOOPS
+
+
+def test_running_max_kept_start_fails():
+    # every element below the start: the loop ran but left the Python float as it entered
+    compiled = pyonnx.compile(running_max)
+    with pytest.raises(pyonnx.ExecutionError, match="holds only rounded"):
+        compiled(np.full(3, -1.0, F32))
+
+
+@pytest.mark.parametrize("t", [1.0, 0.0])
+def test_runtime_start_checked_at_run_time(t):
+    compiled = pyonnx.compile(runtime_start)
+    check(compiled, np.ones(2, F32), t)
+    if t == 0.0:  # 0.0 is held exactly: numpy's Python float 0.0 comes back
+        check(compiled, np.ones(0, F32), t)
+    else:
+        with pytest.raises(pyonnx.ExecutionError, match="as a Python float"):
+            compiled(np.ones(0, F32), t)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_exact_start_needs_nothing(n, dtype):
+    check(exact_start, np.linspace(-1, 1, n).astype(dtype))
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_float64_state_holds_every_python_float(n):
+    check(vectorized_sum, np.ones(n))
+    check(recurrence, np.ones(n))
+
+
+def test_complex64_state():
+    compiled = pyonnx.compile(complex_sum)
+    with pytest.raises(pyonnx.ExecutionError, match="Python complex"):
+        compiled(np.zeros(0, np.complex64))
+    check(compiled, np.array([1 + 1j, -2j], np.complex64))
+    check(complex_sum, np.zeros(0, np.complex128))
