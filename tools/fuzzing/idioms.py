@@ -75,6 +75,30 @@ def s_running_extreme(g):
     return True
 
 
+def s_python_start(g):
+    """``s = 0.1`` (a Python float a float32 or float16 state holds only rounded) before a loop
+    over a float vector that may run 0 times or never rebind it (a sum, ``max``, an ``if``
+    that keeps the larger): numpy keeps the Python float there
+    (lower/control_flow/python_entry.py)."""
+    names = g.names(("array",), lambda n, d: d.ndim == 1 and d.dtype.startswith("float"))
+    if not names:
+        return False
+    a = g.rng.choice(names)
+    s, i = g.fresh("s"), g.fresh("i")
+    start = g.rng.choice(("0.1", "-2.7", "1e-3", "0.5", "3.0"))
+    bound = g.rng.choice((f"{a}.shape[0]", f"{a}.shape[0] - 1", f"min({a}.shape[0], 2) - 1"))
+    item = f"{a}[{i}]"
+    step = g.rng.choice(([f"    {s} = {s} + {item}"], [f"    {s} = max({s}, {item})"],
+                         [f"    if {item} > {s}:", f"        {s} = {item}"],
+                         [f"    {s} = np.maximum({s}, {item}) * {item}"]))
+    if not g.try_stmt([f"{s} = {start}", f"for {i} in range({bound}):", *step],
+                      assigned=[s, i]):
+        return False
+    g.scoped_out.add(i)  # (unbound after 0 trips)
+    g.exact[s] = False
+    return True
+
+
 def s_dict_branches(g):
     """``d = {...}`` with the same keys on both paths of a run-time ``if``, then its items."""
     from fuzzing.statements import cond
