@@ -189,3 +189,43 @@ def test_python_complex_arithmetic_in_float32_precision_is_refused():
     with pytest.raises(pyonnx.ConversionError, match="Python complex on some paths"):
         pyonnx.compile(scaled_in_the_body)(_z(3, np.complex64))
     check(scaled_in_the_body, _z(3, np.complex128))
+
+
+def kept_if_positive(z):
+    s = 0j
+    for v in z:
+        if v.real > 0:
+            s += v
+    return s
+
+
+@pytest.mark.parametrize("dt", C)
+@pytest.mark.parametrize("z", [[], [-1 + 1j], [-1 + 1j, 2 - 1j, -3j, 4 + 4j]])
+def test_accumulator_an_iteration_may_keep(dt, z):
+    # a Python 0j where no element was positive (carried with a "still Python" flag), a
+    # numpy scalar of z's dtype after one was (was refused for complex64)
+    compiled = check(kept_if_positive, np.array(z, dt))
+    got = compiled(np.array(z, dt))
+    assert type(got) is (complex if all(np.real(z) <= 0) else np.dtype(dt).type)
+
+
+def half_j_or_item(z):
+    s = 0.5j if z[0].real > 0 else z[0]
+    return s
+
+
+def tenth_j_or_item(z):
+    s = 0.1j if z[0].real > 0 else z[0]
+    return s
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_python_complex_on_one_branch_held_exactly(sign):
+    check(half_j_or_item, np.array([sign + 1j, 2], np.complex64))
+
+
+def test_python_complex_on_one_branch_rounded_fails_where_taken():
+    compiled = pyonnx.compile(tenth_j_or_item)
+    check(compiled, np.array([-1 + 1j, 2], np.complex64))  # the item's path: no difference
+    with pytest.raises(pyonnx.ExecutionError, match="holds the Python complex only rounded"):
+        compiled(np.array([1 + 1j, 2], np.complex64))

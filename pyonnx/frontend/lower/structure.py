@@ -521,10 +521,8 @@ def _join_complex(a: Plan, b: Plan, loop: bool) -> ComplexPlan:
     if pa.dtype == pb.dtype:
         return ComplexPlan(pa.dtype, shape, pa.weak and pb.weak, shared, mem, param, zero_d)
     if pa.weak != pb.weak:
-        if not loop and (pa.weak or pb.weak) and pa.shape == () == pb.shape and \
-                not (pa.weak and pb.weak):
-            raise JoinError(_describe(a), _describe(b), "numpy's type depends on the path "
-                            "taken; make both the same, e.g. np.complex128(...) on both paths")
+        # (a Python complex on one path: the join's value is marked where it is one, and
+        # checked where numpy's dtype or value would show it: lower/control_flow/complex_paths)
         strong = pb if pa.weak else pa
         return ComplexPlan(strong.dtype, shape, False, shared, mem, param, zero_d)
     if loop and np.can_cast(pa.dtype, pb.dtype, "safe"):

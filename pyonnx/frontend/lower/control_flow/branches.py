@@ -263,7 +263,7 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
         merged.append((name, plan))
         values.append((a, b))
     kind_flags: dict[Any, ir.Value] = {}
-    complex_joins: list[tuple[Any, list]] = []  # (merged value, its sides): complex_paths
+    complex_joins: list[tuple] = []  # (name, merged value, its sides): complex_paths
     kinds: list[tuple[Any, Any, tuple]] = []  # (name, merged value, sides): after the flags
     # A 0-d value that is a 0-d array on one path and a numpy scalar on the other: an If
     # output says which (returned with the value: convert._outputs).
@@ -361,16 +361,17 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
                                                 if s is not stand_ins.get(key))))
                 unread = {i for i, s in enumerate(sides) if s is stand_ins.get(key)} | \
                     {_dead_side(key, return_guard)} - {None}
-                complex_joins.append((value, complex_paths.sides_of(list(sides), unread)))
+                complex_joins.append((key, value, complex_paths.sides_of(list(sides), unread)))
                 if key in ambiguous:
                     made.append((value, ambiguous[key], () if key in guarded else sides))
         for key, value, sides in kinds:
             scalar_kinds.merge_kinds(ctx, value, list(sides), kind_flags.get(key))
-        for value, sides in complex_joins:  # (a flag made inside a branch is not read here)
+        for key, value, sides in complex_joins:  # (a flag made in a branch is not read here)
             complex_paths.after_join(
                 ctx, value, sides, lambda f: path_types.select_flag(ctx, cond, f[0], f[1]),
                 f"the branches of the '{construct}' at line {line}",
-                lambda f: all(id(f.producer()) not in nodes for nodes in inside))
+                lambda f: all(id(f.producer()) not in nodes for nodes in inside),
+                [cond, ctx.op("Not", cond)], key if isinstance(key, str) else "")
         for value, alts, sides in made:
             if isinstance(alts, complex_choices.ComplexChoice):
                 unfollowed += [(item, item_sides if sides else ()) for item, item_sides

@@ -60,35 +60,53 @@ def kind_side(v: Any) -> Any:
     return {"array": True, "scalar": False}.get(kind)
 
 
-def after_join(ctx, merged: Any, sides: list, select, where: str, visible) -> None:
+def after_join(ctx, merged: Any, sides: list, select, where: str, visible,
+               taken: list | None = None, name: str = "") -> None:
     """Marks the 0-d Complex ``merged`` (and those in a joined tuple, list or dict, item by
     item) that is one of ``sides`` (per path, :func:`sides_of`: a path whose value is never
     read, an unbound name's stand-in or a path that returned, is marked so), where the paths differ in what numpy
     holds. ``select(flags)``: the join's flag from per-side flags (True/False/0-d bool graph
     values); ``visible(flag)``: whether a side's graph-value flag can be read after the join
-    (a flag made inside a branch or loop body cannot); ``where``: for messages."""
+    (a flag made inside a branch or loop body cannot); ``where``: for messages. ``taken``
+    (a run-time ``if``'s join): per side, the 0-d bool graph value true where that path ran:
+    a Python complex side the merged dtype holds only rounded fails where it ran
+    (python_entry.held_exactly; ``name``: the joined name)."""
     if isinstance(merged, (tuple, list)):
         for i, item in enumerate(merged):
             after_join(ctx, item, [s if s is _UNREAD else s[i] if isinstance(s, (tuple, list))
                                    and len(s) == len(merged) else None for s in sides],
-                       select, where, visible)
+                       select, where, visible, taken, name)
         return
     if type(merged) is dict:
         for k, item in merged.items():
             after_join(ctx, item, [s if s is _UNREAD else s.get(k) if type(s) is dict
-                                   else None for s in sides], select, where, visible)
+                                   else None for s in sides], select, where, visible, taken,
+                       name)
         return
     if not isinstance(merged, Complex) or merged.ndim or merged.weak:
         return
     py = _flag([s if s is _UNREAD else python_side(s) for s in sides], select, visible)
     if py is not False:
         merged.py_path = (where, ctx.const(np.array(True)) if py is True else py)
+        if taken is not None:
+            _held(ctx, merged, sides, taken, where, name)
     if complex_kinds.kind(merged) == "unknown":
         kind = _flag([s if s is _UNREAD else kind_side(s) for s in sides], select, visible)
         if isinstance(kind, bool):  # the paths that are read agree
             merged.zero_d = "array" if kind else "scalar"
         else:
             merged.kind_flag = kind
+
+
+def _held(ctx, merged: Complex, sides: list, taken: list, where: str, name: str) -> None:
+    """python_entry.held_exactly for each side of a run-time ``if`` that is a Python
+    complex (where it ran)."""
+    from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+
+    for s, ran in zip(sides, taken):
+        if s is _UNREAD or not (type(s) is complex or isinstance(s, Complex) and s.weak):
+            continue
+        held_exactly(ctx, merged, s, ran, name, None, join=where)
 
 
 def _flag(flags: list, select, visible) -> Any:

@@ -394,7 +394,8 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         else:
             env.bind(k, value)
             _mark_complex_paths(ctx, value, k, entry, exits, may_skip, inputs, nodes,
-                                lambda: ran or loop_ran(ctx, count, first_value), line)
+                                lambda: ran or loop_ran(ctx, count, first_value), line,
+                                k not in py_flagged)
             if k in kinds and (k not in pending or not may_skip):
                 scalar_kinds.assume(ctx, value, kinds[k])
             elif k not in after:  # the kinds of the entry (0 iterations) and an iteration's
@@ -423,7 +424,12 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                     outer, lambda: loop_ran(ctx, count, first_value))
     for n in py_flagged:
         still = env.locals.pop(path_types.python_key(n), None)
-        if isinstance(env.locals.get(n), Array):
+        if isinstance(env.locals.get(n), Complex) and not env.locals[n].weak:
+            flag = still.value if isinstance(still, Array) and n not in py_unknown else None
+            env.locals[n].py_path = (f"the loop at line {line}, whose iterations may keep it",
+                                     flag)
+            python_entry.held_exactly(ctx, env.locals[n], entry.get(n), flag, n, line)
+        elif isinstance(env.locals.get(n), Array):
             flag = still.value if isinstance(still, Array) and n not in py_unknown else None
             env.bind(n, python_entry.held_exactly(ctx, env.locals[n], entry.get(n), flag, n,
                                                   line))
@@ -530,10 +536,12 @@ def _complex_rebound(entry: dict, exits: dict, plans: dict) -> set:
 
 
 def _mark_complex_paths(ctx, value: Any, k: str, entry: dict, exits: dict, may_skip: bool,
-                        inputs: tuple, nodes: list, ran, line: Any) -> None:
+                        inputs: tuple, nodes: list, ran, line: Any, held: bool) -> None:
     """complex_paths.after_join for a loop's final value of ``k``: the entry's path (0
     iterations, when the loop may skip) and an iteration's. A flag made in the body is not
-    read after the loop (``ran()``: the 0-d bool "the loop ran" graph value)."""
+    read after the loop (``ran()``: the 0-d bool "the loop ran" graph value). ``held``: check
+    that the state holds a Python complex entry exactly (python_entry; a name carried with a
+    "still Python" flag is checked with that flag instead)."""
     if not isinstance(value, (Complex, tuple, list, dict)):
         return
     inside = {id(n) for n in nodes} | {id(inputs[0]), id(inputs[1])} | \
@@ -553,5 +561,5 @@ def _mark_complex_paths(ctx, value: Any, k: str, entry: dict, exits: dict, may_s
         def select(f):
             return f[0]
     complex_paths.after_join(ctx, value, sides, select, f"the loop at line {line}", visible)
-    if isinstance(value, Complex) and value.py_path is not None:
+    if held and isinstance(value, Complex) and value.py_path is not None:
         python_entry.held_exactly(ctx, value, entry.get(k), value.py_path[1], k, line)

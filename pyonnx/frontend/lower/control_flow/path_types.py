@@ -15,6 +15,7 @@ import numpy as np
 import onnx_ir as ir
 
 from pyonnx.frontend.graph import path_weak
+from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.structure import Leaf, Plan, Tree, mixes_python_scalar, plan_of
 
@@ -187,7 +188,8 @@ def python_state_flags(ctx, exits: dict, names, weak_entry, flagged: set, entry:
         if n not in weak_entry and n not in flagged:
             continue
         v = exits.get(n)
-        marked = isinstance(v, Array) and id(v.value) in ctx.path_weak and not v.weak
+        marked = isinstance(v, Array) and id(v.value) in ctx.path_weak and not v.weak or \
+            isinstance(v, Complex) and not v.weak and v.py_path is not None
         if n not in flagged:
             if not marked:
                 continue
@@ -196,8 +198,9 @@ def python_state_flags(ctx, exits: dict, names, weak_entry, flagged: set, entry:
             plans[python_key(n)] = plan_of(entry[python_key(n)])
             more = True
             continue
-        f = path_weak.python_flag(ctx, v) if marked else \
-            (isinstance(v, Array) and v.weak or type(v) in (int, float, bool))
+        f = (v.py_path[1] if isinstance(v, Complex) else path_weak.python_flag(ctx, v)) \
+            if marked else (isinstance(v, (Array, Complex)) and v.weak
+                            or type(v) in (int, float, bool, complex))
         if f is None:
             unknown.add(n)
             f = False
@@ -211,5 +214,7 @@ def mark_python_state(ctx, env_locals: dict, bound: dict, flagged: set, where: s
     from the state's names)."""
     for n in flagged:
         still = env_locals.pop(python_key(n), None)
-        if n in bound and isinstance(still, Array):
+        if n in bound and isinstance(still, Array) and isinstance(bound[n], Complex):
+            bound[n].py_path = (where, still.value)  # (lower/control_flow/complex_paths)
+        elif n in bound and isinstance(still, Array):
             path_weak.mark(ctx, bound[n], where, still.value)

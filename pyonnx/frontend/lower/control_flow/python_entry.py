@@ -30,10 +30,13 @@ _NARROW = {"float16", "float32", "complex64"}
 _BOOL = np.dtype(np.bool_)
 
 
-def held_exactly(ctx, value: Any, entry: Any, flag: Any, name: str, line: Any) -> Any:
+def held_exactly(ctx, value: Any, entry: Any, flag: Any, name: str, line: Any,
+                 join: str | None = None) -> Any:
     """``value``, made to fail at run time where ``flag`` holds and the Python number
     ``entry`` is not held exactly by ``value``'s dtype (refused at the line when ``flag`` is
-    None and that may happen). Returns ``value`` unchanged where nothing can differ."""
+    None and that may happen). Returns ``value`` unchanged where nothing can differ.
+    ``join``: for a run-time ``if`` whose path binds ``entry`` (``"the branches of the 'if'
+    at line 3"``), where ``value`` joins the paths; else ``entry`` is a loop's start value."""
     if not isinstance(value, (Array, Complex)) or value.ndim or value.weak or \
             value.dtype.name not in _NARROW:
         return value
@@ -53,15 +56,22 @@ def held_exactly(ctx, value: Any, entry: Any, flag: Any, name: str, line: Any) -
     else:
         return value
     python = "complex" if isinstance(value, Complex) else "float"
-    why = (f"'{name}' enters the loop at line {line} as "
-           f"{'the' if shown else 'a'} Python {python}{shown}, which the "
-           f"loop's {value.dtype} state holds only rounded, and the loop left it as it entered "
-           f"(numpy keeps the Python {python}); start it as np.{value.dtype}(...) or as a "
-           f"number {value.dtype} holds exactly (0.0, 0.5, ...)")
+    what_ = f"{'the' if shown else 'a'} Python {python}{shown}"
+    if join is None:
+        why = (f"'{name}' enters the loop at line {line} as {what_}, which the loop's "
+               f"{value.dtype} state holds only rounded, and the loop left it as it entered "
+               f"(numpy keeps the Python {python}); start it as np.{value.dtype}(...) or as a "
+               f"number {value.dtype} holds exactly (0.0, 0.5, ...)")
+    else:
+        shown_name = f"'{name}'" if name else "the value"
+        why = (f"{shown_name} is {what_} on a path of {join}, and a numpy {value.dtype} on "
+               f"another, which holds the Python {python} only rounded, and that path ran "
+               f"(numpy keeps the Python {python}); make it np.{value.dtype}(...) on that "
+               f"path, or a number {value.dtype} holds exactly (0.0, 0.5, ...)")
     if flag is None:
         raise ctx.error(f"{why[0].upper()}{why[1:]}")
     bad = flag if inexact is None else ctx.op("And", flag, inexact)
-    what = f"refused_{name}_python_number_not_held_by_the_loop_at_line_{line}"
+    what = f"refused_{name or 'value'}_python_number_not_held_at_line_{line}"
     message = f"ExecutionError: {why}"
     if isinstance(value, Complex):
         value.re = runtime_check(ctx, Array(bad, _BOOL, ()), value.re, what, message)
