@@ -345,11 +345,17 @@ def complex_constant_with_real_part(a):
 
 
 @pytest.mark.parametrize("fn", [complex_constant_with_atleast_2d, complex_constant_with_slice,
-                                complex_constant_in_a_dict, complex_constant_with_real_part])
-def test_a_write_into_a_complex_constant_with_views_is_refused(fn):
-    a = np.array([1.5 + 2j, 2])
+                                complex_constant_in_a_dict])
+def test_a_write_into_a_complex_constant_with_views_reaches_them(fn):
+    # (refused until lower/complex_materialize.py followed such views as numpy's strides say)
+    check_calls(fn, (np.array([1.5 + 2j, 2]),))
+
+
+def test_a_write_into_a_complex_constant_with_a_real_part_view_is_refused():
+    # (a float64 view of complex memory: another dtype, not followed)
+    fn = complex_constant_with_real_part
     with pytest.raises(pyonnx.ConversionError, match="also holds|shares memory") as info:
-        pyonnx.compile(fn)(a)
+        pyonnx.compile(fn)(np.array([1.5 + 2j, 2]))
     assert info.value.lineno == fn.__code__.co_firstlineno + 3
 
 

@@ -81,6 +81,11 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
         raise ctx.error(f"'{name}' is a numpy scalar (an element z[i] of a complex array, a "
                         "copy): numpy raises TypeError for item assignment into it; write into "
                         "the array (z[i] = v)")
+    if isinstance(target, np.ndarray) and _held_elsewhere(lowering, target, name):
+        # (a conversion-time array other names see, or a view of one: complex_materialize)
+        from pyonnx.frontend.lower.complex_materialize import materialize
+        held = materialize(lowering, target, f"'{name}'")
+        target = target if held is None else held
     if isinstance(target, Complex) and _followable(ctx, target):
         # (through the memory model: every name and container item of it is re-derived, so
         # an item of a list or dict, d['u'][i] = v, is written too)
@@ -117,6 +122,17 @@ def write(lowering, target_node: ast.expr, target: Any, index: Any, value: Any,
     if out.param is not None:  # the caller's array: written back (complex_boundary)
         written_arguments(ctx).add(out.param)
     lowering.env.bind(name, out)
+
+
+def _held_elsewhere(lowering, target: np.ndarray, name: str) -> bool:
+    """Whether a name other than ``name`` (or a container item) holds conversion-time
+    ``target``'s memory, or ``target`` is a view of another array."""
+    from pyonnx.frontend.lower.complex_aliases import bindings
+
+    if isinstance(target.base, np.ndarray):
+        return True
+    return any((v is target or _meets(v, target)) and (f is not lowering or n != name)
+               for f, n, v in bindings(lowering.ctx))
 
 
 def _followable(ctx, target: Complex) -> bool:

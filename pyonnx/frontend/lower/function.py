@@ -24,6 +24,7 @@ from pyonnx.frontend.lower import (alias_writes, appends, complex_into_real, com
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Seq, Undefined
 from pyonnx.frontend.lower.calls import _hashable, call
+from pyonnx.frontend.lower.item_in_place import item_in_place
 from pyonnx.frontend.lower.iteration import iterate
 from pyonnx.frontend.lower.env import Env, assigned_names
 from pyonnx.frontend.lower.followed import followed_error
@@ -118,7 +119,11 @@ class FunctionLowering(ExprLowering, StmtLowering):
         if node.__dict__.get("pyonnx_setitem"):
             # x[i] = v, rewritten to x = <setitem>(x, i, v) (canonicalize/setitem.py)
             target_node, index_node, value_node = node.args
-            value = self.expr(value_node)
+            done = item_in_place(self, node)  # (c[k] op= v on a list's or dict's array item)
+            if done is not None and isinstance(done[0], dict) and any(
+                    v is done[1] for v in done[0].values()):
+                return self.expr(node.pyonnx_root)  # (written: the dict holds the array)
+            value = self.expr(value_node) if done is None else done[1]
             if complex_writes.is_part(target_node):  # z.real[i] = v, z.imag[i] = v
                 base = self.expr(target_node.value)
                 complex_writes.write_part(self, target_node, base, self.expr(index_node), value)

@@ -103,11 +103,8 @@ class StmtLowering:
                 # A conversion-time array something else also sees: the write goes to the
                 # graph value every holder is rebound to (views of it are refused there).
                 if old.dtype.kind == "c":
-                    raise self.ctx.error(
-                        f"'{target.id} op= ...' on a complex array made at conversion time "
-                        "(np.zeros(...)) that another name also holds is not supported yet "
-                        "(numpy changes both); write x = x op ..., or bind the other name to "
-                        "a .copy()")
+                    self._complex_in_place(target, old, value)
+                    return
                 old = alias_writes.materialize(self, old, f"'{target.id}'")
                 value = self.ctx.asarray(value)
             # (a numpy scalar is immutable: 't = s; t += 1' rebinds t and leaves s alone)
@@ -125,6 +122,22 @@ class StmtLowering:
                 value = scalar_kinds.after_inplace(self.ctx, old, value)
         for target in node.targets:
             self.assign(target, value)
+
+    def _complex_in_place(self, target: ast.Name, old: np.ndarray, value: Any) -> None:
+        """``x op= v`` on a conversion-time complex array another name also holds: written
+        into its memory, which every holder sees (complex_materialize)."""
+        from pyonnx.frontend.lower import complex_materialize, complex_writes
+
+        held = complex_materialize.materialize(self, old, f"'{target.id}'")
+        if held is None:
+            raise self.ctx.error(
+                f"'{target.id} op= ...' on a complex array made at conversion time that shares "
+                "memory with other arrays in a way pyonnx does not follow (a broadcast or "
+                "read-only view, another dtype); write x = x op ..., or bind the other name to "
+                "a .copy()")
+        if not isinstance(value, Complex):  # (a conversion-time result: x += 0)
+            value = self.ctx.asarray(value) if not np.iscomplexobj(value) else value
+        complex_writes.write(self, target, held, Ellipsis, value)
 
     def _in_place(self, name: str, old: Array, value: Array) -> None:
         from pyonnx.frontend.lower.setitem import setitem
