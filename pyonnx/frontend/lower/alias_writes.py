@@ -24,7 +24,7 @@ from pyonnx.frontend.lower import const_views
 from pyonnx.frontend.lower.memory_sharing import may_view
 
 __all__ = ["write", "write_with", "note_assumptions", "materialize", "held_elsewhere", "current",
-           "rederive"]
+           "rederive", "refuse_outside"]
 
 
 def write(lowering, target: Any, index: Any, value: Any, loc_text: str) -> None:
@@ -117,12 +117,7 @@ def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
     """
     ctx = lowering.ctx
     frames = ctx.frames
-    outside = [v for f in frames for v in (*f.src.globals.values(), *f.src.closure.values())
-               if isinstance(v, np.ndarray)]
-    if any(v is target or np.may_share_memory(v, target) for v in outside):
-        raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
-                        "change it for every later call, which a model cannot do; take "
-                        "np.copy(...) of it and write into the copy")
+    refuse_outside(ctx, target, loc_text)
     # (arrays held in lists, tuples and dicts count too: d = {'u': np.zeros(3)} then
     # d['u'][1] = 5 must show through d)
     locals_ = [(f, n, v) for f in frames for n, v in f.env.locals.items()
@@ -152,6 +147,17 @@ def materialize(lowering, target: np.ndarray, loc_text: str) -> Array:
         if new is not v:
             f.env.locals[n] = new
     return arr
+
+
+def refuse_outside(ctx, target: np.ndarray, loc_text: str) -> None:
+    """Raises ConversionError where ``target`` shares memory with a module-level or closure
+    array: writing into it would change it for every later call."""
+    outside = [v for f in ctx.frames for v in (*f.src.globals.values(), *f.src.closure.values())
+               if isinstance(v, np.ndarray)]
+    if any(v is target or np.may_share_memory(v, target) for v in outside):
+        raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
+                        "change it for every later call, which a model cannot do; take "
+                        "np.copy(...) of it and write into the copy")
 
 
 def held_elsewhere(lowering, target: np.ndarray, name: str) -> bool:

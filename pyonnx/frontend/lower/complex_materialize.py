@@ -22,8 +22,8 @@ import numpy as np
 from pyonnx.frontend.graph import complex_kinds
 from pyonnx.frontend.graph.complex_values import Complex, make
 from pyonnx.frontend.lower import complex_aliases as CA
-from pyonnx.frontend.lower.alias_writes import _numpy_arrays_in, _swap
-from pyonnx.frontend.lower.const_views import FlatIndex, _positions, _root
+from pyonnx.frontend.lower.alias_writes import _numpy_arrays_in, _swap, refuse_outside
+from pyonnx.frontend.lower.const_views import FlatIndex, group_positions
 
 __all__ = ["materialize"]
 
@@ -38,36 +38,19 @@ def materialize(lowering, target: np.ndarray, loc_text: str) -> Complex | None:
     """
     ctx = lowering.ctx
     frames = ctx.frames
-    outside = [v for f in frames for v in (*f.src.globals.values(), *f.src.closure.values())
-               if isinstance(v, np.ndarray)]
-    if any(v is target or np.may_share_memory(v, target) for v in outside):
-        raise ctx.error(f"{loc_text} is a module-level or closure array: writing into it would "
-                        "change it for every later call, which a model cannot do; take "
-                        "np.copy(...) of it and write into the copy")
-    root = _root(target)
-    if not (root.flags.c_contiguous or root.flags.f_contiguous) or root.dtype != target.dtype:
-        return None
+    refuse_outside(ctx, target, loc_text)
     held = [w for f in frames for v in f.env.locals.values() for w in _numpy_arrays_in(v)]
-    group: dict[int, np.ndarray] = {id(target): target}
-    for w in held:
-        if id(w) not in group and (w is root or np.may_share_memory(w, root)):
-            if _root(w) is not root or w.dtype != root.dtype:
-                return None
-            group[id(w)] = w
-    positions = {}
-    for key, w in group.items():
-        pos = _positions(w, root)
-        if pos is None or not w.flags.writeable or len(np.unique(pos)) != pos.size:
-            return None
-        positions[key] = pos
-    memory = np.ravel(root, order="K")  # (a contiguous base: its memory order)
-    base = CA.register(ctx, make(ctx, memory.real.copy(), memory.imag.copy(), root.dtype))
+    grouped = group_positions(target, held)
+    if grouped is None:
+        return None
+    memory, group = grouped
+    base = CA.register(ctx, make(ctx, memory.real.copy(), memory.imag.copy(), target.dtype))
     views: dict[int, Complex] = {}
-    for key, pos in positions.items():
+    for key, (w, pos) in group.items():
         step = FlatIndex(pos)
-        out = Complex(step.forward(ctx, base.re), step.forward(ctx, base.im), root.dtype)
+        out = Complex(step.forward(ctx, base.re), step.forward(ctx, base.im), target.dtype)
         out = CA.view(ctx, base, out, step)
-        complex_kinds.mark(out, complex_kinds.static_kind(group[key]))
+        complex_kinds.mark(out, complex_kinds.static_kind(w))
         views[key] = out
     for f in frames:
         env = f.env.locals

@@ -25,7 +25,7 @@ import numpy as np
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower.aliases import Buffer, Step
 
-__all__ = ["FlatIndex", "group_views"]
+__all__ = ["FlatIndex", "group_views", "group_positions"]
 
 
 @dataclasses.dataclass(eq=False)
@@ -69,27 +69,40 @@ def _positions(a: np.ndarray, root: np.ndarray) -> np.ndarray | None:
     return pos
 
 
-def group_views(ctx, target: np.ndarray, held: list) -> dict[int, Array] | None:
-    """``id(array)`` → its graph value for ``target`` and every array of ``held`` sharing its
-    base's memory, as views of one new buffer; None where that cannot be done (see the module
-    docstring)."""
+def group_positions(target: np.ndarray, held: list) -> tuple | None:
+    """``(memory, {id(array): (array, positions)})`` for ``target`` and every array of
+    ``held`` sharing its base's memory: the base's memory in memory order (1-D) and each
+    array's element positions in it; None where they do not share one contiguous base of
+    one dtype, or one is read-only or repeats an element."""
     root = _root(target)
-    if not (root.flags.c_contiguous or root.flags.f_contiguous) or \
-            root.dtype != target.dtype or root.dtype.kind not in "biuf":
-        return None  # (a complex constant is two part buffers: complex_aliases)
+    if not (root.flags.c_contiguous or root.flags.f_contiguous) or root.dtype != target.dtype:
+        return None
     group: dict[int, np.ndarray] = {id(target): target}
     for w in held:
         if id(w) not in group and (w is root or np.may_share_memory(w, root)):
             if _root(w) is not root or w.dtype != root.dtype:
                 return None
             group[id(w)] = w
-    positions = {}
+    out = {}
     for key, w in group.items():
         pos = _positions(w, root)
         if pos is None or not w.flags.writeable or len(np.unique(pos)) != pos.size:
             return None
-        positions[key] = pos
-    memory = np.ravel(root, order="K")  # (a contiguous base: its memory order)
+        out[key] = (w, pos)
+    return np.ravel(root, order="K"), out  # (a contiguous base: its memory order)
+
+
+def group_views(ctx, target: np.ndarray, held: list) -> dict[int, Array] | None:
+    """``id(array)`` → its graph value for ``target`` and every array of ``held`` sharing its
+    base's memory, as views of one new buffer; None where that cannot be done (see the module
+    docstring)."""
+    if target.dtype.kind not in "biuf":
+        return None  # (a complex constant is two part buffers: complex_materialize)
+    grouped = group_positions(target, held)
+    if grouped is None:
+        return None
+    memory, group = grouped
+    positions = {key: pos for key, (_, pos) in group.items()}
     initial = ctx.asarray(memory)
     initial = Array(initial.value, initial.dtype, initial.shape)
     state = ctx.aliases
