@@ -141,3 +141,29 @@ def test_the_kinked_functions_the_grad_generator_emits_are_measured():
     assert called <= kinked | others, called - kinked - others
     for name in kinked:
         assert name in vars(kinks.Recorder), name
+
+
+# Seed 29403601 (an oracle false positive, grad campaign 29400000): the Hessian of
+# sum(x) + sum(|x|) at x[0] = 6.6e-4 is 0, but the Hessian's central differences (steps 1e-3
+# and 5e-4, both reaching over the kink at 0) agreed on ~686. The kink measure now keeps the
+# Hessian check 3e-3 away from kinks (kinks.HESSIAN_KINK_MIN).
+SEED_29403601 = """import numpy as np
+
+def f(x, w):
+    t1 = np.abs(x)
+    return np.sum(x) + np.sum(t1)
+"""
+
+
+def test_hessian_differences_agree_on_a_wrong_value_near_a_kink():
+    from fuzzing.grad_runner import hessian_fd
+
+    fn = load(SEED_29403601)
+    args = [np.array([6.588e-4, 0.73, -0.28, 0.71]), np.array([0.43, 0.89, -0.54, 0.58])]
+    coarse, fine = hessian_fd(fn, args, 0), hessian_fd(fn, args, 0, h=5e-4)
+    assert np.allclose(coarse, fine, rtol=1e-2, atol=1e-2 * np.max(np.abs(fine)))  # they agree
+    assert coarse[0, 0] > 600  # on a value far from the true 0
+    kink, singular = kinks.distances(fn, [a.copy() for a in args], run_numpy)
+    assert kink == pytest.approx(6.588e-4)
+    assert kinks.smooth_enough(kink, singular, scale=10.0)  # the gradient's measure passes it
+    assert not kinks.smooth_enough(kink, singular, scale=10.0, kink_min=kinks.HESSIAN_KINK_MIN)

@@ -133,7 +133,8 @@ class _Fresh:
 
 def _checks(pyonnx, fn, sets, values, oracles, near0):
     """(name, thunk) pairs; a thunk returns None or what differs. ``near0``: set 0's distances
-    to kinks and singular points (the Hessian's steps are 10 times the gradient's)."""
+    to kinks and singular points (the Hessian's steps are 10 times the gradient's; its
+    differences reach 2e-3 from the point: kinks.HESSIAN_KINK_MIN)."""
     compiled = pyonnx.compile(fn)
     g0, g1, g01 = pyonnx.grad(fn, 0), pyonnx.grad(fn, 1), pyonnx.grad(fn, (0, 1))
     vg = pyonnx.value_and_grad(fn, 1)
@@ -173,7 +174,8 @@ def _checks(pyonnx, fn, sets, values, oracles, near0):
             return None if _close(got[0], o[0], True) and _close(got[1], o[1], True) else f"got {got}, want {o}"
         yield f"grad float32 (set {k})", float32
     args = _Fresh(sets[0])
-    if args[0].size <= 4 and kinks.smooth_enough(*near0, scale=10.0):
+    if args[0].size <= 4 and kinks.smooth_enough(*near0, scale=10.0,
+                                                 kink_min=kinks.HESSIAN_KINK_MIN):
         def hessian():
             want = hessian_fd(fn, args, 0)
             # Two steps, as for gradients: a branch switch within the step (seed 700027: a
