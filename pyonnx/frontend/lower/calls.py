@@ -23,6 +23,7 @@ from pyonnx.frontend.lower.followed import advice_for
 from pyonnx.frontend.lower.method_hooks import call_hooked
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call, range_sum
+from pyonnx.frontend.lower.seq_sum import seq_sum
 from pyonnx.frontend.graph import scalar_kinds
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
@@ -51,7 +52,6 @@ _ITERATION_BUILTINS = {builtins.enumerate, builtins.zip, builtins.reversed}
 # max/min of a run-time list are registry entries (numpy_calls/builtins_.py); list() and
 # tuple() of one are handled in call() below.
 _SEQ_BUILTINS = {
-    builtins.sum: "np.sum(x[keep]) on the array the items come from, or a running total",
     builtins.sorted: "np.sort(x[keep]) on the array the items come from",
     builtins.set: "np.unique(x[keep]) on the array the items come from",
     builtins.any: "len(lst) > 0 and np.any(x[keep])",
@@ -91,6 +91,9 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     receiver = getattr(func, "__self__", None)
     if isinstance(func, types.BuiltinMethodType) and isinstance(receiver, (np.ndarray, np.generic)):
         return _constant_method(lowering, receiver, func, args, kwargs)
+    if func is builtins.sum and args and isinstance(args[0], Seq) and len(args) <= 2 and \
+            set(kwargs) <= {"start"}:
+        return seq_sum(ctx, *args, **kwargs)
     if _hashable(func) and func in _SEQ_BUILTINS and any(isinstance(a, Seq) for a in args):
         raise ctx.error(f"{func.__name__}() of a list built at run time (appended to in a "
                         "run-time loop or branch) is not supported; write "

@@ -80,6 +80,9 @@ def call(ctx, func: Any, args: list, kwargs: dict) -> Any:
     cs = args[0]
     if func is builtins.len and len(args) == 1 and not kwargs:
         return length(ctx, cs)
+    if func is builtins.sum and len(args) <= 2 and set(kwargs) <= {"start"}:
+        from pyonnx.frontend.lower.seq_sum import seq_sum
+        return seq_sum(ctx, cs, *args[1:], **kwargs)
     if func in (np.concatenate, np.concat) and len(args) <= 2 and \
             set(kwargs) <= {"axis"}:
         return concatenate(ctx, cs, *args[1:], **kwargs)
