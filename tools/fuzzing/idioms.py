@@ -145,6 +145,29 @@ def s_records(g):
     return True
 
 
+def s_list_sum(g):
+    """Numbers appended to a list in a loop (some iterations only), then ``sum(L)`` or
+    ``sum(L, start)``: Python's sum of a run-time list, its type and its empty case
+    (lower/seq_sum.py)."""
+    names = _vectors(g)
+    if not names:
+        return False
+    a = g.rng.choice(names)
+    lst, i, t = g.fresh("L"), g.fresh("i"), g.fresh()
+    item = g.rng.choice((f"{a}[{i}]", f"float({a}[{i}])", f"{a}[{i}] * 2", f"int({i})"))
+    keep = g.rng.choice((None, f"{a}[{i}] > {a}[0]", f"{i} % 2 == 1"))
+    push = f"{lst}.append({item})"
+    start = g.rng.choice(("", "", ", 0.5", ", 0", ", start=1.5"))
+    lines = [f"{lst} = []", f"for {i} in range({a}.shape[0]):"] + (
+        [f"    if {keep}:", f"        {push}"] if keep else [f"    {push}"])
+    lines.append(f"{t} = sum({lst}{start})")
+    if not g.try_stmt(lines, assigned=[lst, i, t]):
+        return False
+    g.scoped_out.update((lst, i))
+    g.exact[t] = False
+    return True
+
+
 def s_mixed_kind(g):
     """A Python number of one kind on one path and another on the other (``m = 1 if c else
     0.5``, an ``if``/``else``, or ``if v > thr: m = 0.5`` in a loop), then used with an array:

@@ -436,6 +436,7 @@ STATEMENTS = [
     (1, ("compile",), idioms.s_sentinel), (1, ("compile",), idioms.s_dict_branches),
     (1, ("compile",), idioms.s_records), (1, ("compile",), idioms.s_mixed_kind),
     (1, ("compile",), idioms.s_running_extreme), (1, ("compile",), idioms.s_python_start),
+    (1, ("compile",), idioms.s_list_sum),
     (1, ("compile",), s_part_write), (1, ("compile",), s_complex_view_write),
 ]
 
