@@ -74,10 +74,25 @@ def array_items(z):
     return len(P)
 
 
+def returned_python_complex(z):
+    P = []
+    for i in range(z.shape[0]):
+        if z[i].real > 0:
+            P.append((complex(z[i]), abs(z[i]), i))
+    return P
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+@pytest.mark.parametrize("fn", [returned, returned_python_complex])
+def test_returned(fn, dtype):
+    # a list of tuples, the complex field packed as a returned complex list is (refused before)
+    z = np.array([1 - 2j, complex(NAN, -0.0), complex(-0.0, INF), 3 + 0.5j], dtype=dtype)
+    for x in (z, z[:1], z[:0]):
+        check(fn, x)
+
+
 def test_refusals():
     z = np.array([1j, 2], C128)
-    with pytest.raises(pyonnx.ConversionError, match="complex numbers is not supported yet"):
-        pyonnx.compile(returned)(z)
     with pytest.raises(pyonnx.ConversionError, match="complex"):
         pyonnx.compile(array_items)(z)
 

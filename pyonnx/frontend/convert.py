@@ -235,12 +235,7 @@ def _result_tree(result: Any, python_flag=lambda v: None,
         if v is None or type(v) in (int, float, bool, complex):
             return ("const", v)
         if isinstance(v, Records):  # a list of tuples built at run time: zipped by the call
-            from pyonnx.frontend.graph.records import has_complex
-            if has_complex(v):
-                raise ConversionError("returning a list of tuples built at run time whose "
-                                      "tuples hold complex numbers is not supported yet; "
-                                      "return one array per field (np.array([t[1] for t in "
-                                      "lst]))")
+            # (a complex field is one packed sequence, as a returned complex list)
             return ("zip", tuple(walk(f) for f in v.fields))
         if isinstance(v, Maybe):  # a number that may be None: its flag, then the number
             leaves.append(v.has)

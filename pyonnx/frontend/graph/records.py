@@ -23,8 +23,7 @@ from pyonnx.frontend.graph import sequences
 from pyonnx.frontend.graph.iterables import DynamicIter
 from pyonnx.frontend.graph.values import Array, Seq
 
-__all__ = ["Records", "ComplexSeq", "length", "item", "iterate", "truth", "AS_ARRAY_REFUSAL",
-           "has_complex"]
+__all__ = ["Records", "ComplexSeq", "length", "item", "iterate", "truth", "AS_ARRAY_REFUSAL"]
 
 AS_ARRAY_REFUSAL = (
     "a list of tuples built at run time (appended in a loop or a run-time branch) can be "
@@ -62,10 +61,6 @@ class ComplexSeq:
     @property
     def shape(self) -> tuple:
         return self.re.shape
-
-
-def has_complex(records: Records) -> bool:
-    return any(isinstance(f, ComplexSeq) for f in records.fields)
 
 
 def _first(records: Records) -> Seq:
