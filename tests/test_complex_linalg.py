@@ -1,4 +1,4 @@
-"""einsum, tensordot and kron with complex operands (issue 11), against numpy: one to four
+"""einsum, tensordot and kron with complex operands (issue 11), against numpy: one to six
 operands, complex and real operands mixed, both complex dtypes, empty contractions."""
 
 from __future__ import annotations
@@ -46,6 +46,28 @@ def test_empty_contraction():
     check(einsums, z, z, np.zeros((0, 0)))
 
 
-def test_more_than_four_operands_refused():
-    with pytest.raises(pyonnx.ConversionError, match="at most 4"):
-        pyonnx.compile(five)(np.eye(2, dtype=C128))
+def six(a, b, c, d, e, f):
+    return (np.einsum("i,ij,j,jk,k,ki->", a, b, c, d, e, f),
+            np.einsum("ij,jk,kl,lm,mn", b, d, f, b[:, :2], d.T),  # implicit output
+            np.einsum("ii,ij,jk,k,k->j", b @ b.T, b, d, e, e))
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_more_than_four_operands(dtype):
+    # contracted pairwise, left to right (refused before); a real operand stays real
+    rng = np.random.default_rng(5)
+    check(five, rc(rng, (3, 3), dtype), **TOL[dtype])
+    real = np.float32 if dtype == C64 else np.float64
+    check(six, rc(rng, (3,), dtype), rc(rng, (3, 4), dtype), rng.normal(size=4).astype(real),
+          rc(rng, (4, 2), dtype), rc(rng, (2,), dtype), rng.normal(size=(2, 3)).astype(real),
+          **TOL[dtype])
+    check(five, np.zeros((0, 0), dtype))
+
+
+def test_more_than_four_operands_with_an_ellipsis_refused():
+    with pytest.raises(pyonnx.ConversionError, match="'...' is not supported"):
+        pyonnx.compile(five_ellipsis)(np.eye(2, dtype=C128))
+
+
+def five_ellipsis(z):
+    return np.einsum("...j,jk,kl,lm,mn->...n", z, z, z, z, z)

@@ -73,13 +73,14 @@ def einsum(ctx, subscripts: Any, *operands: Any, **kwargs: Any) -> Any:
                                                                            "greedy", "optimal"):
         raise ctx.error("np.einsum(..., out=/dtype=/order=/casting=) with complex operands is "
                         "not supported yet")
-    if not 1 <= len(operands) <= _EINSUM_OPERANDS:
-        raise ctx.error(f"np.einsum of {len(operands)} complex operands is not supported (at "
-                        f"most {_EINSUM_OPERANDS}); split it into several einsums")
+    if not operands:
+        raise ctx.error("np.einsum needs at least one operand")
     r = R(ctx)
     # (einsum makes every operand an array: Python numbers are not weak here)
     dt = np.result_type(np.complex64, *(v.dtype if isinstance(v, (Complex, Array))
                                         else np.asarray(v).dtype for v in operands))
+    if len(operands) > _EINSUM_OPERANDS:
+        return _pairwise(ctx, ctx.static(subscripts, "subscripts"), operands, dt)
     pairs = []
     for op in operands:
         real_only = not isinstance(op, Complex) and not np.iscomplexobj(op)
@@ -108,3 +109,33 @@ def einsum(ctx, subscripts: Any, *operands: Any, **kwargs: Any) -> Any:
         from pyonnx.frontend.graph.complex_values import zeros_like
         im = zeros_like(ctx, re)
     return make(ctx, re, im, dt)
+
+
+def _pairwise(ctx, subscripts: str, operands: tuple, dt: np.dtype) -> Complex:
+    """An einsum of more than four operands as a chain of two-operand einsums, left to right:
+    each step keeps the indices a later operand or the output still needs (numpy's
+    ``optimize=True`` contracts pairwise too; the sums are the same, their order differs).
+    Every operand is first in ``dt`` (numpy computes the whole einsum in it)."""
+    spec = subscripts.replace(" ", "")
+    if "." in spec:
+        raise ctx.error(f"np.einsum of {len(operands)} complex operands with '...' is not "
+                        "supported; name the axes")
+    ins, _, out = spec.partition("->")
+    terms = ins.split(",")
+    if len(terms) != len(operands):
+        raise ctx.error(f"np.einsum: {len(terms)} subscripts for {len(operands)} operands "
+                        "(numpy raises ValueError)")
+    if "->" not in spec:  # numpy's implicit output: the indices seen once, sorted
+        counts = {c: ins.count(c) for c in set(ins) - {","}}
+        out = "".join(sorted(c for c, k in counts.items() if k == 1))
+    values = [make(ctx, *parts(ctx, op, dt), dt) if isinstance(op, Complex) or np.iscomplexobj(op)
+              else Array(ctx.cast(ctx.asarray(op), dt.type(0).real.dtype).value,
+                         dt.type(0).real.dtype, np.shape(op) if not isinstance(op, Array)
+                         else op.shape) for op in operands]
+    current, sub = values[0], terms[0]
+    for k in range(1, len(values)):
+        later = set("".join(terms[k + 1:])) | set(out)
+        keep = "".join(c for c in dict.fromkeys(sub + terms[k]) if c in later)
+        current = einsum(ctx, f"{sub},{terms[k]}->{keep}", current, values[k])
+        sub = keep
+    return einsum(ctx, f"{sub}->{out}", current)
