@@ -138,3 +138,40 @@ def test_complex_sum_of_an_empty_list_needs_a_complex_start():
 def test_sum_of_a_list_of_arrays_is_refused():
     with pytest.raises(pyonnx.ConversionError, match="np.sum\\(np.stack\\(lst\\), axis=0\\)"):
         pyonnx.compile(arrays)(np.ones(3))
+
+
+# Seed 42000456 (wrong dtype, compile campaign 42000000, as generated): the Python int 0 of
+# sum() of an empty list lost its mark through the 'if' of an assert (the code after it runs
+# in that If's branch), and came back as np.float32(0.0). The same held for sum() over an empty
+# generator (path_types._mark_foreign).
+def seed_42000456(a0):
+    t2 = a0[1:1, -1]
+    L3 = []
+    for i4 in range(t2.shape[0]):
+        L3.append(t2[i4] * 2)
+    t5 = sum(L3)
+    assert a0.max() >= 2.0
+    for i16 in range(t2.shape[0]):
+        pass
+    return (t5,)
+
+
+def generator_sum_then_assert(a0):
+    m = int(a0[0] > 5) * a0.shape[0]
+    t5 = sum(a0[i] for i in range(m))
+    assert a0.max() >= 2.0
+    for i16 in range(a0.shape[0]):
+        pass
+    return t5
+
+
+@pytest.mark.parametrize("fn, x", [
+    (seed_42000456, np.array([[-1.0, 2.75, 3.5], [2.75, -1.25, -2.5]], np.float32)),
+    (generator_sum_then_assert, np.array([1.0, 2.0], np.float32))])
+def test_python_int_of_an_empty_sum_survives_an_assert(fn, x):
+    with pytest.raises(pyonnx.ExecutionError, match="returns a Python int on some paths"):
+        pyonnx.compile(fn)(x)
+
+
+def test_generator_sum_then_assert_where_it_is_not_empty():
+    check(generator_sum_then_assert, np.array([6.0, 2.0], np.float32))

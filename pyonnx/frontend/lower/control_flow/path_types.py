@@ -40,7 +40,10 @@ def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
         return
     marked = [isinstance(sd, Array) and id(sd.value) in ctx.path_weak and not sd.weak
               for sd in sides]
-    if mixes_python_scalar(*map(plan_of, sides)) or (any(marked) and not plan.weak):
+    foreign = [path_weak.foreign_kind(ctx, sd) if m else None for sd, m in zip(sides, marked)]
+    if any(f is not None for f in foreign) and not plan.weak:
+        _mark_foreign(ctx, value, sides, foreign, cond, where, dead)
+    elif mixes_python_scalar(*map(plan_of, sides)) or (any(marked) and not plan.weak):
         # per side: True where it is the Python number (a side that is itself a Python number
         # on some paths only, a loop's state, carries its own flag: unknown stays unknown)
         flags = [True if type(sd) in (int, float, bool) or isinstance(sd, Array) and sd.weak
@@ -55,6 +58,28 @@ def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
                        select_flag(ctx, cond, *flags))
     elif plan.weak and plan.shape == ():
         _mark_python_kinds(ctx, value, sides, cond, where)
+
+
+def _mark_foreign(ctx, value: Any, sides: tuple, foreign: list, cond, where: str,
+                  dead: int | None) -> None:
+    """:func:`mark` where a side is a Python number of a kind its dtype cannot stand for on
+    some paths (path_weak.foreign_kind: the int 0 of ``sum()`` of nothing, kept through an
+    ``if`` such as an ``assert``'s, seed 42000456): the join is that kind where that side's
+    flag holds, unknown (refused where it shows) when the other side is a Python number too,
+    of another kind, or a flag cannot be read here."""
+    kinds = {f[2] for f in foreign if f is not None}
+    numpy_side = [f is None and not (type(sd) in (int, float, bool) or isinstance(sd, Array)
+                                     and (sd.weak or id(sd.value) in ctx.path_weak))
+                  for sd, f in zip(sides, foreign)]
+    flags = [_visible(f[1]) if f is not None else False for f in foreign]
+    if dead is not None:
+        flags[dead], numpy_side[dead] = flags[1 - dead], True
+    known = len(kinds) == 1 and None not in flags and \
+        all(f is not None or n for f, n in zip(foreign, numpy_side))
+    flag = select_flag(ctx, cond, *flags) if known else None
+    origin = next(f[0] for f in foreign if f is not None)  # (where that number came from)
+    path_weak.mark(ctx, value, origin if known else where, flag,
+                   next(iter(kinds)) if len(kinds) == 1 else "i")
 
 
 def _children(v: Any) -> list:
