@@ -34,7 +34,8 @@ Examples:
 \b
 Input specs: DTYPE[DIMS]: float32[N,3] (N symbolic, 3 fixed), int64[] (0-d),
   float64[?,?] (unnamed dims). DTYPE is a numpy dtype name: bool, int8..int64,
-  uint8..uint64, float16, float32, float64.
+  uint8..uint64, float16, float32, float64, complex64, complex128 (a complex
+  input or output is a real tensor with a trailing dimension of 2: real, imag).
 """
 
 _EPILOG_SHOW = """\b
