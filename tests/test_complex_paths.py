@@ -229,3 +229,38 @@ def test_python_complex_on_one_branch_rounded_fails_where_taken():
     check(compiled, np.array([-1 + 1j, 2], np.complex64))  # the item's path: no difference
     with pytest.raises(pyonnx.ExecutionError, match="holds the Python complex only rounded"):
         compiled(np.array([1 + 1j, 2], np.complex64))
+
+
+def cheap_choice(x, w):
+    s = 0.5j if x[0] > 0 else w  # (both sides computed, picked with Where)
+    return s
+
+
+def cheap_choice_rounded(x, w):
+    s = 0.1j if x[0] > 0 else w
+    return s
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_conditional_expression_computed_on_both_sides(sign):
+    # numpy: the Python complex 0.5j on one path, w (a numpy complex64 scalar) on the other
+    check(cheap_choice, sign * np.ones(2), np.complex64(1 + 2j))
+
+
+def test_conditional_expression_rounded_python_complex_fails_where_taken():
+    compiled = pyonnx.compile(cheap_choice_rounded)
+    check(compiled, -np.ones(2), np.complex64(1 + 2j))
+    with pytest.raises(pyonnx.ExecutionError, match="holds the Python complex only rounded"):
+        compiled(np.ones(2), np.complex64(1 + 2j))
+
+
+def scalar_argument(w, z):
+    v = w
+    w += 1j  # a numpy scalar: rebound, the caller's value is not written
+    return v, w, w * z, z
+
+
+@pytest.mark.parametrize("dt", C)
+def test_numpy_scalar_complex_argument_is_a_scalar(dt):
+    # (a complex argument passed as np.complex64(...) came back as a 0-d ndarray)
+    check(scalar_argument, dt(1 + 2j), np.array(2j, dt))

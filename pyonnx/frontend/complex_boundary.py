@@ -24,8 +24,11 @@ __all__ = ["input_value", "output_array", "record", "returned_as_array", "python
            "array_flag"]
 
 
-def input_value(ctx, name: str, dtype: np.dtype, shape: tuple) -> tuple[ir.Value, Complex]:
-    """The model input of a complex parameter and its Complex value."""
+def input_value(ctx, name: str, dtype: np.dtype, shape: tuple,
+                numpy_scalar: bool = False) -> tuple[ir.Value, Complex]:
+    """The model input of a complex parameter and its Complex value (``numpy_scalar``: the
+    caller passed a numpy scalar, ``np.complex64(1j)``: immutable, no memory of the caller's,
+    returned as a numpy scalar)."""
     rd = real_dtype(dtype)
     value = ir.Value(name=name, shape=ir.Shape(tuple(shape) + (2,)),
                      type=ir.TensorType(dtypes.to_ir(rd)))
@@ -33,6 +36,9 @@ def input_value(ctx, name: str, dtype: np.dtype, shape: tuple) -> tuple[ir.Value
     value.doc_string = f"{np.dtype(dtype).name}: {TRAILING_DOC}"
     static_shape = tuple(d if isinstance(d, int) else None for d in shape)
     z = unpack(ctx, Array(value, rd, static_shape + (2,)), dtype)
+    if numpy_scalar:
+        complex_kinds.mark(z, "scalar")
+        return value, z
     z.param = name
     # the caller's array, taken as C-ordered where a reshape view depends on it (layout.py;
     # the call checks it, as for a real argument)

@@ -90,7 +90,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         assert spec is not None
         if spec.dtype.kind == "c" and p.kind == "tensor":  # a real (..., 2) input
             value, bound[p.name] = complex_boundary.input_value(ctx, p.name, spec.dtype,
-                                                                spec.shape)
+                                                                spec.shape, p.numpy_scalar)
             complex_inputs[p.name] = spec.dtype
             inputs.append(value)
             ctx.symbolic_params |= not all(isinstance(d, int) for d in spec.shape)

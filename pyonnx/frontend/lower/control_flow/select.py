@@ -16,7 +16,7 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import kernels
 from pyonnx.frontend.graph.values import Array
 from pyonnx.frontend.lower import choices, memory_sharing
-from pyonnx.frontend.lower.control_flow import path_types
+from pyonnx.frontend.lower.control_flow import complex_paths, path_types
 from pyonnx.frontend.lower.control_flow.branches import join_branches
 from pyonnx.frontend.lower.control_flow.join_memory import choose
 from pyonnx.frontend.lower.control_flow.common import (
@@ -64,6 +64,12 @@ def select(lowering, cond_value: Any, then: Callable[[], Any], otherwise: Callab
                       for x, y in zip(leaves_of(ctx, plan, a), leaves_of(ctx, plan, b))]
             value = rebuild(plan, iter(picked))
             path_types.mark(ctx, value, plan, (a, b), cond, what)
+            # (a complex value that is a Python complex or a 0-d array on one side only;
+            # both sides ran here, so their flags are readable)
+            complex_paths.after_join(
+                ctx, value, [a, b], lambda f: path_types.select_flag(ctx, cond, f[0], f[1]),
+                what, lambda f: True,
+                [cond, ctx.op("Not", cond)])
             if memory_sharing.shares_memory(ctx, a, None) or \
                     memory_sharing.shares_memory(ctx, b, None):
                 # a view of a or of b, decided at run time
