@@ -184,6 +184,13 @@ def s_path_kinds(g, z: str) -> bool:
                         f"{acc} - np.zeros(2, np.complex64)",
                         f"np.where({z}.real.ravel()[:2] > 0, {acc}, np.complex64(1j))"))
     lines = [f"{acc} = {start}", f"for {i} in range({bound}):", f"    {step}", f"{v} = {use}"]
+    if g.rng.random() < 0.3:  # a conditional expression: a Python complex on one side only
+        from fuzzing.statements import cond
+        c = cond(g)
+        if c is None:
+            return False
+        pick = g.rng.choice(("0.5j", "(0.1 + 1j)", f"np.zeros((), {z}.dtype)"))
+        lines = [f"{acc} = {pick} if {c} else {z}.ravel()[0]", f"{i} = 0", f"{v} = {use}"]
     if not g.try_stmt(lines, assigned=[acc, i, v]):
         return False
     g.scoped_out.add(i)  # (unbound after 0 trips)

@@ -76,8 +76,11 @@ class Generator:
             shape_b = tuple(V.random_dim(rng) if rng.random() < 0.6 else d for d in shape_a)
             if rank and shape_b == shape_a:
                 shape_b = (shape_a[0] + 1,) + shape_a[1:]
-            sets[0].append(V.random_array(rng, dtype, shape_a))
-            sets[1].append(V.random_array(rng, dtype, shape_b))
+            a, b = V.random_array(rng, dtype, shape_a), V.random_array(rng, dtype, shape_b)
+            if not rank and rng.random() < 0.3:  # a numpy scalar argument (np.float32(2))
+                a, b = a[()], b[()]
+            sets[0].append(a)
+            sets[1].append(b)
         self.alias = {}
         arrays = [i for i, v in enumerate(sets[0]) if isinstance(v, np.ndarray) and v.ndim]
         if len(arrays) >= 2 and rng.random() < 0.05:

@@ -217,7 +217,7 @@ def cond(g) -> str | None:
             continue
         if isinstance(vals[0], (bool, np.bool_)):
             return form if g.rng.random() < 0.6 else f"not {form}"
-        lo, hi = sorted(float(v) for v in vals)
+        lo, hi = sorted(float(np.real(v)) for v in vals)  # (complex: ordered by the real part first)
         thr = (lo + hi) / 2 if hi > lo else lo + g.rng.choice((-0.5, 0.5))
         thr = round(thr * 4) / 4 + 0.125 if g.mode != "grad" else thr + 0.37
         c = f"{form} {g.rng.choice(('>', '<'))} {thr}"
@@ -417,7 +417,7 @@ def s_assert(g):
     if vals is None or any(np.ndim(v) for v in vals) or \
             any(isinstance(v, (bool, np.bool_)) for v in vals):
         return False
-    lo = min(float(v) for v in vals)
+    lo = min(float(np.real(v)) for v in vals)
     c = f"{form} >= {np.floor(lo) - 1.0}"
     msg = g.rng.choice((f'f"{a} is {{{form}}}"', '"out of range"', None))
     if g.rng.random() < 0.5:
