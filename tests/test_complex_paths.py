@@ -264,3 +264,63 @@ def scalar_argument(w, z):
 def test_numpy_scalar_complex_argument_is_a_scalar(dt):
     # (a complex argument passed as np.complex64(...) came back as a 0-d ndarray)
     check(scalar_argument, dt(1 + 2j), np.array(2j, dt))
+
+
+def python_complex_parts(x):
+    s = complex(x[0], 1.0)
+    return abs(s), s.real, s.imag, np.abs(s), np.real(s)
+
+
+def accumulator_parts(z):
+    s = 0j
+    for i in range(z.shape[0]):
+        s += z[i]
+    return s.real, s.imag, np.real(s), np.imag(s)
+
+
+def accumulator_ufunc(z):
+    s = 0j
+    for i in range(z.shape[0]):
+        s += z[i]
+    return np.abs(s), np.exp(s), np.conj(s)
+
+
+def accumulator_abs(z):
+    s = 0j
+    for i in range(z.shape[0]):
+        s += z[i]
+    return abs(s)
+
+
+def test_parts_of_a_python_complex_are_python_floats():
+    # abs(), .real, .imag of a Python complex are Python floats (np.abs gives np.float64)
+    check(python_complex_parts, np.array([2.0, 3.0]))
+
+
+@pytest.mark.parametrize("dt", C)
+@pytest.mark.parametrize("n", [0, 2])
+def test_parts_of_an_accumulator(dt, n):
+    check(accumulator_parts, (np.arange(3) + 1j).astype(dt)[:n])
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_ufunc_of_an_accumulator(n):
+    # numpy computes a Python complex as complex128: right for a complex128 state; a
+    # complex64 state fails where the loop kept the Python complex
+    check(accumulator_ufunc, (np.arange(3) + 1j)[:n])
+    compiled = pyonnx.compile(accumulator_ufunc)
+    z = (np.arange(3) + 1j).astype(np.complex64)[:n]
+    if n:
+        check(compiled, z)
+    else:
+        with pytest.raises(pyonnx.ExecutionError, match="numpy computes the Python complex"):
+            compiled(z)
+
+
+def test_abs_of_a_complex64_accumulator_kept_python_fails():
+    # Python's abs(0j) is a float64 computation; the model's is complex64's float32
+    compiled = pyonnx.compile(accumulator_abs)
+    check(compiled, np.array([1 + 1j, 2j], np.complex64))
+    with pytest.raises(pyonnx.ExecutionError, match="Python computes it in float64"):
+        compiled(np.zeros(0, np.complex64))
+    check(accumulator_abs, np.zeros(0, np.complex128))

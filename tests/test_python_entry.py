@@ -109,3 +109,21 @@ def test_complex64_state():
         compiled(np.zeros(0, np.complex64))
     check(compiled, np.array([1 + 1j, -2j], np.complex64))
     check(complex_sum, np.zeros(0, np.complex128))
+
+
+# Seed 43001064 (crash, compile campaign 43000000, as generated): a running max from a Python
+# float whose "taken" flag the vectorizer knew at conversion time as a numpy bool (the loop runs
+# at most once over a 1-element linspace) crashed the new start-value check.
+def seed_43001064(a0, a1):
+    L1 = [a0, a0]
+    t2 = np.stack(L1)
+    t23 = np.linspace(0.0, 1.0, t2.shape[0])
+    s25 = 0.5
+    for i26 in range(min(t23.shape[0], 2) - 1):
+        s25 = max(s25, t23[i26])
+    return s25
+
+
+@pytest.mark.parametrize("a1", [1, 3])
+def test_seed_43001064(a1):
+    check(seed_43001064, np.array(6, np.uint32), a1)

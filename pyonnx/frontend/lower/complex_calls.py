@@ -244,6 +244,8 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
 def _call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     ctx = lowering.ctx
     from pyonnx.frontend.lower import complex_fill, complex_out
+    from pyonnx.frontend.lower.control_flow.complex_paths import check_call
+    check_call(ctx, func, list(args) + list(kwargs.values()))
     if complex_fill.handles(func, args):  # z.fill(v), np.copyto(z, v, where=m), np.put...
         return complex_fill.call(lowering, func, args, kwargs)
     if complex_out.handles(func, args, kwargs):  # np.sum(z, axis=0, out=o): a write into o

@@ -42,7 +42,9 @@ def part_view(ctx, z: Complex, part: Array, which: str = "") -> Array:
     from pyonnx.frontend.lower.aliases import UNKNOWN, register_view
     array0d = complex_kinds.kind(z) in ("array", "unknown")
     if z.ndim == 0 and not array0d:  # a numpy scalar's part is a numpy scalar (a copy)
-        return Array(part.value, part.dtype, part.shape)
+        # (a Python complex's is a Python float, on the paths where it is one)
+        from pyonnx.frontend.lower.control_flow.complex_paths import real_result
+        return real_result(ctx, z, Array(part.value, part.dtype, part.shape), exact=True)
     from pyonnx.frontend.lower import complex_aliases as CA
     which = which or ("re" if part is z.re else "im")
     alias = CA.part_alias(ctx, z, which)
@@ -182,6 +184,13 @@ def absolute(ctx, z: Any) -> Array:
     return record(ctx, ops.hypot(ctx, z.re, z.im), z.re, z.im)
 
 
+def builtin_abs(ctx, z: Any) -> Array:
+    """Python's ``abs``: of a Python complex a Python float (np.abs gives a numpy float64)."""
+    from pyonnx.frontend.lower.control_flow.complex_paths import real_result
+    out = absolute(ctx, z)
+    return real_result(ctx, z, out, exact=False) if z.ndim == 0 else out
+
+
 def angle(ctx, z: Any, deg: Any = False) -> Array:
     r = ops.R(ctx)
     if isinstance(z, Complex):
@@ -296,7 +305,7 @@ def _math_unary(name):
 
 FUNCS = {
     np.real: real, np.imag: imag, np.conj: conj, np.conjugate: conj,
-    np.absolute: absolute, builtins.abs: absolute, np.angle: angle,
+    np.absolute: absolute, builtins.abs: builtin_abs, np.angle: angle,
     np.exp: _math_unary("exp"), np.log: _math_unary("log"), np.sqrt: _math_unary("sqrt"),
     np.sin: _math_unary("sin"), np.cos: _math_unary("cos"), np.sinh: _math_unary("sinh"),
     np.cosh: _math_unary("cosh"), np.log10: _math_unary("log10"), np.log2: _math_unary("log2"),

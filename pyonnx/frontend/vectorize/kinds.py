@@ -29,6 +29,8 @@ from pyonnx.frontend.graph.values import Array
 
 __all__ = ["settle"]
 
+_PYTHON = {"b": bool, "i": int, "f": float}
+
 
 def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any,
            start: Any = None) -> None:
@@ -37,9 +39,19 @@ def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any,
     (lower/control_flow/python_entry.py: fails at run time where no iteration took it)."""
     after = lw.env.lookup(target)[1]
     line = getattr(node, "lineno", "?")
-    if kb == "f" and start is not None and taken is not True:
+    static = isinstance(taken, (bool, np.bool_))  # (known now: an iteration took it or not)
+    if static and not isinstance(after, Array):
+        # computed at conversion time (np.where of constants gives numpy scalars): Python
+        # leaves the start object where no iteration took the assignment, and a Python
+        # number of the assigned kind where one did (seed 43001064: max(0.5, ...) kept 0.5)
+        if not bool(taken) and start is not None:
+            lw.env.bind(target, start)
+        elif bool(taken) and kv in _PYTHON and isinstance(after, np.generic):
+            lw.env.bind(target, _PYTHON[kv](after.item()))
+        return
+    if kb == "f" and start is not None and not (static and bool(taken)):
         from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
-        kept = lw.ctx.const(np.array(True)) if taken is False else \
+        kept = lw.ctx.const(np.array(True)) if static else \
             lw.ctx.op("Not", taken.value if isinstance(taken, Array) else taken)
         after = held_exactly(lw.ctx, after, start, kept, target.lstrip("_"), line)
         lw.env.bind(target, after)

@@ -32,7 +32,7 @@ from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["python_side", "kind_side", "after_join", "sides_of", "mark_first_iteration",
-           "check_operands", "derive", "weak_entry"]
+           "check_operands", "check_call", "derive", "weak_entry", "real_result"]
 
 
 def python_side(v: Any) -> Any:
@@ -180,6 +180,72 @@ def derive(ctx, result: Any, operands: tuple) -> Any:
         flag = None if flag is None or f is None else ctx.op("And", flag, f)
     result.py_path = (where, flag)
     return result
+
+
+def real_result(ctx, z: Complex, out: Array, exact: bool) -> Array:
+    """``out``, a real 0-d value Python computes from the 0-d ``z`` (``z.real``, ``z.imag``,
+    ``abs(z)``), which is a Python float where ``z`` is a Python complex: weak for a Python
+    complex ``z``, marked (graph/path_weak.py) where ``z`` is one on some paths only.
+    ``exact``: ``out`` is exact (a part) whatever the dtype; else (``abs``) Python's value is a
+    float64 computation, which a complex64 ``z``'s float32 result does not give: it fails at
+    run time on those paths (refused at the line where they are not known)."""
+    from pyonnx.frontend.graph import path_weak
+    from pyonnx.frontend.graph.checks import runtime_check
+
+    if not isinstance(z, Complex) or z.ndim:
+        return out
+    if z.weak:
+        return Array(out.value, out.dtype, out.shape, weak=True)
+    if z.py_path is None:
+        return out
+    where, flag = z.py_path
+    if not exact and out.dtype != np.float64:
+        message = (f"abs() of a value that is a Python complex on some paths ({where}) and a "
+                   f"numpy {z.dtype} on others: Python computes it in float64, the model in "
+                   f"{out.dtype}; make it the same type on every path (np.{z.dtype}(...))")
+        if flag is None:
+            raise ctx.error(message)
+        checked = runtime_check(ctx, Array(flag, np.dtype(np.bool_), ()), out,
+                                "refused_abs_of_a_python_complex", f"ExecutionError: {message}")
+        return Array(checked.value, out.dtype, out.shape)
+    # (a value of its own: the mark belongs to the graph value, which np.abs(z) may share)
+    out = Array(ctx.op("Identity", out.value), out.dtype, out.shape)
+    path_weak.mark(ctx, out, where, flag)
+    return out
+
+
+# numpy functions that take a Python complex as it is (np.real(0.5j) is the Python float
+# 0.0) or as weak (np.where): not refused by check_call
+_WEAK_AWARE = frozenset({np.where, np.select, np.real, np.imag, np.iscomplexobj, np.isrealobj,
+                         np.shape, np.ndim, np.size})
+
+
+def check_call(ctx, func: Any, args: list) -> None:
+    """A numpy function of a complex64 value that is a Python complex on some paths: numpy
+    makes the Python complex a complex128 array (``np.exp(0j)`` is complex128), the model
+    computes in complex64: the call fails at run time on those paths (refused at the line
+    where they are not known). Ufuncs of several operands, np.where and np.select take a
+    Python complex as weak: their result dtypes are checked by :func:`check_operands`."""
+    import builtins
+
+    if isinstance(func, np.ufunc) and func.nin > 1 or func in _WEAK_AWARE or \
+            func is builtins.abs or getattr(func, "__module__", None) not in (
+                "numpy", "numpy.fft", "numpy.linalg") and not isinstance(func, np.ufunc):
+        return
+    for v in args:
+        if isinstance(v, Complex) and v.py_path is not None and not v.weak and \
+                v.dtype == np.complex64:
+            where, flag = v.py_path
+            name = getattr(func, "__name__", "the function")
+            message = (f"np.{name} of a value that is a Python complex on some paths ({where}) "
+                       "and a numpy complex64 on others: numpy computes the Python complex as "
+                       "complex128, the model in complex64; make it the same type on every "
+                       "path (np.complex64(...))")
+            if flag is None or ctx.record_check is None:
+                raise ctx.error(message)
+            from pyonnx.errors import ExecutionError
+            ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()),
+                             ("complex_call", id(flag), message), ExecutionError, message)
 
 
 def check_operands(ctx, name: str, values: tuple, dtype: np.dtype, resolve) -> None:
