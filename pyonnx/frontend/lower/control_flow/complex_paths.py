@@ -31,8 +31,9 @@ from pyonnx.frontend.graph import complex_kinds
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
 
-__all__ = ["python_side", "kind_side", "after_join", "sides_of", "mark_first_iteration",
-           "check_operands", "check_call", "derive", "weak_entry", "real_result"]
+__all__ = ["python_side", "kind_side", "after_join", "after_loop", "sides_of",
+           "mark_first_iteration", "check_operands", "check_call", "derive", "weak_entry",
+           "real_result"]
 
 
 def python_side(v: Any) -> Any:
@@ -64,8 +65,8 @@ def after_join(ctx, merged: Any, sides: list, select, where: str, visible,
                taken: list | None = None, name: str = "") -> None:
     """Marks the 0-d Complex ``merged`` (and those in a joined tuple, list or dict, item by
     item) that is one of ``sides`` (per path, :func:`sides_of`: a path whose value is never
-    read, an unbound name's stand-in or a path that returned, is marked so), where the paths differ in what numpy
-    holds. ``select(flags)``: the join's flag from per-side flags (True/False/0-d bool graph
+    read, an unbound name's stand-in or a path that returned, is marked so), where the paths
+    differ in what numpy holds. ``select(flags)``: the join's flag from per-side flags (True/False/0-d bool graph
     values); ``visible(flag)``: whether a side's graph-value flag can be read after the join
     (a flag made inside a branch or loop body cannot); ``where``: for messages. ``taken``
     (a run-time ``if``'s join): per side, the 0-d bool graph value true where that path ran:
@@ -249,8 +250,8 @@ def check_call(ctx, func: Any, args: list) -> None:
 
 
 def check_operands(ctx, name: str, values: tuple, dtype: np.dtype, resolve) -> None:
-    """Where the result dtype of ``name`` (e.g. "np.add") on ``values`` (``dtype``, with every value as the graph has
-    it) differs from numpy's with a marked operand as its Python number (a Complex's
+    """Where the result dtype of ``name`` (e.g. "np.add") on ``values`` (``dtype``, with
+    every value as the graph has it) differs from numpy's with a marked operand as its Python number (a Complex's
     ``py_path``; a real value graph/path_weak marked): the call fails at run time where that
     path ran (its flag is known), or is refused at the line. ``resolve(values)``: the result
     dtype of other operands."""
@@ -296,3 +297,35 @@ def check_operands(ctx, name: str, values: tuple, dtype: np.dtype, resolve) -> N
                    f"{fix}")
         ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()),
                          ("complex_path", id(flag), message), ExecutionError, message)
+
+
+def after_loop(ctx, value: Any, k: str, entry: dict, exits: dict, may_skip: bool,
+               inputs: tuple, nodes: list, ran, line: Any, held: bool) -> None:
+    """:func:`after_join` for a loop's final value of ``k`` (loops.lower_loop): the entry's
+    path (0 iterations, when the loop may skip) and an iteration's. A flag made in the body is not
+    read after the loop (``ran()``: the 0-d bool "the loop ran" graph value). ``held``: check
+    that the state holds a Python complex entry exactly (python_entry; a name carried with a
+    "still Python" flag is checked with that flag instead)."""
+    if not isinstance(value, (Complex, tuple, list, dict)):
+        return
+    inside = {id(n) for n in nodes} | {id(inputs[0]), id(inputs[1])} | \
+        {id(v) for state in inputs[2] for v in state}
+
+    def visible(flag: ir.Value) -> bool:
+        return id(flag) not in inside and id(flag.producer()) not in inside
+
+    if may_skip:
+        sides = [entry.get(k), exits.get(k)]
+
+        def select(f):
+            from pyonnx.frontend.lower.control_flow.path_types import select_flag
+            return select_flag(ctx, ran(), f[1], f[0])
+    else:
+        sides = [exits.get(k)]
+
+        def select(f):
+            return f[0]
+    after_join(ctx, value, sides, select, f"the loop at line {line}", visible)
+    if held and isinstance(value, Complex) and value.py_path is not None:
+        from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+        held_exactly(ctx, value, entry.get(k), value.py_path[1], k, line)

@@ -393,7 +393,7 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
                 state_aliases.mixed0d[value.value] = None  # (its kind is not followed)
         else:
             env.bind(k, value)
-            _mark_complex_paths(ctx, value, k, entry, exits, may_skip, inputs, nodes,
+            complex_paths.after_loop(ctx, value, k, entry, exits, may_skip, inputs, nodes,
                                 lambda: ran or loop_ran(ctx, count, first_value), line,
                                 k not in py_flagged)
             if k in kinds and (k not in pending or not may_skip):
@@ -534,32 +534,3 @@ def _complex_rebound(entry: dict, exits: dict, plans: dict) -> set:
     return {n for n in plans if isinstance(n, str) and isinstance(exits.get(n), Complex)
             and exits[n] is not entry.get(n)}
 
-
-def _mark_complex_paths(ctx, value: Any, k: str, entry: dict, exits: dict, may_skip: bool,
-                        inputs: tuple, nodes: list, ran, line: Any, held: bool) -> None:
-    """complex_paths.after_join for a loop's final value of ``k``: the entry's path (0
-    iterations, when the loop may skip) and an iteration's. A flag made in the body is not
-    read after the loop (``ran()``: the 0-d bool "the loop ran" graph value). ``held``: check
-    that the state holds a Python complex entry exactly (python_entry; a name carried with a
-    "still Python" flag is checked with that flag instead)."""
-    if not isinstance(value, (Complex, tuple, list, dict)):
-        return
-    inside = {id(n) for n in nodes} | {id(inputs[0]), id(inputs[1])} | \
-        {id(v) for state in inputs[2] for v in state}
-
-    def visible(flag: ir.Value) -> bool:
-        return id(flag) not in inside and id(flag.producer()) not in inside
-
-    if may_skip:
-        sides = [entry.get(k), exits.get(k)]
-
-        def select(f):
-            return path_types.select_flag(ctx, ran(), f[1], f[0])
-    else:
-        sides = [exits.get(k)]
-
-        def select(f):
-            return f[0]
-    complex_paths.after_join(ctx, value, sides, select, f"the loop at line {line}", visible)
-    if held and isinstance(value, Complex) and value.py_path is not None:
-        python_entry.held_exactly(ctx, value, entry.get(k), value.py_path[1], k, line)
