@@ -63,15 +63,15 @@ def kind_side(v: Any) -> Any:
 
 def after_join(ctx, merged: Any, sides: list, select, where: str, visible,
                taken: list | None = None, name: str = "") -> None:
-    """Marks the 0-d Complex ``merged`` (and those in a joined tuple, list or dict, item by
-    item) that is one of ``sides`` (per path, :func:`sides_of`: a path whose value is never
-    read, an unbound name's stand-in or a path that returned, is marked so), where the paths
-    differ in what numpy holds. ``select(flags)``: the join's flag from per-side flags (True/False/0-d bool graph
-    values); ``visible(flag)``: whether a side's graph-value flag can be read after the join
-    (a flag made inside a branch or loop body cannot); ``where``: for messages. ``taken``
-    (a run-time ``if``'s join): per side, the 0-d bool graph value true where that path ran:
-    a Python complex side the merged dtype holds only rounded fails where it ran
-    (python_entry.held_exactly; ``name``: the joined name)."""
+    """Marks the 0-d Complex ``merged`` (and those in a joined tuple, list or dict, item by item)
+    that is one of ``sides`` (per path, :func:`sides_of`: a path whose value is never read, an
+    unbound name's stand-in or a path that returned, is marked so), where the paths differ in what
+    numpy holds. ``select(flags)``: the join's flag from per-side flags (True/False/0-d bool graph
+    values); ``visible(flag)``: whether a side's graph-value flag can be read after the join (a flag
+    made inside a branch or loop body cannot); ``where``: for messages. ``taken`` (a run-time
+    ``if``'s join): per side, the 0-d bool graph value true where that path ran: a Python complex
+    side the merged dtype holds only rounded fails where it ran (python_entry.held_exactly;
+    ``name``: the joined name)."""
     if isinstance(merged, (tuple, list)):
         for i, item in enumerate(merged):
             after_join(ctx, item, [s if s is _UNREAD else s[i] if isinstance(s, (tuple, list))
@@ -250,10 +250,10 @@ def check_call(ctx, func: Any, args: list) -> None:
 
 
 def check_operands(ctx, name: str, values: tuple, dtype: np.dtype, resolve) -> None:
-    """Where the result dtype of ``name`` (e.g. "np.add") on ``values`` (``dtype``, with
-    every value as the graph has it) differs from numpy's with a marked operand as its Python number (a Complex's
-    ``py_path``; a real value graph/path_weak marked): the call fails at run time where that
-    path ran (its flag is known), or is refused at the line. ``resolve(values)``: the result
+    """Where the result dtype of ``name`` (e.g. "np.add") on ``values`` (``dtype``, with every value
+    as the graph has it) differs from numpy's with a marked operand as its Python number (a
+    Complex's ``py_path``; a real value graph/path_weak marked): the call fails at run time where
+    that path ran (its flag is known), or is refused at the line. ``resolve(values)``: the result
     dtype of other operands."""
     from pyonnx.errors import ExecutionError
     from pyonnx.frontend.graph import path_weak
