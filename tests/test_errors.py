@@ -92,6 +92,6 @@ def test_ambiguous_truth_value_matches_numpy():
     assert info.value.lineno == marked("ambiguous")[0]
 
 
-def test_lambda_function_refused():
-    with pytest.raises(pyonnx.ConversionError, match="lambda"):
-        pyonnx.compile(lambda x: x + 1)(np.ones(2))
+def test_lambda_function_converts():
+    # (refused until frontend/source.py found a lambda in its file: tests/test_compile_lambda.py)
+    assert np.array_equal(pyonnx.compile(lambda x: x + 1)(np.ones(2)), np.full(2, 2.0))

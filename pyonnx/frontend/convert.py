@@ -72,7 +72,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
         NeedStatic: a Python-scalar parameter's value is needed at conversion time.
     """
     src, tree, _ = prepare(fn)
-    ctx = Lowering(fn.__name__, opset, aliases=AliasState(), lookup=numpy_calls.lookup)
+    ctx = Lowering(_model_name(fn), opset, aliases=AliasState(), lookup=numpy_calls.lookup)
     ctx.record_check = checks.record_where
     inputs: list[ir.Value] = []
     bound: dict[str, Any] = {}
@@ -145,7 +145,7 @@ def convert(fn: types.FunctionType, params: list[Param], opset: int) -> Converte
                                 tuple(sorted(ctx.aliases.contiguous)), at)
     graph = ir.Graph(inputs, [a.value for a in outputs], nodes=ctx.nodes,
                      initializers=ctx.initializers,
-                     opset_imports={"": ctx.opset, **ctx.custom_domains}, name=fn.__name__)
+                     opset_imports={"": ctx.opset, **ctx.custom_domains}, name=_model_name(fn))
     doc = inspect.getdoc(fn)
     model = ir.Model(graph, ir_version=IR_VERSION, producer_name="pyonnx",
                      producer_version=_version(), doc_string=doc)
@@ -206,6 +206,11 @@ class OutputStructure(str):
         obj.contiguous = contiguous
         obj.loc = loc
         return obj
+
+
+def _model_name(fn) -> str:
+    """The graph's (and a single output's) name: the function's, ``lambda`` for a lambda."""
+    return "lambda" if fn.__name__ == "<lambda>" else fn.__name__
 
 
 def _result_tree(result: Any, python_flag=lambda v: None,
@@ -421,7 +426,7 @@ def _outputs(ctx: Lowering, fn, tree, result: Any,
             value = ctx.op("Identity", value)
         arrays.append(Array(value, item.dtype, item.shape))
     for i, (a, name) in enumerate(zip(arrays, names)):
-        base = name or (fn.__name__ if len(arrays) == 1 else f"output_{i}")
+        base = name or (_model_name(fn) if len(arrays) == 1 else f"output_{i}")
         # Internal values are named v<n>, v<n>_<i> and const_<n>: never reuse those shapes.
         if (base in taken or base in {p for p in inspect.signature(fn).parameters}
                 or re.fullmatch(r"v\d+(_\d+)?|const_\d+", base)):

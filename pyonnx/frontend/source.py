@@ -87,23 +87,30 @@ def parse_function(fn: Any) -> FunctionSource:
     text = "".join(lines)
     dedented = textwrap.dedent(text)
     indent = _indent_width(lines[0]) - _indent_width(dedented.splitlines()[0] if dedented else "")
-    try:
-        module = ast.parse(dedented)
-    except SyntaxError as e:  # e.g. a lambda inside an expression line
-        raise ConversionError(f"cannot parse the source of {fn.__qualname__}: {e.msg}") from None
-    defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    if fn.__name__ == "<lambda>" or not defs:
-        raise ConversionError(
-            "pyonnx cannot convert a lambda; define the function with 'def'",
-            SourceLoc(filename, first_line, indent, fn.__name__, linecache.getline(filename, first_line)))
-    tree = defs[0]
-    for node in ast.walk(tree):
-        if "lineno" in node._attributes and hasattr(node, "lineno"):
-            node.lineno += first_line - 1
-            node.end_lineno = (node.end_lineno or node.lineno) + first_line - 1
-            node.col_offset += indent
-            if node.end_col_offset is not None:
-                node.end_col_offset += indent
+    if fn.__name__ == "<lambda>":
+        # (its source lines are the expression around it, which may not parse on their own:
+        # a dict literal's item; the lambda is found in its file's tree, already absolute)
+        tree = _lambda_tree(fn, filename, first_line, indent)
+    else:
+        try:
+            module = ast.parse(dedented)
+        except SyntaxError as e:
+            raise ConversionError(f"cannot parse the source of {fn.__qualname__}: "
+                                  f"{e.msg}") from None
+        defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if not defs:
+            raise ConversionError("pyonnx cannot read a 'def' at the source of "
+                                  f"{fn.__qualname__}; define the function with 'def'",
+                                  SourceLoc(filename, first_line, indent, fn.__name__,
+                                            linecache.getline(filename, first_line)))
+        tree = defs[0]
+        for node in ast.walk(tree):
+            if "lineno" in node._attributes and hasattr(node, "lineno"):
+                node.lineno += first_line - 1
+                node.end_lineno = (node.end_lineno or node.lineno) + first_line - 1
+                node.col_offset += indent
+                if node.end_col_offset is not None:
+                    node.end_col_offset += indent
     closure = {}
     if fn.__closure__:
         for name, cell in zip(code.co_freevars, fn.__closure__):
@@ -118,6 +125,51 @@ def parse_function(fn: Any) -> FunctionSource:
         _CACHE.pop(next(iter(_CACHE)))  # the oldest (dicts keep insertion order)
     _CACHE[code] = src
     return src
+
+
+def _lambda_tree(fn: types.FunctionType, filename: str, first_line: int,
+                 indent: int) -> ast.FunctionDef:
+    """The ``lambda`` expression ``fn`` was made from, as ``def <lambda>(args): return body``
+    with absolute locations: the Lambda node of its file's tree on its first line whose span
+    holds every instruction position of ``fn``'s code (the innermost such, with its
+    parameter names).
+
+    Raises:
+        ConversionError: the file does not parse, or the lambda is not found in it (two
+            lambdas of one line that the positions cannot tell apart).
+    """
+    code = fn.__code__
+    refusal = ConversionError(
+        "pyonnx cannot find this lambda in its source; define the function with 'def'",
+        SourceLoc(filename, first_line, indent, fn.__name__,
+                  linecache.getline(filename, first_line)))
+    try:
+        module = ast.parse("".join(linecache.getlines(filename)))
+    except SyntaxError:
+        raise refusal from None
+    # (the instructions of the body: RESUME and the like have an empty span at column 0)
+    spots = [(line, col) for line, _, col, end in code.co_positions()
+             if line is not None and col is not None and end is not None and end > col]
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+
+    def holds(n: ast.Lambda) -> bool:
+        start, end = (n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)
+        args = n.args
+        names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+        return all(start <= p <= end for p in spots) and names == params
+    found = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
+             and n.lineno == code.co_firstlineno and holds(n)]
+    if not found:
+        raise refusal
+    lam = min(found, key=lambda n: (n.end_lineno - n.lineno, n.end_col_offset - n.col_offset))
+    ret = ast.Return(value=lam.body)
+    tree = ast.FunctionDef(name="<lambda>", args=lam.args, body=[ret], decorator_list=[],
+                           returns=None, type_comment=None)
+    if "type_params" in ast.FunctionDef._fields:  # (Python 3.12)
+        tree.type_params = []
+    for node in (ret, tree):
+        ast.copy_location(node, lam)
+    return tree
 
 
 def _indent_width(line: str) -> int:
