@@ -127,3 +127,32 @@ def seed_43001064(a0, a1):
 @pytest.mark.parametrize("a1", [1, 3])
 def test_seed_43001064(a1):
     check(seed_43001064, np.array(6, np.uint32), a1)
+
+
+# The same for a run-time if joining a Python float and a float32 value: numpy keeps the Python
+# 0.1 on that path and adds it in float64 (s + np.float64(1) is 1.1); the model held
+# 0.10000000149 and gave 1.1000000015 (path_types._held).
+def tenth_or_item(x, y):
+    if x[0] > 0:
+        s = 0.1
+    else:
+        s = x[1]
+    return s + y
+
+
+def half_or_item(x, y):
+    s = 0.5 if x[0] > 0 else x[1]  # (held exactly: no check)
+    return s + y
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_if_join_of_a_python_float(sign, dtype):
+    x = np.array([sign, 2.0], dtype)
+    check(half_or_item, x, np.ones(2))
+    compiled = pyonnx.compile(tenth_or_item)
+    if sign < 0:
+        check(compiled, x, np.ones(2))
+    else:
+        with pytest.raises(pyonnx.ExecutionError, match="holds the Python float only rounded"):
+            compiled(x, np.ones(2))

@@ -53,11 +53,32 @@ def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
             flags[dead] = flags[1 - dead]
         if flags == [False, False]:
             return
+        _held(ctx, value, sides, cond, where, dead)
         path_weak.mark(ctx, value, where, None if None in flags else
                        ctx.const(np.array(True)) if flags == [True, True] else
                        select_flag(ctx, cond, *flags))
     elif plan.weak and plan.shape == ():
         _mark_python_kinds(ctx, value, sides, cond, where)
+
+
+def _held(ctx, value: Any, sides: tuple, cond, where: str, dead: int | None) -> None:
+    """A Python float side a float16/float32 join holds only rounded (``s = 0.1 if c else
+    x32[0]``, then ``s + np.float64(1)``: numpy adds the Python 0.1): ``value`` fails at run
+    time where that side ran (python_entry.held_exactly; its graph value is replaced)."""
+    from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+
+    if not isinstance(value, Array) or value.weak or value.dtype.name not in ("float16",
+                                                                               "float32"):
+        return
+    for i, sd in enumerate(sides):
+        if i == dead or not (type(sd) is float or isinstance(sd, Array) and sd.weak
+                             and sd.ndim == 0 and sd.dtype.kind == "f"):
+            continue
+        taken = cond if i == 0 else ctx.op("Not", cond)
+        old = value.value
+        value.value = held_exactly(ctx, value, sd, taken, "", None, join=where).value
+        if id(old) in ctx.mixed_scalars:  # (a refusal kept with the value: branches.py)
+            ctx.mixed_scalars[id(value.value)] = ctx.mixed_scalars[id(old)]
 
 
 def _mark_foreign(ctx, value: Any, sides: tuple, foreign: list, cond, where: str,
