@@ -324,3 +324,15 @@ def test_abs_of_a_complex64_accumulator_kept_python_fails():
     with pytest.raises(pyonnx.ExecutionError, match="Python computes it in float64"):
         compiled(np.zeros(0, np.complex64))
     check(accumulator_abs, np.zeros(0, np.complex128))
+
+
+def converted_accumulator(z):
+    s = 0j
+    for i in range(z.shape[0]):
+        s += z[i]
+    return np.complex64(s) * 2  # (a dtype's constructor takes the Python complex as it is)
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_dtype_constructor_of_an_accumulator(n):
+    check(converted_accumulator, (np.arange(3) + 1j).astype(np.complex64)[:n])

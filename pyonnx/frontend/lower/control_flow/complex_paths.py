@@ -229,7 +229,8 @@ def check_call(ctx, func: Any, args: list) -> None:
     Python complex as weak: their result dtypes are checked by :func:`check_operands`."""
     import builtins
 
-    if isinstance(func, np.ufunc) and func.nin > 1 or func in _WEAK_AWARE or \
+    if isinstance(func, np.ufunc) and func.nin > 1 or isinstance(func, type) or \
+            func in _WEAK_AWARE or \
             func is builtins.abs or getattr(func, "__module__", None) not in (
                 "numpy", "numpy.fft", "numpy.linalg") and not isinstance(func, np.ufunc):
         return
