@@ -275,9 +275,9 @@ def refuse_sort(x):
     return keep
 
 
-def refuse_sum(x):
+def sum_of_kept(x):
     keep = _kept(x)
-    return sum(keep)  # refused: sum
+    return sum(keep, 0.0)  # (converted since lower/seq_sum.py; refused before)
 
 
 def refuse_plus(x):
@@ -338,10 +338,10 @@ def refuse_mixed_list(x):
     return out  # refused: mixed
 
 
-def refuse_none_on_run_time_path(boxes):
+def none_for_an_empty_request(boxes):
     if boxes.shape[0] == 0:
-        return None
-    return boxes[0]  # refused: none_path
+        return None  # (converted since structure.optional_array_join; refused before)
+    return boxes[0]
 
 
 def refuse_appends_to_argument(x, ratios=[1.0, 2.0]):

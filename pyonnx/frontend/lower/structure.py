@@ -32,7 +32,7 @@ from pyonnx.frontend.graph.optional import Maybe
 from pyonnx.frontend.graph.records import ComplexSeq, Records
 from pyonnx.frontend.graph.values import Array, Seq, Undefined, is_static
 
-__all__ = ["Leaf", "Static", "Tree", "OptPlan", "optional_join", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
+__all__ = ["Leaf", "Static", "Tree", "OptPlan", "optional_join", "optional_array_join", "SeqPlan", "ComplexPlan", "Plan", "plan_of", "join", "kind_changed", "mixes_python_scalar", "JoinError", "leaves_of",
            "rebuild", "placeholder", "leaf_plans", "number_leaf", "is_number", "PYTHON_NUMBERS"]
 
 PYTHON_NUMBERS = (bool, int, float)
@@ -262,6 +262,26 @@ def optional_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
     if isinstance(leaf, ComplexPlan):
         return OptPlan(ComplexPlan(leaf.dtype, (), leaf.weak))
     return OptPlan(Leaf(leaf.dtype, (), leaf.weak))
+
+
+def optional_array_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
+    """The plan of a returned value that is None on one path and an array on the other
+    (``if not keep.any(): return None`` before ``return boxes[keep]``), or None when ``a``/``b``
+    are not that: an OptPlan whose leaf has the array's rank (its dimensions joined)."""
+    def leaf_of(p: Plan) -> Plan | bool | None:
+        if isinstance(p, OptPlan):
+            return p.leaf
+        if isinstance(p, Static) and p.value is None:
+            return None
+        return p if isinstance(p, (Leaf, ComplexPlan)) else False
+    la, lb = leaf_of(a), leaf_of(b)
+    if la is False or lb is False or (la is None and lb is None):
+        return None
+    try:
+        leaf = la if lb is None else lb if la is None else join(la, lb, loop)
+    except JoinError:
+        return None
+    return OptPlan(leaf) if isinstance(leaf, (Leaf, ComplexPlan)) else None
 
 
 def _list_items(p: Plan) -> list[Plan] | None:
@@ -630,11 +650,14 @@ def leaves_of(ctx, plan: Plan, value: Any) -> list[Array | Seq]:
 
 
 def _zero(ctx, leaf: Leaf | ComplexPlan) -> Array | Complex:
-    """The 0-d zero an OptPlan carries while its name is None (never read then)."""
+    """The zero an OptPlan carries while its value is None (never read then): 0-d for a
+    number, of the leaf's rank (0 where a dimension is known only at run time) for a returned
+    array (control_flow/common.join_or_error)."""
+    shape = tuple(0 if d is None else d for d in leaf.shape)
     if isinstance(leaf, ComplexPlan):
-        zero = ctx.const_array(np.zeros((), real_dtype(leaf.dtype)))
+        zero = ctx.const_array(np.zeros(shape, real_dtype(leaf.dtype)))
         return Complex(zero, zero, leaf.dtype, leaf.weak)
-    return ctx.const_array(np.zeros((), leaf.dtype), weak=leaf.weak)
+    return ctx.const_array(np.zeros(shape, leaf.dtype), weak=leaf.weak)
 
 
 def _complex_field(ctx, value: Any, plan: SeqPlan) -> list:

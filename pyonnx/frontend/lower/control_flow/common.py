@@ -18,7 +18,7 @@ from pyonnx.frontend.graph import dtypes
 from pyonnx.frontend.lower import aliases
 from pyonnx.frontend.lower.checks import CheckBuffer
 from pyonnx.frontend.lower.structure import (
-    JoinError, Leaf, Plan, SeqPlan, Static, join, optional_join)
+    JoinError, Leaf, Plan, SeqPlan, Static, join, optional_array_join, optional_join)
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array, Seq, Undefined
 
@@ -93,7 +93,12 @@ def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool 
     try:
         return join(a, b, loop)
     except JoinError as e:
-        optional = None if internal(name) else optional_join(a, b, loop)
+        # (a user's name, or the return value: `return None` on one path, a number on the
+        # other, returned as None where its flag is false: convert's "maybe" output)
+        returned = name.startswith(FLAG_PREFIX + "retval")
+        optional = None if internal(name) and not returned else optional_join(a, b, loop)
+        if optional is None and returned:  # (an array or None: returned as it is, per call)
+            optional = optional_array_join(a, b, loop)
         if optional is not None:  # a user's 'best = None' sentinel, a number elsewhere
             return optional
         shown = ("the return value" if name.startswith(FLAG_PREFIX + "retval")
