@@ -71,3 +71,35 @@ def test_complex(scale):
 def test_arrays_of_different_ranks_refused():
     with pytest.raises(pyonnx.ConversionError, match="rank|shape"):
         pyonnx.compile(different_ranks)(np.ones((3, 2)))
+
+
+# Seed 44000377 (crash, compile 44000000, as generated): None, then arrays of two dtypes on
+# the other paths: the JoinError of the two arrays escaped as a raw exception.
+def none_then_two_dtypes(a0, a1):
+    t4 = np.sqrt(np.abs(a0))
+    if a0 < -2.125:
+        return None
+    if a1.max() < 1.125:
+        return a1
+    return t4
+
+
+def test_none_then_two_dtypes_refused_at_the_line():
+    with pytest.raises(pyonnx.ConversionError, match="ONNX gives a variable one dtype") as info:
+        pyonnx.compile(none_then_two_dtypes)(np.float32(-4.0), np.array(-2, np.int64))
+    assert info.value.lineno == none_then_two_dtypes.__code__.co_firstlineno + 6
+
+
+def sentinel_of_two_dtypes(x, y):
+    best = None
+    if x[0] > 0:
+        best = x[0]
+    elif x[1] > 0:
+        best = y[0]
+    return best
+
+
+def test_sentinel_of_two_dtypes_refused_at_the_line():
+    # (a user's 'best = None' sentinel: the same escape)
+    with pytest.raises(pyonnx.ConversionError, match="dtype"):
+        pyonnx.compile(sentinel_of_two_dtypes)(np.ones(2, np.float32), np.ones(2, np.int64))

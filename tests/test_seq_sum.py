@@ -175,3 +175,30 @@ def test_python_int_of_an_empty_sum_survives_an_assert(fn, x):
 
 def test_generator_sum_then_assert_where_it_is_not_empty():
     check(generator_sum_then_assert, np.array([6.0, 2.0], np.float32))
+
+
+# Seed 44000024 (wrong dtype, compile 44000000, as generated): np.sinh of a value that is a
+# Python float on some paths (sum(L, 0.5) of an empty list) came back as a Python float: an
+# explicit ufunc call gives a numpy scalar on every path (the operators' derived mark was kept).
+def seed_44000024(a0, a1):
+    L29 = []
+    for i30 in range(a0.shape[0]):
+        if a0[i30] > a0[0]:
+            L29.append(a0[i30])
+    t31 = sum(L29, 0.5)
+    t6 = np.sinh(t31)
+    return t6
+
+
+def loop_start_then_ufunc(a0):
+    s = 0.5
+    for i in range(a0.shape[0]):
+        s = s + a0[i]
+    return np.sinh(s), s + 1
+
+
+@pytest.mark.parametrize("a0", [[4, 2], [6], []])
+def test_ufunc_of_a_python_number_on_some_paths(a0):
+    a0 = np.array(a0, np.uint32)
+    check(seed_44000024, a0, np.complex128(0.5 - 2.5j))
+    check(loop_start_then_ufunc, a0)

@@ -310,6 +310,16 @@ def s_while(g):
 def ret_expr(g):
     """Up to three returned values; the first early return fixes the kinds of later ones."""
     want = g.returns[0] if g.returns else None
+    if want == "none":  # an early 'return None': one value of one kind on the other paths
+        if len(g.returns) > 1:
+            want = g.returns[1]
+        else:
+            names = g.names(("array", "npscalar", "pyscalar"))
+            if not names:
+                return None
+            n = g.rng.choice(names)
+            g.returns.append([(g.desc(n).kind, g.desc(n).dtype, g.desc(n).ndim)])
+            return [n]
     if g.mode == "grad":
         names = g.names(("array", "npscalar"), lambda n, d: d.dtype.startswith("float"))
         names.sort(key=lambda n: int("".join(c for c in n if c.isdigit()) or 0))
@@ -336,7 +346,7 @@ def ret_expr(g):
 
 
 def _ret_line(g, vals):
-    if g.mode == "grad":
+    if g.mode == "grad" or g.returns and g.returns[0] == "none":
         return f"return {vals[0]}"
     if len(vals) == 1 and g.rng.random() < 0.6:
         return f"return {vals[0]}"
@@ -351,6 +361,14 @@ def s_early_return(g):
         return False
     if not g.open_block(f"if {c}:", "if"):
         return False
+    if g.mode == "compile" and not g.returns and g.rng.random() < 0.15:
+        # 'return None' on a run-time path (None for an empty request): later returns give
+        # one value (structure.optional_array_join)
+        ok = g.try_stmt(["return None"])
+        if ok:
+            g.returns.append("none")
+        g.close_block()
+        return ok
     vals = ret_expr(g)
     ok = vals is not None and g.try_stmt([_ret_line(g, vals)])
     g.close_block()

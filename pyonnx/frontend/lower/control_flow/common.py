@@ -96,9 +96,12 @@ def join_or_error(lowering, name: str, a: Plan, b: Plan, where: str, loop: bool 
         # (a user's name, or the return value: `return None` on one path, a number on the
         # other, returned as None where its flag is false: convert's "maybe" output)
         returned = name.startswith(FLAG_PREFIX + "retval")
-        optional = None if internal(name) and not returned else optional_join(a, b, loop)
-        if optional is None and returned:  # (an array or None: returned as it is, per call)
-            optional = optional_array_join(a, b, loop)
+        try:  # (numbers or arrays of two dtypes on the non-None paths join no better)
+            optional = None if internal(name) and not returned else optional_join(a, b, loop)
+            if optional is None and returned:  # (an array or None: returned per call)
+                optional = optional_array_join(a, b, loop)
+        except JoinError:
+            optional = None
         if optional is not None:  # a user's 'best = None' sentinel, a number elsewhere
             return optional
         shown = ("the return value" if name.startswith(FLAG_PREFIX + "retval")
