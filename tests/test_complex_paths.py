@@ -336,3 +336,22 @@ def converted_accumulator(z):
 @pytest.mark.parametrize("n", [0, 2])
 def test_dtype_constructor_of_an_accumulator(n):
     check(converted_accumulator, (np.arange(3) + 1j).astype(np.complex64)[:n])
+
+
+def explicit_ufuncs(z):
+    s = 0j
+    for i in range(z.shape[0]):
+        s += z[i]
+    return np.add(s, 1j), s + 1j, np.multiply(s, 2), -s, np.negative(s)
+
+
+def explicit_ufuncs_of_a_python_complex(x):
+    s = complex(x[0], 1.0)
+    return np.add(s, 1j), s + 1j, np.exp(s), np.conj(s), np.sqrt(s)
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_explicit_ufuncs_give_numpy_scalars(n):
+    # np.add(0j, 1j) is np.complex128, 0j + 1j a Python complex
+    check(explicit_ufuncs, (np.arange(3) + 1j)[:n])
+    check(explicit_ufuncs_of_a_python_complex, np.array([2.0, 3.0]))

@@ -238,7 +238,14 @@ def call(lowering, func: Any, args: list, kwargs: dict) -> Any:
     """numpy's ``func(*args, **kwargs)`` with a complex value involved; a 0-d complex result
     carries numpy's kind (scalar or 0-d array: complex_call_kinds)."""
     method = (func.array, func.name) if isinstance(func, ComplexMethod) else None
-    return with_kind(lowering.ctx, func, args, _call(lowering, func, args, kwargs), method)
+    result = with_kind(lowering.ctx, func, args, _call(lowering, func, args, kwargs), method)
+    if isinstance(func, np.ufunc):
+        # np.add(s, 1j) is a numpy scalar on every path, also of Python complex numbers (the
+        # operators keep a Python complex: complex_paths.derive)
+        for r in result if isinstance(result, tuple) else (result,):
+            if isinstance(r, Complex) and not any(r is a for a in args):
+                r.weak, r.py_path = False, None
+    return result
 
 
 def _call(lowering, func: Any, args: list, kwargs: dict) -> Any:
