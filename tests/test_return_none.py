@@ -103,3 +103,36 @@ def test_sentinel_of_two_dtypes_refused_at_the_line():
     # (a user's 'best = None' sentinel: the same escape)
     with pytest.raises(pyonnx.ConversionError, match="dtype"):
         pyonnx.compile(sentinel_of_two_dtypes)(np.ones(2, np.float32), np.ones(2, np.int64))
+
+
+# Seeds 45000188 and 45000543 (crash, compile 45000000, as generated): a None path joined
+# again with a None-or-array return value lost the array's rank (the number sentinel's 0-d
+# leaf): onnxruntime refused the If output's shape.
+def seed_45000188(a0, a1):
+    if a0.size < 2.125:
+        return None
+    if not a1.max() >= -2.0:
+        raise ValueError(f'a1 is {a1.max()}')
+    if not a1.max() >= -2.0:
+        raise ValueError()
+    return a1
+
+
+def seed_45000543(a0, a1):
+    if a1.any():
+        pass
+    elif a0.max() < 4.625:
+        return None
+    if a1.any():
+        return a0
+
+
+def test_seed_45000188():
+    check(seed_45000188, np.zeros((3, 0), np.float32), np.array([-1], np.int32))
+    check(seed_45000188, np.ones((4, 1), np.float32), np.array([-3, 4, -3], np.int32))
+
+
+def test_seed_45000543():
+    check(seed_45000543, np.arange(12, dtype=np.int8).reshape(3, 4), np.ones((4, 1)))
+    check(seed_45000543, np.arange(6, dtype=np.int8).reshape(3, 2), np.zeros((5, 1)))
+    check(seed_45000543, np.full((3, 2), 9, np.int8), np.zeros((5, 1)))

@@ -256,12 +256,13 @@ def optional_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
         return None  # a real number on one path, a complex one on the other
     elif isinstance(la, ComplexPlan):
         joined = _join_complex(la, lb, loop)
-        return OptPlan(ComplexPlan(joined.dtype, (), joined.weak))
+        return OptPlan(ComplexPlan(joined.dtype, joined.shape, joined.weak))
     else:
         leaf = _join_leaves(la, lb, loop)
+    # (the leaf's shape: () for a number, an array's for a returned one, optional_array_join)
     if isinstance(leaf, ComplexPlan):
-        return OptPlan(ComplexPlan(leaf.dtype, (), leaf.weak))
-    return OptPlan(Leaf(leaf.dtype, (), leaf.weak))
+        return OptPlan(ComplexPlan(leaf.dtype, leaf.shape, leaf.weak))
+    return OptPlan(Leaf(leaf.dtype, leaf.shape, leaf.weak))
 
 
 def optional_array_join(a: Plan, b: Plan, loop: bool) -> OptPlan | None:
