@@ -156,3 +156,25 @@ def test_if_join_of_a_python_float(sign, dtype):
     else:
         with pytest.raises(pyonnx.ExecutionError, match="holds the Python float only rounded"):
             compiled(x, np.ones(2))
+
+
+# A numpy function of a value that is a Python number on some paths: numpy makes the Python
+# number a float64 (int64) array there, so np.mean(s) of a float32 value on the other path
+# differs in dtype (calls._python_first_argument); and a numpy function's result is a numpy
+# scalar on every path (np.clip(s, 0, 1) came back as a Python float).
+def half_or_item_in_numpy_calls(x):
+    s = 0.5 if x[0] > 0 else x[1]
+    return np.mean(s), np.asarray(s), np.clip(s, 0, 1)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_numpy_functions_of_a_python_number_on_some_paths(sign):
+    check(half_or_item_in_numpy_calls, np.array([sign, 2.0]))
+    compiled = pyonnx.compile(half_or_item_in_numpy_calls)
+    x32 = np.array([sign, 2.0], np.float32)
+    if sign < 0:
+        check(compiled, x32)
+    else:
+        with pytest.raises(pyonnx.ExecutionError, match=r"np.mean\(\) of a value that is a "
+                                                        "Python float on some paths"):
+            compiled(x32)

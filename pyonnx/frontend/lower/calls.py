@@ -119,20 +119,25 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 return entry.target(*args, **kwargs)
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
+        if not isinstance(entry.target, np.ufunc) and args:
+            _python_first_argument(ctx, entry, args[0])
         result = _invoke(ctx, entry, args, kwargs)
         result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result,
                                        _recompute(entry, args[1:], kwargs))
-        if isinstance(entry.target, np.ufunc):
-            # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones);
-            # so on every path: not a Python number on some (the operators' derived mark of
-            # graph/path_weak.check; fuzz seed 44000024: np.sinh(sum(L, 0.5)))
-            for r in result if isinstance(result, tuple) else (result,):
-                if isinstance(r, Array):
-                    r.weak = False
-                    entry_ = ctx.path_weak.get(id(r.value))
-                    if entry_ is not None and len(entry_) in (2, 4) and not any(
-                            isinstance(a, Array) and a.value is r.value for a in args):
-                        del ctx.path_weak[id(r.value)]
+        numpy_call = str(getattr(entry.target, "__module__", "")).startswith("numpy")
+        for r in result if isinstance(result, tuple) else (result,):
+            if not isinstance(r, Array) or not (numpy_call or isinstance(entry.target, np.ufunc)):
+                continue
+            if isinstance(entry.target, np.ufunc):
+                # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak
+                # ones; a function that gives a Python int, np.count_nonzero, says so itself)
+                r.weak = False
+            # a numpy scalar on every path, not a Python number on some: drop the operators'
+            # derived mark (graph/path_weak.check; fuzz seed 44000024: np.sinh(sum(L, 0.5)))
+            entry_ = ctx.path_weak.get(id(r.value))
+            if entry_ is not None and len(entry_) in (2, 4) and not r.weak and not any(
+                    isinstance(a, Array) and a.value is r.value for a in args):
+                del ctx.path_weak[id(r.value)]
         return result
     if isinstance(func, type) and issubclass(func, np.generic):
         return _scalar_type_call(ctx, func, args, kwargs)
@@ -278,6 +283,46 @@ def _hashable(x: Any) -> bool:
         return True
     except TypeError:
         return False
+
+
+# numpy functions that take a Python number first argument as it is or as weak (np.where's
+# first argument is the condition; np.clip is a ufunc underneath; np.isscalar and the like
+# ask about the object)
+_KEEPS_PYTHON_FIRST = frozenset({np.where, np.clip, np.isscalar, np.ndim, np.shape, np.size,
+                                 np.iscomplexobj, np.isrealobj, np.real, np.imag})
+
+
+def _python_first_argument(ctx, entry: CallEntry, a: Any) -> None:
+    """A numpy function (not a ufunc) whose first argument is a Python number on some run-time
+    paths (graph/path_weak.py) and a numpy value of another dtype than that number's on the
+    others (``s = 0.1 if c else x32[0]``, then ``np.mean(s)``): numpy makes the Python number
+    a float64 (int64, bool) array there, the model computes in the numpy value's dtype: the
+    call fails at run time on those paths (refused at the line where they are not known)."""
+    if not isinstance(a, Array) or a.weak or a.ndim or id(a.value) not in ctx.path_weak:
+        return
+    if not callable(entry.target) or entry.target in _KEEPS_PYTHON_FIRST if _hashable(
+            entry.target) else True:
+        return
+    entry_ = ctx.path_weak[id(a.value)]
+    if len(entry_) not in (2, 4):
+        return
+    kind = entry_[3] if len(entry_) == 4 else {"b": "b", "i": "i", "u": "i", "f": "f"}.get(
+        a.dtype.kind)
+    default = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64), "f": np.dtype(np.float64)}
+    if kind is None or a.dtype == default[kind]:
+        return
+    where, flag = entry_[0], entry_[1]
+    python = {"b": "bool", "i": "int", "f": "float"}[kind]
+    name = f"np.{entry.target.__name__}" if hasattr(entry.target, "__name__") else entry.name
+    message = (f"{name}() of a value that is a Python {python} on some paths ({where}) and "
+               f"a numpy {a.dtype} on others: numpy makes the Python {python} a "
+               f"{default[kind]} array, the model computes in {a.dtype}; make it the same type "
+               f"on every path (np.{a.dtype}(...))")
+    if flag is None or ctx.record_check is None:
+        raise ctx.error(message)
+    from pyonnx.errors import ExecutionError
+    ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()),
+                     ("python_first_argument", id(flag), message), ExecutionError, message)
 
 
 def _invoke(ctx, entry: CallEntry, args: list[Any], kwargs: dict[str, Any]) -> Any:
