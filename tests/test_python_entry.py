@@ -1,5 +1,5 @@
 """A Python number a loop may leave as it entered, carried in a narrower state dtype
-(lower/control_flow/python_entry.py): ``s = 0.1`` before a float32 loop is numpy's Python
+(graph/python_entry.py): ``s = 0.1`` before a float32 loop is numpy's Python
 float 0.1 after 0 trips, which the float32 state holds only rounded. The model fails there
 (never returns 0.10000000149); a start value the dtype holds exactly needs nothing."""
 

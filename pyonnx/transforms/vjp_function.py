@@ -91,6 +91,9 @@ class VJPFunction:
             raise TypeError(f"vjp_fn expects a tuple of {len(self._outs)} cotangents")
         result = []
         for k, (c, o) in enumerate(zip(cts, self._outs)):
+            if o is None:  # (a function that may return None: its conversion refuses it)
+                result.append(np.asarray(c))
+                continue
             o = np.asarray(o)
             c = np.asarray(c, dtype=o.dtype) if not isinstance(c, np.ndarray) else c
             if c.shape != o.shape or c.dtype != o.dtype:

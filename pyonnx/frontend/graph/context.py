@@ -142,6 +142,9 @@ class Lowering:
         # convert.py: the builder layer does not import statement lowering): called as
         # ``record_check(ctx, bad, key, exception, message)``; None: no check outputs here.
         self.record_check: Any = None
+        # numpy function calls being lowered (lower/calls.py): their results are numpy scalars
+        # even of Python numbers (graph/path_weak.check derives no Python number inside them)
+        self.numpy_call_depth = 0
 
     # ------------------------------------------------------------------ nodes
     @property

@@ -132,7 +132,10 @@ def check(ctx, ufunc: np.ufunc, operands: tuple, outs: tuple) -> Callable[[Any],
                              f"taken at run time: {why}; the model has the numpy value's type, "
                              f"and the Python number's path ran; {fix}"))
     derived = None
-    if marked and all(dtypes.is_weak(o) for j, o in enumerate(operands) if j not in marked):
+    # (an operator of Python numbers gives a Python number; a numpy function, np.sinh(s),
+    # a numpy scalar: calls.call counts the numpy calls being lowered)
+    if marked and not ctx.numpy_call_depth and \
+            all(dtypes.is_weak(o) for j, o in enumerate(operands) if j not in marked):
         flags = [python_flag(ctx, operands[i]) if foreign_kind(ctx, operands[i]) is None
                  else foreign_kind(ctx, operands[i])[1] for i in marked]
         flag = flags[0]

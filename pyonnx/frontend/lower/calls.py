@@ -121,23 +121,23 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
         if not isinstance(entry.target, np.ufunc) and args:
             _python_first_argument(ctx, entry, args[0])
-        result = _invoke(ctx, entry, args, kwargs)
+        numpy_call = str(getattr(entry.target, "__module__", "")).startswith("numpy") or \
+            isinstance(entry.target, np.ufunc)
+        # (a numpy function's result is a numpy scalar, also of Python numbers: the operators'
+        # "still a Python number" rule is off inside it, graph/path_weak.check; fuzz seed
+        # 44000024: np.sinh(sum(L, 0.5)) came back as a Python float)
+        ctx.numpy_call_depth += numpy_call
+        try:
+            result = _invoke(ctx, entry, args, kwargs)
+        finally:
+            ctx.numpy_call_depth -= numpy_call
         result = view_calls.after_call(ctx, getattr(entry.target, "__name__", ""), args, result,
                                        _recompute(entry, args[1:], kwargs))
-        numpy_call = str(getattr(entry.target, "__module__", "")).startswith("numpy")
-        for r in result if isinstance(result, tuple) else (result,):
-            if not isinstance(r, Array) or not (numpy_call or isinstance(entry.target, np.ufunc)):
-                continue
-            if isinstance(entry.target, np.ufunc):
-                # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak
-                # ones; a function that gives a Python int, np.count_nonzero, says so itself)
-                r.weak = False
-            # a numpy scalar on every path, not a Python number on some: drop the operators'
-            # derived mark (graph/path_weak.check; fuzz seed 44000024: np.sinh(sum(L, 0.5)))
-            entry_ = ctx.path_weak.get(id(r.value))
-            if entry_ is not None and len(entry_) in (2, 4) and not r.weak and not any(
-                    isinstance(a, Array) and a.value is r.value for a in args):
-                del ctx.path_weak[id(r.value)]
+        if isinstance(entry.target, np.ufunc):
+            # np.sqrt(n) is a numpy scalar, strong in promotion (the operators keep weak ones)
+            for r in result if isinstance(result, tuple) else (result,):
+                if isinstance(r, Array):
+                    r.weak = False
         return result
     if isinstance(func, type) and issubclass(func, np.generic):
         return _scalar_type_call(ctx, func, args, kwargs)

@@ -52,11 +52,13 @@ def _lower(func, conjugate: bool, default_mode: str):
 
 def sinc(ctx, z):
     from pyonnx.frontend.lower import complex_ops as ops
-    from pyonnx.frontend.lower.complex_functions import FUNCS as COMPLEX, where
+    from pyonnx.frontend.lower.complex_elementary import sin
 
     x = ops.binary(ctx, ast.Mult, np.pi, z)
-    y = where(ctx, ops.truth(ctx, x), x, 1e-20)
-    return ops.binary(ctx, ast.Div, COMPLEX[np.sin](ctx, y), y)
+    r = R(ctx)
+    nonzero = ops.truth(ctx, x)  # where(x, x, 1e-20): (1e-20 + 0j) where x is 0
+    y = make(ctx, r.where(nonzero, x.re, 1e-20), r.where(nonzero, x.im, 0.0), x.dtype)
+    return ops.binary(ctx, ast.Div, make(ctx, *sin(ctx, y.re, y.im), y.dtype), y)
 
 
 FUNCS = {np.convolve: _lower(np.convolve, False, "full"),

@@ -77,7 +77,7 @@ def _complex(ctx, seq: ComplexSeq, start: Any, count, empty: Array, where: str) 
                                    _EMPTY_MESSAGE)
         return out
     if type(start) is complex:  # 0j where empty: a Python complex there (complex_paths)
-        from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+        from pyonnx.frontend.graph.python_entry import held_exactly
         out.py_path = (where, empty.value)
         held_exactly(ctx, out, start, empty.value, "sum()", "?", join=where)
         return out

@@ -36,7 +36,7 @@ def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any,
            start: Any = None) -> None:
     """Records the kinds of ``target``'s 0-d result on each path (see the module docstring).
     ``start``: the start value, where it is a Python float a narrower dtype may not hold
-    (lower/control_flow/python_entry.py: fails at run time where no iteration took it)."""
+    (graph/python_entry.py: fails at run time where no iteration took it)."""
     after = lw.env.lookup(target)[1]
     line = getattr(node, "lineno", "?")
     static = isinstance(taken, (bool, np.bool_))  # (known now: an iteration took it or not)
@@ -50,7 +50,7 @@ def settle(lw, node, target: str, kb: str | None, kv: str | None, taken: Any,
             lw.env.bind(target, _PYTHON[kv](after.item()))
         return
     if kb == "f" and start is not None and not (static and bool(taken)):
-        from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+        from pyonnx.frontend.graph.python_entry import held_exactly
         kept = lw.ctx.const(np.array(True)) if static else \
             lw.ctx.op("Not", taken.value if isinstance(taken, Array) else taken)
         after = held_exactly(lw.ctx, after, start, kept, target.lstrip("_"), line)

@@ -102,7 +102,7 @@ def after_join(ctx, merged: Any, sides: list, select, where: str, visible,
 def _held(ctx, merged: Complex, sides: list, taken: list, where: str, name: str) -> None:
     """python_entry.held_exactly for each side of a run-time ``if`` that is a Python
     complex (where it ran)."""
-    from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+    from pyonnx.frontend.graph.python_entry import held_exactly
 
     for s, ran in zip(sides, taken):
         if s is _UNREAD or not (type(s) is complex or isinstance(s, Complex) and s.weak):
@@ -328,5 +328,5 @@ def after_loop(ctx, value: Any, k: str, entry: dict, exits: dict, may_skip: bool
             return f[0]
     after_join(ctx, value, sides, select, f"the loop at line {line}", visible)
     if held and isinstance(value, Complex) and value.py_path is not None:
-        from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+        from pyonnx.frontend.graph.python_entry import held_exactly
         held_exactly(ctx, value, entry.get(k), value.py_path[1], k, line)

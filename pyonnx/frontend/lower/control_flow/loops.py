@@ -22,8 +22,9 @@ from pyonnx.frontend.graph import dtypes, path_weak, scalar_kinds
 from pyonnx.frontend.lower import (alias_writes, aliases, complex_aliases, complex_choices,
                                    memory_sharing)
 from pyonnx.frontend.graph.complex_values import Complex
+from pyonnx.frontend.graph import python_entry
 from pyonnx.frontend.lower.control_flow import (complex_paths, held_items, maybe_bound,
-                                                path_types, python_entry)
+                                                path_types)
 from pyonnx.frontend.lower.control_flow.loop_body import lower_body
 from pyonnx.frontend.lower.control_flow.loop_memory import (
     follow_memory, loop_ran, materialize_constants, outer_memory, own_state_only, viewed_buffers,

@@ -65,7 +65,7 @@ def _held(ctx, value: Any, sides: tuple, cond, where: str, dead: int | None) -> 
     """A Python float side a float16/float32 join holds only rounded (``s = 0.1 if c else
     x32[0]``, then ``s + np.float64(1)``: numpy adds the Python 0.1): ``value`` fails at run
     time where that side ran (python_entry.held_exactly; its graph value is replaced)."""
-    from pyonnx.frontend.lower.control_flow.python_entry import held_exactly
+    from pyonnx.frontend.graph.python_entry import held_exactly
 
     if not isinstance(value, Array) or value.weak or value.dtype.name not in ("float16",
                                                                                "float32"):
