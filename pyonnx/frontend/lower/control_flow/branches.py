@@ -186,7 +186,15 @@ def join_branches(lowering, cond: ir.Value, then: Branch, other: Branch,
             returned = (a_undef and then_env.get(RETURN_FLAG) is True) or \
                 (b_undef and else_env.get(RETURN_FLAG) is True)
             stale = a if isinstance(a, Stale) else b if isinstance(b, Stale) else None
-            if stale is not None and not internal(name) and not return_guard and not returned:
+            # (the path that returned or raised is never read after; a stale value on the
+            # other path is read there: stale after the join too, fuzz seed 47001381 took
+            # the returned path's old value and gave the live path a stand-in)
+            dead = _dead_side(name, return_guard) if return_guard else \
+                0 if a_undef and then_env.get(RETURN_FLAG) is True else \
+                1 if b_undef and else_env.get(RETURN_FLAG) is True else None
+            if stale is not None and not internal(name) and (
+                    not return_guard and not returned
+                    or dead is not None and (stale is a) != (dead == 0)):
                 lowering.env.bind(name, stale)  # (its own reason, not "unassigned there")
                 continue
             if not internal(name) and not return_guard and not returned:
