@@ -178,3 +178,22 @@ def test_numpy_functions_of_a_python_number_on_some_paths(sign):
         with pytest.raises(pyonnx.ExecutionError, match=r"np.mean\(\) of a value that is a "
                                                         "Python float on some paths"):
             compiled(x32)
+
+
+def python_builtins_of_a_python_number_on_some_paths(x):
+    s = 0.5 if x[0] > 0 else x[1]
+    return abs(s), max(s, x[1])  # (Python's builtins: no numpy conversion of the number)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_builtins_of_a_python_number_on_some_paths(sign):
+    # (abs() of the Python float is refused where its result type would show, as before this
+    # stop; the numpy-function check must not claim it: "np.abs() ... numpy makes")
+    x = np.array([sign, 2.0], np.float32)
+    if sign < 0:
+        check(python_builtins_of_a_python_number_on_some_paths, x)
+        return
+    with pytest.raises(pyonnx.ExecutionError) as info:
+        pyonnx.compile(python_builtins_of_a_python_number_on_some_paths)(x)
+    assert "result type here depends on the path" in str(info.value)
+    assert "numpy makes the Python float" not in str(info.value)

@@ -26,7 +26,7 @@ from pyonnx.frontend.graph.checks import runtime_check
 from pyonnx.frontend.graph.values import Array
 
 __all__ = ["mark", "mark_kind", "kind_entry", "check", "python_flag", "zero_trip_message",
-           "kind_word", "python_kind", "join_kinds", "holds", "foreign_kind"]
+           "kind_word", "python_kind", "join_kinds", "holds", "foreign_kind", "fail_on_path"]
 
 _KINDS = "biuf"  # a Python bool < int < float
 
@@ -60,6 +60,16 @@ def foreign_kind(ctx, value: Any) -> tuple | None:
     (convert._outputs fails there), and its ufunc results are checked with it as that kind."""
     entry = ctx.path_weak.get(id(value.value)) if isinstance(value, Array) else None
     return (entry[0], entry[1], entry[3]) if entry is not None and len(entry) == 4 else None
+
+
+def fail_on_path(ctx, flag: Any, key: Any, message: str) -> None:
+    """The call fails at run time with ExecutionError(``message``) where the 0-d bool graph
+    value ``flag`` holds (a check output, lower/checks.record_where; ``key`` names the site),
+    or is refused at the line where ``flag`` is not known (None) or no check outputs can be
+    made here."""
+    if flag is None or ctx.record_check is None:
+        raise ctx.error(message)
+    ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()), key, ExecutionError, message)
 
 
 def mark_kind(ctx, value: Any, where: str, narrow: np.dtype, flag: Any) -> None:

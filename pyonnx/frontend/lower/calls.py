@@ -24,7 +24,7 @@ from pyonnx.frontend.lower.method_hooks import call_hooked
 from pyonnx.frontend.lower.stdlib_calls import STDLIB, type_of
 from pyonnx.frontend.lower.iteration import lazy_call, range_sum
 from pyonnx.frontend.lower.seq_sum import seq_sum
-from pyonnx.frontend.graph import scalar_kinds
+from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.graph.iterables import DynamicRange
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method, refusal
@@ -119,10 +119,10 @@ def call(lowering, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 return entry.target(*args, **kwargs)
             except Exception as e:
                 raise ctx.error(f"{entry.name}: {type(e).__name__}: {e}") from None
-        if not isinstance(entry.target, np.ufunc) and args:
-            _python_first_argument(ctx, entry, args[0])
         numpy_call = str(getattr(entry.target, "__module__", "")).startswith("numpy") or \
             isinstance(entry.target, np.ufunc)
+        if numpy_call and not isinstance(entry.target, np.ufunc) and args:
+            _python_first_argument(ctx, entry, args[0])
         # (a numpy function's result is a numpy scalar, also of Python numbers: the operators'
         # "still a Python number" rule is off inside it, graph/path_weak.check; fuzz seed
         # 44000024: np.sinh(sum(L, 0.5)) came back as a Python float)
@@ -293,15 +293,14 @@ _KEEPS_PYTHON_FIRST = frozenset({np.where, np.clip, np.isscalar, np.ndim, np.sha
 
 
 def _python_first_argument(ctx, entry: CallEntry, a: Any) -> None:
-    """A numpy function (not a ufunc) whose first argument is a Python number on some run-time
-    paths (graph/path_weak.py) and a numpy value of another dtype than that number's on the
-    others (``s = 0.1 if c else x32[0]``, then ``np.mean(s)``): numpy makes the Python number
+    """A numpy function (not a ufunc; Python's builtins keep a Python number) whose first
+    argument is a Python number on some run-time paths (graph/path_weak.py) and a numpy value
+    of another dtype than that number's on the others (``s = 0.1 if c else x32[0]``, then
+    ``np.mean(s)``): numpy makes the Python number
     a float64 (int64, bool) array there, the model computes in the numpy value's dtype: the
     call fails at run time on those paths (refused at the line where they are not known)."""
-    if not isinstance(a, Array) or a.weak or a.ndim or id(a.value) not in ctx.path_weak:
-        return
-    if not callable(entry.target) or entry.target in _KEEPS_PYTHON_FIRST if _hashable(
-            entry.target) else True:
+    if not isinstance(a, Array) or a.weak or a.ndim or id(a.value) not in ctx.path_weak or \
+            not _hashable(entry.target) or entry.target in _KEEPS_PYTHON_FIRST:
         return
     entry_ = ctx.path_weak[id(a.value)]
     if len(entry_) not in (2, 4):
@@ -318,11 +317,7 @@ def _python_first_argument(ctx, entry: CallEntry, a: Any) -> None:
                f"a numpy {a.dtype} on others: numpy makes the Python {python} a "
                f"{default[kind]} array, the model computes in {a.dtype}; make it the same type "
                f"on every path (np.{a.dtype}(...))")
-    if flag is None or ctx.record_check is None:
-        raise ctx.error(message)
-    from pyonnx.errors import ExecutionError
-    ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()),
-                     ("python_first_argument", id(flag), message), ExecutionError, message)
+    path_weak.fail_on_path(ctx, flag, ("python_first_argument", id(flag), message), message)
 
 
 def _invoke(ctx, entry: CallEntry, args: list[Any], kwargs: dict[str, Any]) -> Any:

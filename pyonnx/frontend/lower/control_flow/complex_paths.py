@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.frontend.graph import complex_kinds
+from pyonnx.frontend.graph import complex_kinds, path_weak
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
 
@@ -190,7 +190,6 @@ def real_result(ctx, z: Complex, out: Array, exact: bool) -> Array:
     ``exact``: ``out`` is exact (a part) whatever the dtype; else (``abs``) Python's value is a
     float64 computation, which a complex64 ``z``'s float32 result does not give: it fails at
     run time on those paths (refused at the line where they are not known)."""
-    from pyonnx.frontend.graph import path_weak
     from pyonnx.frontend.graph.checks import runtime_check
 
     if not isinstance(z, Complex) or z.ndim:
@@ -227,12 +226,10 @@ def check_call(ctx, func: Any, args: list) -> None:
     computes in complex64: the call fails at run time on those paths (refused at the line
     where they are not known). Ufuncs of several operands, np.where and np.select take a
     Python complex as weak: their result dtypes are checked by :func:`check_operands`."""
-    import builtins
-
-    if isinstance(func, np.ufunc) and func.nin > 1 or isinstance(func, type) or \
-            func in _WEAK_AWARE or \
-            func is builtins.abs or getattr(func, "__module__", None) not in (
-                "numpy", "numpy.fft", "numpy.linalg") and not isinstance(func, np.ufunc):
+    numpy_function = isinstance(func, np.ufunc) or \
+        getattr(func, "__module__", None) in ("numpy", "numpy.fft", "numpy.linalg")
+    if not numpy_function or isinstance(func, np.ufunc) and func.nin > 1 or \
+            isinstance(func, type) or func in _WEAK_AWARE:
         return
     for v in args:
         if isinstance(v, Complex) and v.py_path is not None and not v.weak and \
@@ -243,11 +240,7 @@ def check_call(ctx, func: Any, args: list) -> None:
                        "and a numpy complex64 on others: numpy computes the Python complex as "
                        "complex128, the model in complex64; make it the same type on every "
                        "path (np.complex64(...))")
-            if flag is None or ctx.record_check is None:
-                raise ctx.error(message)
-            from pyonnx.errors import ExecutionError
-            ctx.record_check(ctx, Array(flag, np.dtype(np.bool_), ()),
-                             ("complex_call", id(flag), message), ExecutionError, message)
+            path_weak.fail_on_path(ctx, flag, ("complex_call", id(flag), message), message)
 
 
 def check_operands(ctx, name: str, values: tuple, dtype: np.dtype, resolve) -> None:
@@ -257,7 +250,6 @@ def check_operands(ctx, name: str, values: tuple, dtype: np.dtype, resolve) -> N
     that path ran (its flag is known), or is refused at the line. ``resolve(values)``: the result
     dtype of other operands."""
     from pyonnx.errors import ExecutionError
-    from pyonnx.frontend.graph import path_weak
 
     for i, v in enumerate(values):
         if isinstance(v, Complex) and v.py_path is not None and not v.weak:
