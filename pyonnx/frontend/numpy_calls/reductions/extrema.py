@@ -55,6 +55,7 @@ from pyonnx.frontend.numpy_calls.reductions.common import (
     widen_f16,
 )
 from pyonnx.frontend.numpy_calls.reductions.exact import _along_merged
+from pyonnx.frontend.numpy_calls.reductions.first_extreme import first_extreme_index
 from pyonnx.frontend.numpy_calls.reductions.nan_guard import nan_rule
 from pyonnx.frontend.numpy_calls.reductions.masked import has_where, masked
 from pyonnx.frontend.numpy_calls.reductions.sums import _initial
@@ -214,20 +215,18 @@ def _arg(ctx, name: str, is_max: bool, a, axis, out, keepdims) -> Array:
     if flat.shape[k] == 0:
         raise ctx.error(f"{name}: attempt to get {name.split('.')[-1]} of an empty sequence "
                         "(numpy raises ValueError)")
-    op = "ArgMax" if is_max else "ArgMin"
     fwd, _ = _ordered(ctx, flat.dtype)
     keep = 1 if kd and flat is x else 0
     shape = _out_shape(flat.shape, (k,), bool(keep))
     # (bool: float32, exact for 0 and 1; onnxruntime's uint8 ArgMax is 2-3x slower than its
     # float32 one, which pays for the wider Cast: 1e5 elements, 35 against 27 µs)
     mapped = ctx.cast(flat, _F32) if flat.dtype == _BOOL else fwd(flat)
-    # ArgMax fails at run time on an empty axis, where numpy raises too.
-    r = Array(ctx.op(op, mapped, axis=k, keepdims=keep), _I64, shape)
-    r.value.producer().metadata_props["pyonnx.raises"] = (
-        f"ValueError: attempt to get {name.split('.')[-1]} of an empty sequence")
+    # It fails at run time on an empty axis, where numpy raises too.
+    raises = f"ValueError: attempt to get {name.split('.')[-1]} of an empty sequence"
+    r = first_extreme_index(ctx, mapped, k, keep, is_max, shape, raises)
     if x.dtype.kind == "f":
-        # numpy returns the first NaN's index; ArgMax/ArgMin compare NaN inconsistently.
-        raises = r.value.producer().metadata_props["pyonnx.raises"]
+        # numpy returns the first NaN's index; ArgMax/ArgMin (and TopK) compare NaN
+        # inconsistently.
 
         def first_nan(ctx, r=r) -> Array:
             nan = ctx.cast(Array(ctx.op("IsNaN", mapped), _BOOL, flat.shape), _U8)
