@@ -203,7 +203,9 @@ def _slice(node: ir.Node, main: ir.Graph) -> bool:
 # alike in any layout).
 _ELEMENTWISE = frozenset({"Add", "Sub", "Mul", "Div", "Neg", "Abs", "Sqrt", "Exp", "Log",
                           "Max", "Min", "Cast", "Floor", "Ceil", "Round", "Relu", "Sign",
-                          "Reciprocal", "Pow", "Not", "IsNaN", "IsInf"})
+                          "Reciprocal", "Pow", "Not", "IsNaN", "IsInf", "Clip", "Where",
+                          "Sin", "Cos", "Tanh", "Sigmoid", "Erf", "Equal", "Less",
+                          "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor"})
 
 
 def _single_use(value: ir.Value, node: ir.Node) -> bool:
@@ -213,17 +215,31 @@ def _single_use(value: ir.Value, node: ir.Node) -> bool:
 
 def _cancel_around(outer: ir.Node) -> bool:
     """``Transpose(E_k(...E_1(Transpose(r, q))...), p)`` with ``p`` undoing ``q``, each ``E``
-    elementwise with its other operands 0-d and used once → ``E_k(...E_1(r)...)``."""
+    elementwise with its other operands 0-d and used once (or also by ``Shape`` nodes, which
+    are made to read the same dims in the new layout) → ``E_k(...E_1(r)...)``."""
     perm = _perm(outer)
     if perm is None or outer.inputs[0] is None:
         return False
     chain: list[tuple[ir.Node, int]] = []  # (node, index of the chained input), top first
+    shapes: list[tuple[ir.Node, int, int]] = []  # Shape reads of chain values, re-pointed
     value, user = outer.inputs[0], outer
     while True:
         node = value.producer()
-        if node is None or node.domain != "" or not _single_use(value, user) or \
-                node.graph is not outer.graph:
+        if node is None or node.domain != "" or node.graph is not outer.graph:
             return False
+        if value.is_graph_output():
+            return False
+        if node.op_type != "Transpose" and not _single_use(value, user):
+            # Shape reads of a chain value (a column write's Expand target) read the same
+            # dims of the value in its new layout; anything else keeps the chain. (Other
+            # readers of the inner Transpose keep reading it.)
+            for use in value.uses():
+                if use.node is user:
+                    continue
+                dims = _shape_dims(use.node, perm)
+                if dims is None:
+                    return False
+                shapes.append((use.node, *dims))
         if node.op_type == "Transpose":
             q = _perm(node)
             if q is None or len(q) != len(perm) or [q[p] for p in perm] != \
@@ -240,6 +256,9 @@ def _cancel_around(outer: ir.Node) -> bool:
         value, user = node.inputs[chained[0]], node
     bottom, k = chain[-1]
     bottom.replace_input_with(k, node.inputs[0])
+    for shape, start, end in shapes:
+        shape.attributes["start"] = ir.AttrInt64("start", start)
+        shape.attributes["end"] = ir.AttrInt64("end", end)
     for n, _ in chain:
         n.outputs[0].shape = None  # (now in the other layout)
     top = chain[0][0].outputs[0]
@@ -256,9 +275,41 @@ def _cancel_around(outer: ir.Node) -> bool:
     return True
 
 
-def _scalar(value: ir.Value) -> bool:
-    """``value`` is 0-d (known), so it broadcasts the same in every layout."""
-    return value.shape is not None and len(value.shape) == 0
+def _shape_dims(node: ir.Node, perm: list[int]) -> tuple[int, int] | None:
+    """For ``Shape(v, start, end)`` of a value ``v`` that is to take the layout
+    ``Transpose(v, perm)``: ``(start, end)`` reading the same dims there, when they stay
+    consecutive and in order; None for any other node."""
+    if node.op_type != "Shape" or node.domain != "" or node.graph is None:
+        return None
+    return _moved_range(node, [perm.index(j) for j in range(len(perm))])
+
+
+def _moved_range(shape: ir.Node, where: list[int]) -> tuple[int, int] | None:
+    """The dims ``[start, end)`` a ``Shape`` node reads, moved to positions ``where[d]``:
+    ``(start, end)`` there when they stay consecutive and in order, else None."""
+    rank = len(where)
+    bounds = []
+    for key, default in (("start", 0), ("end", rank)):
+        attr = shape.attributes.get(key)
+        v = default if attr is None or attr.is_ref() else attr.as_int()
+        bounds.append(min(max(v + rank if v < 0 else v, 0), rank))
+    dims = where[bounds[0]:bounds[1]]
+    if not dims or dims != list(range(dims[0], dims[0] + len(dims))):
+        return None
+    return dims[0], dims[0] + len(dims)
+
+
+def _scalar(value: ir.Value, depth: int = 4) -> bool:
+    """``value`` is 0-d (known: its shape, a constant, or elementwise ops of 0-d values such
+    as clip's ``where(isnan(bound), NaN, -0.0)``), so it broadcasts the same in every layout."""
+    if value.shape is not None:
+        return len(value.shape) == 0
+    if value.const_value is not None:
+        return len(value.const_value.shape) == 0
+    node = value.producer()
+    return depth > 0 and node is not None and node.domain == "" and \
+        node.op_type in _ELEMENTWISE and \
+        all(v is not None and _scalar(v, depth - 1) for v in node.inputs)
 
 
 def _shape(node: ir.Node) -> bool:
@@ -270,18 +321,10 @@ def _shape(node: ir.Node) -> bool:
     if t is None or t.op_type != "Transpose" or t.domain != "" or t.inputs[0] is None:
         return False
     perm = _perm(t)
-    if perm is None:
-        return False
-    rank = len(perm)
-    bounds = []
-    for key, default in (("start", 0), ("end", rank)):
-        attr = node.attributes.get(key)
-        v = default if attr is None or attr.is_ref() else attr.as_int()
-        bounds.append(min(max(v + rank if v < 0 else v, 0), rank))
-    dims = perm[bounds[0]:bounds[1]]
-    if not dims or dims != list(range(dims[0], dims[0] + len(dims))):
+    moved = None if perm is None else _moved_range(node, perm)
+    if moved is None:
         return False
     node.replace_input_with(0, t.inputs[0])
-    node.attributes["start"] = ir.AttrInt64("start", dims[0])
-    node.attributes["end"] = ir.AttrInt64("end", dims[0] + len(dims))
+    node.attributes["start"] = ir.AttrInt64("start", moved[0])
+    node.attributes["end"] = ir.AttrInt64("end", moved[1])
     return True

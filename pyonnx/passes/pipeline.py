@@ -16,7 +16,13 @@ The passes, in order (:func:`passes`), and why that order:
 1. ``FoldConstantsPass``: constants, shape arithmetic on fixed dims, identities, chains.
    First, because it makes more nodes dead and more nodes identical (folded constants are
    shared by value, so CSE then sees equal inputs).
-1a. ``ColumnsFromTransposePass``: column reads (``x[:, k]``, ``b[..., 0::2]``) of an array a
+1'. ``LoopColumnReadsPass``: two or more column reads of one outer array in a Loop body
+   (``boxes[rest, 0]``, ``boxes[rest, 2]`` in NMS) read rows of a transposed copy made before
+   the Loop. After folding (which turns ``boxes[rest, 0]`` into a Gather of the column of
+   ``boxes``), before CSE (which shares one copy between loops).
+1a. ``DropSameShapeExpandsPass`` (below) first, for the Reshapes of whole-array writes that
+   would keep the next pass's Transposes apart, and ``RemoveUnusedPass`` (their shape reads
+   count as uses); then ``ColumnsFromTransposePass``: column reads (``x[:, k]``, ``b[..., 0::2]``) of an array a
    column write transposed anyway read rows of that transposed copy. After folding (which
    cancels the Transposes between consecutive writes), before ``RewriteIdiomsPass`` (which
    turns the last-axis Gathers left into strided Slices).
@@ -55,7 +61,9 @@ turns full-trip ``Loop`` nodes into ``Scan`` (half the cost per iteration), then
 the whole input before the Scan (one body node less per iteration), then
 ``ScatterRowsPass`` forwards reads of rows written by ``ScatterND`` and makes a chain of
 whole-row writes covering every row one ``Concat`` (a grid filled column by column), then
-``BroadcastMapsPass`` computes elementwise maps (sin/cos included) of ``Expand(w, S)`` on ``w``
+``UnitRowSlicesPass`` reads a strided Slice of a transposed array's short first axis
+row by row (onnxruntime would push the Transpose in and slice the last axis with a stride),
+then ``BroadcastMapsPass`` computes elementwise maps (sin/cos included) of ``Expand(w, S)`` on ``w``
 and expands after, then ``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
 Gather copies element by element), and ``ExpandBroadcastsPass`` expands the row-vector operands of binary ops (``img - mean`` with
 ``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans, and
@@ -80,6 +88,7 @@ from pyonnx.passes.gather_elements import GatherElementsPass
 from pyonnx.passes.group_slices import GroupSlicesPass
 from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
+from pyonnx.passes.loop_column_reads import LoopColumnReadsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
@@ -92,6 +101,7 @@ from pyonnx.passes.serialize import serialize_model
 from pyonnx.passes.share_reductions import ShareReductionsPass
 from pyonnx.passes.shifted_differences import ShiftedDifferencesPass
 from pyonnx.passes.unique_names import UniqueNamesPass
+from pyonnx.passes.unit_row_slices import UnitRowSlicesPass
 from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
 __all__ = ["finish", "optimize", "passes", "serialize", "to_bytes"]
@@ -105,6 +115,9 @@ def passes() -> list[ir.passes.PassBase]:
         LowerSetItemPass(),
         HoistLoopInvariantsPass(),
         FoldConstantsPass(),
+        LoopColumnReadsPass(),
+        DropSameShapeExpandsPass(),
+        RemoveUnusedPass(),
         ColumnsFromTransposePass(),
         DropSameShapeExpandsPass(),
         RewriteIdiomsPass(),
@@ -148,6 +161,9 @@ def finish(model: ir.Model) -> ir.Model:
     # the chains it bypasses are removed here (optimize's removal has run).
     # BroadcastMapsPass after it: the forwarded reads expose the Expands it looks through.
     rows = ScatterRowsPass()(model).modified
+    # After it: a cover it made leaves the Transpose of a column read without the ScatterND
+    # that kept onnxruntime from pushing it into the read.
+    rows |= UnitRowSlicesPass()(model).modified
     if BroadcastMapsPass()(model).modified or rows:
         RemoveUnusedPass()(model)
     GatherElementsPass()(model)

@@ -1,8 +1,11 @@
-"""An ``Expand`` to the shape its input already has is dropped.
+"""An ``Expand`` or ``Reshape`` to the shape its input already has is dropped.
 
 Input: an ``ir.Model`` after folding (constants known). Output: the same model where each
 ``Expand(v, target)`` whose target provably equals v's shape on every run reads ``v`` itself
-(the Expand and its shape arithmetic are left for ``RemoveUnusedPass``). Subgraphs too.
+(the Expand and its shape arithmetic are left for ``RemoveUnusedPass``); the same for a
+``Reshape`` (a write covering a whole array, ``coords[:, :4] /= gain`` on (N, 4), reshapes the
+value to the target's shape: it kept the column writes' Transposes from cancelling across it).
+Subgraphs too.
 
 Why: onnxruntime's ``Expand`` copies its input even when nothing broadcasts, and the frontend
 emits one wherever a value may broadcast into a selection whose shape is only known at run time
@@ -12,7 +15,8 @@ copy of the column).
 How: dimensions are followed forward symbolically, as tokens. A dimension is an ``int`` when
 static, else ``(name, axis)`` of the graph input it is read from (never the symbolic dim's
 name: onnxruntime does not check that two inputs' equally named dims agree), else unknown.
-Tokens go through ``Transpose``, ``Gather`` (a 0-d index drops the axis), ``Unsqueeze`` and
+Tokens go through ``Transpose``, ``Gather`` (a 0-d index drops the axis), ``Slice`` (an axis it
+names has a length when its own is static and the bounds constant), ``Unsqueeze`` and
 ``Squeeze`` (constant axes), ``ScatterND`` (the data's shape), ``Expand`` and elementwise ops
 (numpy's broadcast: equal tokens or a static 1; anything else unknown), and the ``If`` of an
 exact ``np.maximum``/``minimum`` (marked ``pyonnx.zero_sign_only``: its branches have the shape
@@ -30,6 +34,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from pyonnx.passes.static_dims import slice_dims
 from pyonnx.passes.zero_signs import MARK, _plain
 
 __all__ = ["DropSameShapeExpandsPass"]
@@ -50,7 +55,7 @@ class DropSameShapeExpandsPass(ir.passes.InPlacePass):
     """Drops Expands to their input's own shape (module docstring)."""
 
     def call(self, model: ir.Model) -> ir.passes.PassResult:
-        if not any(n.op_type == "Expand" for n in ir.traversal.RecursiveGraphIterator(
+        if not any(n.op_type in ("Expand", "Reshape") for n in ir.traversal.RecursiveGraphIterator(
                 model.graph)):
             return ir.passes.PassResult(model, modified=False)
         count = _Walk().graph(model.graph, top=True)
@@ -125,6 +130,13 @@ class _Walk:
                     return 1
             if x is not None and target is not None:
                 result = _broadcast([x, target])
+        elif op == "Reshape" and len(node.inputs) == 2:
+            target = self.vec(node.inputs[1])
+            if target is not None and all(d is not None and d != -1 for d in target) and \
+                    (_int_attr(node, "allowzero", 0) == 1 or 0 not in target):
+                if x is not None and tuple(x) == tuple(target) and _replace(out, node.inputs[0]):
+                    return 1
+                result = target
         elif op in _SAME:
             result = x
         elif op in _BROADCAST:
@@ -148,6 +160,8 @@ class _Walk:
                 result = _unsqueeze(x, axes) if op == "Unsqueeze" else _squeeze(x, axes)
         elif op == "ScatterND":
             result = x
+        elif op == "Slice" and x is not None:
+            result = slice_dims(node, x)
         elif op == "If" and node.meta.get(MARK):
             # numpy's exact maximum/minimum behind a ±0 guard: the branches have the shape of
             # the plain value the else branch returns (frontend rare_case.only_if).

@@ -9,6 +9,8 @@ Input: an ``ir.Model`` about to be serialized (an execution-only rewrite, run fr
    fail the run as numpy's write raises), reads ``U``'s row
    j where ``I[j] == i`` (exactly one such j), or ``data`` where no row of ``I`` is ``i`` (all
    of ``I`` non-negative: a negative index would need the length to compare);
+   A ``Slice`` on axis 0 with constant bounds that reads none of the rows is forwarded the
+   same way, to ``data``;
 2. a chain ``ScatterND(...ScatterND(F, I1, U1)..., In, Un)`` whose intermediate results have
    no other use and whose rows cover every row of axis 0 of ``F`` (its length known: a static
    dimension, or a constant entry of the shape of a ``ConstantOfShape`` fill, through a
@@ -102,6 +104,8 @@ class ScatterRowsPass(ir.passes.InPlacePass):
         for node in list(graph):
             if node.op_type == "Gather" and node.domain in ("", "ai.onnx"):
                 modified |= self._forward(node)
+            elif node.op_type == "Slice" and node.domain in ("", "ai.onnx"):
+                modified |= self._forward_slice(node)
         self.dims = infer(graph)
         for node in list(graph):
             if node.op_type == "ScatterND" and node.graph is graph:
@@ -146,6 +150,35 @@ class ScatterRowsPass(ir.passes.InPlacePass):
         gather.replace_input_with(0, source)
         gather.replace_input_with(1, self.b.const(np.array(row, np.int64)))
         return True
+
+    def _forward_slice(self, node: ir.Node) -> bool:
+        """``Slice(ScatterND(data, I, U), ...)`` on axis 0 alone, constant bounds, reading no
+        row of ``I`` (all below the static length) → the Slice of ``data`` (clip_boxes's
+        ``boxes[..., 1::2]`` after ``boxes[..., 0::2] = ...``)."""
+        ins = node.inputs
+        if len(ins) < 4 or ins[3] is None or _const_ints(ins[3]) is None or \
+                [int(a) for a in _const_ints(ins[3]).reshape(-1)] != [0]:
+            return False
+        bounds = [_const_ints(v) for v in ins[1:3]]
+        step = _const_ints(ins[4]) if len(ins) > 4 and ins[4] is not None else np.ones(1)
+        if any(b is None or b.size != 1 for b in bounds) or step is None or step.size != 1 \
+                or int(step.reshape(-1)[0]) == 0:
+            return False
+        data, moved = ins[0], False
+        while True:
+            scatter = _producer(data, "ScatterND")
+            rows = None if scatter is None else _rows(scatter)
+            length = None if rows is None else self._length(scatter.inputs[0])
+            if rows is None or length is None or max(rows) >= length:
+                break
+            read = range(*slice(int(bounds[0].reshape(-1)[0]), int(bounds[1].reshape(-1)[0]),
+                                int(step.reshape(-1)[0])).indices(length))
+            if set(read) & set(rows):
+                break
+            data, moved = scatter.inputs[0], True
+        if moved:
+            node.replace_input_with(0, data)
+        return moved
 
     # ------------------------------------------------------------------ 2: covers
     def _length(self, value: ir.Value) -> int | None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import onnx_ir as ir
 
-__all__ = ["Dims", "infer", "broadcast"]
+__all__ = ["Dims", "infer", "broadcast", "slice_dims"]
 
 Dims = tuple  # tuple[int | None, ...]
 
@@ -86,6 +86,36 @@ def _attr_int(node: ir.Node, name: str, default: int) -> int:
     return default if a is None or a.is_ref() else int(a.value)
 
 
+def slice_dims(node: ir.Node, x: tuple) -> tuple:
+    """The dims of ``Slice(x, starts, ends, axes, steps)`` for ``x``'s dims (any tokens): an
+    axis the Slice does not name keeps its entry; a named axis has the length Python's slice
+    gives when its length is an int and its bounds are constants, else None."""
+    ins = node.inputs
+    starts, ends = _ints(ins[1]) if len(ins) > 1 else None, _ints(ins[2]) if len(ins) > 2 else None
+    axes = _ints(ins[3]) if len(ins) > 3 and ins[3] is not None else None
+    steps = _ints(ins[4]) if len(ins) > 4 and ins[4] is not None else None
+    rank = len(x)
+    if starts is None or ends is None or len(starts) != len(ends):
+        if axes is None:
+            return (None,) * rank
+        axes_set = {a + rank if a < 0 else a for a in axes}
+        return tuple(None if a in axes_set else d for a, d in enumerate(x))
+    axes = list(range(len(starts))) if axes is None and len(ins) <= 3 else axes
+    if axes is None or len(axes) != len(starts):
+        return (None,) * rank
+    steps = [1] * len(starts) if steps is None else steps
+    if len(steps) != len(starts) or 0 in steps:
+        return (None,) * rank
+    out = list(x)
+    for a, lo, hi, st in zip(axes, starts, ends, steps):
+        a = a + rank if a < 0 else a
+        if not 0 <= a < rank:
+            return (None,) * rank
+        n = x[a]
+        out[a] = len(range(*slice(lo, hi, st).indices(n))) if isinstance(n, int) else None
+    return tuple(out)
+
+
 def infer(graph: ir.Graph, outer: dict[int, Dims] | None = None) -> dict[int, Dims]:
     """The known ranks and dimensions of ``graph``'s values (module docstring); ``outer``: those
     of the enclosing graphs' values, which a subgraph may read (copied, not changed)."""
@@ -120,6 +150,8 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
         return broadcast(ins)
     if op in _SAME:
         return ins[0] if ins else None
+    if op in ("ScatterND", "ScatterElements"):
+        return ins[0] if ins else None  # the data's shape
     if op == "Range":
         return (None,)
     if op == "Size":
@@ -157,7 +189,9 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
             return None
         perm = list(range(len(x)))[::-1] if perm is None else perm
         return tuple(x[p] for p in perm)
-    if op in ("Slice", "Pad", "Resize", "Tile", "Compress", "Split"):
+    if op == "Slice" and x is not None:
+        return slice_dims(node, x)
+    if op in ("Pad", "Resize", "Tile", "Compress", "Split"):
         if x is None or op in ("Compress", "Split"):
             return None
         return (None,) * len(x)  # same rank, lengths not tracked
@@ -189,6 +223,18 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
         target = _ints(node.inputs[1])
         if target is not None:  # (0: copied or zero, -1: inferred; not tracked)
             return tuple(None if t <= 0 else t for t in target)
+        source = node.inputs[1].producer() if len(node.inputs) > 1 and \
+            node.inputs[1] is not None else None
+        if source is not None and source.op_type == "Shape" and \
+                known.get(id(source.inputs[0])) is not None:
+            # Reshape(x, Shape(y)): y's dims (a 0 in them copies x's unless allowzero)
+            y = known[id(source.inputs[0])]
+            r = len(y)
+            start, end = _attr_int(source, "start", 0), _attr_int(source, "end", r)
+            start, end = (start + r if start < 0 else start), (end + r if end < 0 else end)
+            y = y[max(0, min(start, r)):max(0, min(end, r))]
+            zero = _attr_int(node, "allowzero", 0) == 1
+            return tuple(d if d != 0 or zero else None for d in y)
         s = ins[1] if len(ins) > 1 else None
         return None if s is None or s[0] is None else (None,) * s[0]
     if op == "Expand":
