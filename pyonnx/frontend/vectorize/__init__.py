@@ -221,6 +221,17 @@ def _checks(lw, node: ast.For, space: Space) -> None:
                 raise Bail("index out of range at conversion time")
             continue
         bad_values.append(value)
+    runs = " & ".join(f"({v.k} > 0)" for v in space.vars)
+    for base, axis, c in space.int_checks:
+        # numpy reads base[..., c, ...] on every iteration: IndexError if the loop runs at all
+        bad = emit.expr(f"{runs} & ((c >= x.shape[{axis}]) | (c < -x.shape[{axis}]))",
+                        c=c, x=base)
+        value = emit.bind(lw, node, bad, "bad")[1]
+        if isinstance(value, (bool, np.bool_)):
+            if value:
+                raise Bail("index out of range at conversion time")
+            continue
+        bad_values.append(value)
     if not bad_values:
         return
     bad = bad_values[0]

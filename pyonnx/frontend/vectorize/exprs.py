@@ -70,6 +70,12 @@ def _binop(a: ast.expr, op: ast.operator, b: ast.expr) -> ast.expr:
     return ast.BinOp(left=a, op=op, right=b)
 
 
+def _dim(base: str, axis: int) -> ast.expr:
+    """``base.shape[axis]``."""
+    return ast.Subscript(value=ast.Attribute(value=name(base), attr="shape", ctx=ast.Load()),
+                         slice=ast.Constant(axis), ctx=ast.Load())
+
+
 @dataclasses.dataclass
 class Var:
     """One induction variable: ``range(start, stop, step)`` with a static nonzero step.
@@ -103,6 +109,9 @@ class Space:
     temps: dict[str, VExpr] = dataclasses.field(default_factory=dict)
     # (array name, axis, start expression, Var): start + (k-1)*S must lie in [0, len) if k > 0
     checks: list[tuple[str, int, ast.expr, Var]] = dataclasses.field(default_factory=list)
+    # (array name, axis, index expression): a loop-invariant int index read on every
+    # iteration, in [-len, len) if the loop runs at all
+    int_checks: list[tuple[str, int, ast.expr]] = dataclasses.field(default_factory=list)
 
     def var(self, n: str) -> Var | None:
         return next((v for v in self.vars if v.name == n), None)
@@ -220,17 +229,26 @@ class Vectorizer:
         value = lookup(sp, base)
         if not isinstance(value, (Array, np.ndarray)) or value.ndim == 0:
             raise Bail("subscript of a non-array")
-        node, axes, rank = self.index(base, value.ndim, e.slice)
+        node, axes, rank = self.index(base, value.ndim, e.slice, read=True)
         return VExpr(node, axes, rank, aligned=False)
 
-    def index(self, base: str, ndim: int, sl: ast.expr) -> tuple[ast.expr, tuple[str, ...], int]:
-        """``base[sl]`` over every iteration: the slice expression, its axes and rank."""
+    def index(self, base: str, ndim: int, sl: ast.expr, read: bool = False,
+              ) -> tuple[ast.expr, tuple[str, ...], int]:
+        """``base[sl]`` over every iteration: the slice expression, its axes and rank.
+
+        A read's loop-invariant int index ``c`` (``boxes[i, 5]``) is taken as the one-wide
+        slice at ``c % len`` and that axis reshaped away: numpy never evaluates the read when
+        the loop runs 0 times, so the vectorized read must not fail then (an int index on an
+        empty block would); when the loop runs, ``int_checks`` makes the model fail where
+        numpy raises IndexError (``c % len`` only stands in for an index out of range on a
+        run that fails anyway)."""
         sp = self.space
         comps = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
         if len(comps) > ndim:
             raise Bail("too many indices")
         out: list[ast.expr] = []
         axes: list[str] = []
+        ints: list[int] = []  # axes of int reads taken as one-wide slices
         dropped = 0
         seen_colon = False
         for axis, c in enumerate(comps):
@@ -245,7 +263,14 @@ class Vectorizer:
                 if not self.invariant_int(c):
                     raise Bail("index component")
                 dropped += 1
-                out.append(c)
+                if read:
+                    sp.int_checks.append((base, axis, c))
+                    at = _binop(c, ast.Mod(), _dim(base, axis))
+                    out.append(ast.Slice(lower=at, upper=_binop(at, ast.Add(),
+                                                                ast.Constant(1))))
+                    ints.append(axis)
+                else:
+                    out.append(c)
                 continue
             var, off = aff
             if seen_colon or var.name in axes or (axes and sp.order().index(axes[-1]) >
@@ -265,6 +290,12 @@ class Vectorizer:
         rank = ndim - len(axes) - dropped
         node = ast.Subscript(value=name(base), slice=ast.Tuple(elts=out, ctx=ast.Load())
                              if len(out) > 1 else out[0], ctx=ast.Load())
+        if ints:
+            # the block's own shape without the one-wide axes (no -1: the block may be empty)
+            kept = [ast.Subscript(value=ast.Attribute(value=node, attr="shape", ctx=ast.Load()),
+                                  slice=ast.Constant(d), ctx=ast.Load())
+                    for d in range(ndim) if d not in ints]
+            node = call("reshape", node, ast.Tuple(elts=kept, ctx=ast.Load()))
         return node, tuple(axes), rank
 
     def affine(self, c: ast.expr) -> tuple[Var, ast.expr] | None:
