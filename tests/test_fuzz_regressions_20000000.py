@@ -956,3 +956,21 @@ def stale_view_after_a_check(a0, a2):
 def test_seed_47001381_stale_view_after_a_check_is_refused(fn, a0):
     with pytest.raises(pyonnx.ConversionError, match="'v3' is a view made by a numpy function"):
         pyonnx.compile(fn)(a0, np.array([-0.5]))
+
+
+# Seed 48001200 (crash, compile 48000000): with shapes known at conversion (np.linalg needs
+# them), np.where of operands numpy cannot broadcast, in a branch the run does not take, raised
+# the shape helper's bare ValueError from inside pyonnx; numpy calls that meet it unhandled are
+# refused at the line now (lower/calls.py), as the operators already were.
+def where_of_unbroadcastable_shapes_in_a_branch(a, b, flag):
+    if flag > 0:
+        return np.where(a < 2, 1.0, b)
+    return a
+
+
+def test_seed_48001200_where_of_unbroadcastable_static_shapes_refused():
+    f = pyonnx.compile(where_of_unbroadcastable_shapes_in_a_branch, static_shapes=True)
+    with pytest.raises(pyonnx.ConversionError,
+                       match=r"np\.where\(\): operands could not be broadcast together with "
+                             r"shapes \(5, 0\) \(\) \(3, 0\) \(numpy raises ValueError\)"):
+        f(np.zeros((5, 0)), np.zeros((3, 0)), np.float64(-1))

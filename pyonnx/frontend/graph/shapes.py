@@ -12,7 +12,12 @@ import numpy as np
 
 from pyonnx.frontend.graph.values import Dim
 
-__all__ = ["broadcast_shapes", "normalize_axis", "normalize_axes", "single_axis"]
+__all__ = ["BroadcastError", "broadcast_shapes", "normalize_axis", "normalize_axes", "single_axis"]
+
+
+class BroadcastError(ValueError):
+    """Shapes known at conversion time that numpy cannot broadcast (numpy raises ValueError
+    there): numpy calls that meet it unhandled are refused at the line (lower/calls.py)."""
 
 
 def broadcast_shapes(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
@@ -41,7 +46,7 @@ def _broadcast(*shapes: tuple[Dim, ...]) -> tuple[Dim, ...]:
         dims = [s[i] for s in shapes if len(s) >= -i]
         known = {d for d in dims if d is not None and d != 1}
         if len(known) > 1:
-            raise ValueError("operands could not be broadcast together with shapes "
+            raise BroadcastError("operands could not be broadcast together with shapes "
                              + " ".join(str(tuple('?' if d is None else d for d in s))
                                         for s in shapes))
         if known:

@@ -26,6 +26,7 @@ from pyonnx.frontend.lower.iteration import lazy_call, range_sum
 from pyonnx.frontend.lower.seq_sum import seq_sum
 from pyonnx.frontend.graph import path_weak, scalar_kinds
 from pyonnx.frontend.graph.iterables import DynamicRange
+from pyonnx.frontend.graph.shapes import BroadcastError
 from pyonnx.frontend.graph.values import Array, ArrayMethod, Seq, is_static
 from pyonnx.frontend.numpy_calls import CallEntry, lookup, lookup_method, refusal
 
@@ -323,6 +324,9 @@ def _python_first_argument(ctx, entry: CallEntry, a: Any) -> None:
 def _invoke(ctx, entry: CallEntry, args: list[Any], kwargs: dict[str, Any]) -> Any:
     try:
         return entry.fn(ctx, *args, **kwargs)
+    except BroadcastError as e:  # (a function that does not word it itself: np.where...)
+        name = entry.name.replace("numpy.", "np.", 1)
+        raise ctx.error(f"{name}(): {e} (numpy raises ValueError)") from None
     except TypeError as e:
         # A TypeError raised by the binding itself (the traceback has no deeper frame) is the
         # user's wrong arguments; deeper ones are pyonnx bugs and propagate.
