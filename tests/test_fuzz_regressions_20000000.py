@@ -974,3 +974,42 @@ def test_seed_48001200_where_of_unbroadcastable_static_shapes_refused():
                        match=r"np\.where\(\): operands could not be broadcast together with "
                              r"shapes \(5, 0\) \(\) \(3, 0\) \(numpy raises ValueError\)"):
         f(np.zeros((5, 0)), np.zeros((3, 0)), np.float64(-1))
+
+
+# Seeds 49001423, 49003433, 49003847 (wrong dtype, compile 49000000): sum() of a list built at
+# run time is a Python int when the list is empty and the items' type otherwise
+# (lower/seq_sum.py); returned where another path returns None, the optional join dropped
+# that mark and the empty case came back as 0.0 or np.int8(0) where numpy gives 0. Refused at
+# the line now, as without the None path.
+def list_sum_or_none(a0, flag):
+    parts = []
+    for i in range(a0.shape[0]):
+        if a0[i] > a0[0]:
+            parts.append(float(a0[i]))
+    total = sum(parts, 0)
+    if flag > 0:
+        return None
+    return total
+
+
+def int_list_sum_or_none(a0):
+    for v in a0:
+        if v < 2:
+            return None
+    kept = []
+    for i in range(a0.shape[0]):
+        if a0[i] > a0[0]:
+            kept.append(a0[i] >> 2)
+    return sum(kept)
+
+
+@pytest.mark.parametrize("a0", [np.array([3.0, 1.0]), np.array([1.0, 3.0])])
+def test_seeds_49001423_49003433_49003847_list_sum_or_none(a0):
+    # Python int or float by the list's emptiness: one output cannot be both, refused
+    with pytest.raises(pyonnx.ConversionError,
+                       match="returns a Python int on some paths and a Python float"):
+        pyonnx.compile(list_sum_or_none)(a0, np.float64(-1))
+    # Python int 0 or a numpy int8: the call returns numpy's type (the flag of the sum made
+    # inside the return guard's If is carried out of it for the possibly-None number)
+    for a in ([9, 4, 4], [4, 4, 9], [1, 5], [5, 5, 6], []):
+        check_calls(int_list_sum_or_none, (np.array(a, np.int8),))

@@ -17,7 +17,15 @@ import onnx_ir as ir
 from pyonnx.frontend.graph import path_weak
 from pyonnx.frontend.graph.complex_values import Complex
 from pyonnx.frontend.graph.values import Array
-from pyonnx.frontend.lower.structure import Leaf, Plan, Tree, mixes_python_scalar, plan_of
+from pyonnx.frontend.graph.optional import Maybe
+from pyonnx.frontend.lower.structure import (
+    Leaf,
+    OptPlan,
+    Plan,
+    Tree,
+    mixes_python_scalar,
+    plan_of,
+)
 
 __all__ = ["mark", "select_flag", "side_python_flags", "number_leaves", "number_leaf_at", "python_key", "python_state_flags", "mark_python_state"]
 
@@ -35,6 +43,19 @@ def mark(ctx, value: Any, plan: Plan, sides: tuple, cond, where: str,
         if all(isinstance(sd, (tuple, list, dict)) and len(sd) == len(value) for sd in sides):
             for child, v, *ss in zip(plan.children, items(value), *map(items, sides)):
                 mark(ctx, v, child, tuple(ss), cond, where, dead)
+        return
+    if isinstance(plan, OptPlan) and isinstance(value, Maybe):
+        # a number that is None on some path (a `return None` before `return total`): its
+        # number's marks as a number's, the None side's number never read (fuzz seeds
+        # 49001423, 49003433, 49003847: sum() of a run-time list, a Python int when empty,
+        # came back as the list's float or numpy type)
+        nums = [sd.value if isinstance(sd, Maybe) else sd for sd in sides]
+        if any(n is None for n in nums):
+            if all(n is None for n in nums):
+                return
+            dead = next(k for k, n in enumerate(nums) if n is None)
+            nums[dead] = nums[1 - dead]
+        mark(ctx, value.value, plan.leaf, tuple(nums), cond, where, dead)
         return
     if not isinstance(plan, Leaf):
         return
@@ -111,6 +132,8 @@ def number_leaves(plan: Plan, sides: tuple) -> list:
     """(leaf plan, the paths' values of it) for each leaf of a joined value, in order (a
     tuple's, list's or dict's items; the value itself for a leaf); [] where a path's
     container does not match the plan's structure."""
+    if isinstance(plan, OptPlan):  # a number that may be None: the number's (None: no value)
+        return [(plan.leaf, tuple(sd.value if isinstance(sd, Maybe) else sd for sd in sides))]
     if not isinstance(plan, Tree):
         return [(plan, tuple(sides))]  # (a caller uses Leaf plans only; others keep the count)
     if not all(isinstance(sd, (tuple, list, dict)) and len(sd) == len(plan.children)
@@ -135,7 +158,7 @@ def number_leaf_at(value: Any, index: int) -> Any:
             for c in _children(v):
                 walk(c)
         else:
-            leaves.append(v)
+            leaves.append(v.value if isinstance(v, Maybe) else v)
     walk(value)
     return leaves[index] if index < len(leaves) else None
 
