@@ -443,7 +443,7 @@ def s_assert(g):
     return g.try_stmt([f"if not ({c}):", f"    raise ValueError({msg or ''})"])
 
 
-from fuzzing import idioms  # noqa: E402  (its rows use cond() above)
+from fuzzing import box_idioms, idioms  # noqa: E402  (its rows use cond() above)
 
 STATEMENTS = [
     (8, ("compile", "grad"), s_assign), (2, ("compile", "grad"), s_rebind),
@@ -455,6 +455,8 @@ STATEMENTS = [
     (1, ("compile",), idioms.s_records), (1, ("compile",), idioms.s_mixed_kind),
     (1, ("compile",), idioms.s_running_extreme), (1, ("compile",), idioms.s_python_start),
     (1, ("compile",), idioms.s_list_sum),
+    (1, ("compile", "grad"), box_idioms.s_column_chain), (1, ("compile",), box_idioms.s_argmax_parts),
+    (1, ("compile", "grad"), box_idioms.s_loop_columns),
     (1, ("compile",), s_part_write), (1, ("compile",), s_complex_view_write),
 ]
 
