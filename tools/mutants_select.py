@@ -112,7 +112,8 @@ class CoverageMap:
 def build_map(repo: Path, out: str) -> int:
     """Runs the whole suite once, recording which test executed which line into ``out``."""
     env = dict(os.environ, PYTHONPATH=str(repo), COVERAGE_FILE=str(Path(out).resolve()))
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov-context=test"]
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=pyonnx",
+           "--cov-branch", "--cov-report=", "--cov-context=test"]
     return subprocess.run(cmd, cwd=repo, env=env).returncode
 
 
