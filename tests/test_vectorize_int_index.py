@@ -66,3 +66,23 @@ def test_invariant_int_index_in_a_nest(n, m):
 def test_the_loop_is_vectorized():
     model = pyonnx.compile(column_product).to_onnx(_boxes(4, 6), np.int64(3))
     assert not {"Loop", "Scan"} & {n.op_type for n in model.graph.node}
+
+
+def write_column(y, x, n):
+    y = y.copy()
+    for i in range(n):
+        y[i, 5] = x[i]
+    return y
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (4, 6), (5, 2)])
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_invariant_int_index_writes(shape, n):
+    y, x = _boxes(*shape), np.arange(5, dtype=np.float32)
+    try:
+        write_column(y, x, np.int64(n))
+    except IndexError:
+        with pytest.raises(IndexError):
+            pyonnx.compile(write_column)(y, x, np.int64(n))
+    else:
+        check(write_column, y, x, np.int64(n))

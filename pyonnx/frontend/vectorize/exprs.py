@@ -237,11 +237,12 @@ class Vectorizer:
         """``base[sl]`` over every iteration: the slice expression, its axes and rank.
 
         A read's loop-invariant int index ``c`` (``boxes[i, 5]``) is taken as the one-wide
-        slice at ``c % len`` and that axis reshaped away: numpy never evaluates the read when
-        the loop runs 0 times, so the vectorized read must not fail then (an int index on an
-        empty block would); when the loop runs, ``int_checks`` makes the model fail where
-        numpy raises IndexError (``c % len`` only stands in for an index out of range on a
-        run that fails anyway)."""
+        slice at ``c % len`` and that axis reshaped away, a write's (``y[i, 5] = v``) as the
+        index ``c % len``: numpy never evaluates them when the loop runs 0 times, so the
+        vectorized statement must not fail then (an int index out of range on an empty block
+        would); when the loop runs, ``int_checks`` makes the model fail where numpy raises
+        IndexError (``c % len`` only stands in for an index out of range on a run that fails
+        anyway). A write into an axis of length 0 still fails when the loop runs 0 times."""
         sp = self.space
         comps = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
         if len(comps) > ndim:
@@ -263,14 +264,14 @@ class Vectorizer:
                 if not self.invariant_int(c):
                     raise Bail("index component")
                 dropped += 1
+                sp.int_checks.append((base, axis, c))
+                at = _binop(c, ast.Mod(), _dim(base, axis))
                 if read:
-                    sp.int_checks.append((base, axis, c))
-                    at = _binop(c, ast.Mod(), _dim(base, axis))
                     out.append(ast.Slice(lower=at, upper=_binop(at, ast.Add(),
                                                                 ast.Constant(1))))
                     ints.append(axis)
-                else:
-                    out.append(c)
+                else:  # a write's target: in range whenever the axis is not empty
+                    out.append(at)
                 continue
             var, off = aff
             if seen_colon or var.name in axes or (axes and sp.order().index(axes[-1]) >
