@@ -22,8 +22,9 @@ The passes, in order (:func:`passes`), and why that order:
    ``boxes``), before CSE (which shares one copy between loops).
 1a. ``DropSameShapeExpandsPass`` (below) first, for the Reshapes of whole-array writes that
    would keep the next pass's Transposes apart, and ``RemoveUnusedPass`` (their shape reads
-   count as uses); then ``ColumnsFromTransposePass``: column reads (``x[:, k]``, ``b[..., 0::2]``) of an array a
-   column write transposed anyway read rows of that transposed copy. After folding (which
+   count as uses); then ``ColumnsFromTransposePass``: column reads (``x[:, k]``,
+   ``b[..., 0::2]``) of an array a column write transposed anyway read rows of that
+   transposed copy. After folding (which
    cancels the Transposes between consecutive writes), before ``RewriteIdiomsPass`` (which
    turns the last-axis Gathers left into strided Slices).
 1a'. ``DropSameShapeExpandsPass``: an ``Expand`` to its input's own shape (followed
@@ -63,7 +64,8 @@ the whole input before the Scan (one body node less per iteration), then
 whole-row writes covering every row one ``Concat`` (a grid filled column by column), then
 ``UnitRowSlicesPass`` reads a strided Slice of a transposed array's short first axis
 row by row (onnxruntime would push the Transpose in and slice the last axis with a stride),
-then ``BroadcastMapsPass`` computes elementwise maps (sin/cos included) of ``Expand(w, S)`` on ``w``
+then ``BroadcastMapsPass`` computes elementwise maps (sin/cos included) of ``Expand(w, S)`` on
+``w``
 and expands after, then ``GatherElementsPass`` takes lookups from 1-D data with ``GatherElements`` (onnxruntime's
 Gather copies element by element), and ``ExpandBroadcastsPass`` expands the row-vector operands of binary ops (``img - mean`` with
 ``mean`` of shape (3,)), which onnxruntime's broadcast walks in short spans, and

@@ -29,8 +29,9 @@ _BROADCAST = frozenset({
     "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mod", "Equal", "Less", "LessOrEqual",
     "Greater", "GreaterOrEqual", "And", "Or", "Xor", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
     "Where", "Sum", "Mean", "BitShift", "PRelu"})
-# Ops whose output has the shape of their first input.
+# Ops whose output has the shape of their first input (a scatter: its data's).
 _SAME = frozenset({
+    "ScatterND", "ScatterElements",
     "Identity", "Cast", "CastLike", "Neg", "Abs", "Exp", "Log", "Sqrt", "Sin", "Cos", "Tan",
     "Tanh", "Sigmoid", "Relu", "Floor", "Ceil", "Round", "Sign", "Reciprocal", "IsNaN", "IsInf",
     "Not", "Erf", "Clip", "Softmax", "LogSoftmax", "CumSum", "BitwiseNot", "Asin", "Acos",
@@ -86,6 +87,13 @@ def _attr_int(node: ir.Node, name: str, default: int) -> int:
     return default if a is None or a.is_ref() else int(a.value)
 
 
+def _shape_bounds(shape: ir.Node, rank: int) -> tuple[int, int]:
+    """The ``[start, end)`` dims a ``Shape`` node of a rank-``rank`` value reads, clamped."""
+    start, end = _attr_int(shape, "start", 0), _attr_int(shape, "end", rank)
+    start, end = (start + rank if start < 0 else start), (end + rank if end < 0 else end)
+    return max(0, min(start, rank)), max(0, min(end, rank))
+
+
 def slice_dims(node: ir.Node, x: tuple) -> tuple:
     """The dims of ``Slice(x, starts, ends, axes, steps)`` for ``x``'s dims (any tokens): an
     axis the Slice does not name keeps its entry; a named axis has the length Python's slice
@@ -100,8 +108,8 @@ def slice_dims(node: ir.Node, x: tuple) -> tuple:
             return (None,) * rank
         axes_set = {a + rank if a < 0 else a for a in axes}
         return tuple(None if a in axes_set else d for a, d in enumerate(x))
-    axes = list(range(len(starts))) if axes is None and len(ins) <= 3 else axes
-    if axes is None or len(axes) != len(starts):
+    axes = list(range(len(starts))) if axes is None else axes  # (omitted: the first axes)
+    if len(axes) != len(starts):
         return (None,) * rank
     steps = [1] * len(starts) if steps is None else steps
     if len(steps) != len(starts) or 0 in steps:
@@ -150,8 +158,6 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
         return broadcast(ins)
     if op in _SAME:
         return ins[0] if ins else None
-    if op in ("ScatterND", "ScatterElements"):
-        return ins[0] if ins else None  # the data's shape
     if op == "Range":
         return (None,)
     if op == "Size":
@@ -161,10 +167,8 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
     if op == "Shape":
         if ins[0] is None:
             return (None,)
-        r = len(ins[0])
-        start, end = _attr_int(node, "start", 0), _attr_int(node, "end", r)
-        start, end = (start + r if start < 0 else start), (end + r if end < 0 else end)
-        return (max(0, min(end, r) - max(0, min(start, r))),)
+        start, end = _shape_bounds(node, len(ins[0]))
+        return (max(0, end - start),)
     x = ins[0] if ins else None
     if op == "Unsqueeze":
         axes = _ints(node.inputs[1]) if len(node.inputs) > 1 else _attr_ints(node, "axes")
@@ -229,10 +233,8 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
                 known.get(id(source.inputs[0])) is not None:
             # Reshape(x, Shape(y)): y's dims (a 0 in them copies x's unless allowzero)
             y = known[id(source.inputs[0])]
-            r = len(y)
-            start, end = _attr_int(source, "start", 0), _attr_int(source, "end", r)
-            start, end = (start + r if start < 0 else start), (end + r if end < 0 else end)
-            y = y[max(0, min(start, r)):max(0, min(end, r))]
+            start, end = _shape_bounds(source, len(y))
+            y = y[start:end]
             zero = _attr_int(node, "allowzero", 0) == 1
             return tuple(d if d != 0 or zero else None for d in y)
         s = ins[1] if len(ins) > 1 else None

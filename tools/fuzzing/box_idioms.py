@@ -15,9 +15,14 @@ def _matrices(g, floats: bool = True) -> list[str]:
         d.dtype.startswith("float") or not floats))
 
 
-def _columns(g, a: str) -> int:
-    """Columns both input sets have (0 when one has none)."""
-    return min(g.desc(a, 0).shape[1], g.desc(a, 1).shape[1])
+def _matrix(g) -> tuple[str, int, str] | None:
+    """A 2-d float array with columns in both input sets: (name, columns both have, dtype)."""
+    names = _matrices(g)
+    if not names:
+        return None
+    a = g.rng.choice(names)
+    cols = min(g.desc(a, 0).shape[1], g.desc(a, 1).shape[1])
+    return (a, cols, g.desc(a).dtype) if cols >= 1 else None
 
 
 def _scalar(g, dtype: str) -> str:
@@ -32,14 +37,10 @@ def _scalar(g, dtype: str) -> str:
 
 def s_column_chain(g):
     """Two to four column writes of a copy (or of the array itself) of a 2-d float array."""
-    names = _matrices(g)
-    if not names:
+    picked = _matrix(g)
+    if picked is None:
         return False
-    a = g.rng.choice(names)
-    cols = _columns(g, a)
-    if cols < 1:
-        return False
-    dtype = g.desc(a).dtype
+    a, cols, dtype = picked
     c = g.fresh("c")
     first = g.rng.choice((f"{c} = {a}.copy()", f"{c} = np.copy({a})", f"{c} = {a}"))
     lines = [first]
@@ -94,14 +95,10 @@ def s_loop_columns(g):
     """A ``while`` loop over the rows of a 2-d float array reading two or more of its columns
     (``a[i, 0] * a[i, k]``), stopped by a break that depends on what it computed (a real
     Loop, as NMS is)."""
-    names = _matrices(g)
-    if not names:
+    picked = _matrix(g)
+    if picked is None:
         return False
-    a = g.rng.choice(names)
-    cols = _columns(g, a)
-    if cols < 1:
-        return False
-    dtype = g.desc(a).dtype
+    a, cols, dtype = picked
     acc, i = g.fresh("acc"), g.fresh("i")
     j, k = g.rng.randrange(cols), g.rng.randrange(cols)
     lines = [f"{acc} = np.{dtype}(0)", f"{i} = 0", f"while {i} < {a}.shape[0]:",

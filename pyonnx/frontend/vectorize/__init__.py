@@ -206,6 +206,16 @@ def _checks(lw, node: ast.For, space: Space) -> None:
     it)."""
     ctx = lw.ctx
     bad_values = []
+
+    def add(bad: ast.expr) -> None:
+        """Keeps a failure condition known only at run time; a known one bails or drops."""
+        value = emit.bind(lw, node, bad, "bad")[1]
+        if isinstance(value, (bool, np.bool_)):
+            if value:
+                raise Bail("index out of range at conversion time")
+            return
+        bad_values.append(value)
+
     for base, axis, start, var in space.checks:
         if _proved(lw, base, axis, start, var):
             continue
@@ -213,25 +223,13 @@ def _checks(lw, node: ast.For, space: Space) -> None:
         low = emit.bind(lw, node, emit.expr("s < 0", s=start), "low")[1]
         if isinstance(low, (bool, np.bool_)) and low:
             raise Bail("negative index")
-        bad = emit.expr(f"(k > 0) & ((s < 0) | (s + (k - 1) * {var.S} >= x.shape[{axis}]))",
-                        k=var.k, s=start, x=base)
-        value = emit.bind(lw, node, bad, "bad")[1]
-        if isinstance(value, (bool, np.bool_)):
-            if value:
-                raise Bail("index out of range at conversion time")
-            continue
-        bad_values.append(value)
+        add(emit.expr(f"(k > 0) & ((s < 0) | (s + (k - 1) * {var.S} >= x.shape[{axis}]))",
+                      k=var.k, s=start, x=base))
     runs = " & ".join(f"({v.k} > 0)" for v in space.vars)
     for base, axis, c in space.int_checks:
         # numpy reads base[..., c, ...] on every iteration: IndexError if the loop runs at all
-        bad = emit.expr(f"{runs} & ((c >= x.shape[{axis}]) | (c < -x.shape[{axis}]))",
-                        c=c, x=base)
-        value = emit.bind(lw, node, bad, "bad")[1]
-        if isinstance(value, (bool, np.bool_)):
-            if value:
-                raise Bail("index out of range at conversion time")
-            continue
-        bad_values.append(value)
+        add(emit.expr(f"{runs} & ((c >= x.shape[{axis}]) | (c < -x.shape[{axis}]))",
+                      c=c, x=base))
     if not bad_values:
         return
     bad = bad_values[0]
