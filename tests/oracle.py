@@ -300,14 +300,20 @@ LOOPS = frozenset({"Loop", "Scan"})
 
 def loop_nodes(graph: onnx.GraphProto) -> list:
     """``graph``'s run-time loops in order: its ``Loop`` nodes and the ``Scan`` of each
-    ``If(M > 0, Scan, ...)`` that LoopToScanPass made of a Loop."""
+    ``If(M > 0, Scan, ...)`` that LoopToScanPass made of a Loop (where UnrollScansPass put
+    that Scan behind its own ``If``, the Scan as written: the else branch's)."""
     out = []
     for node in graph.node:
         if node.op_type == "Loop":
             out.append(node)
         elif node.op_type == "If":
             then = next(a.g for a in node.attribute if a.name == "then_branch")
-            out.extend(n for n in then.node if n.op_type == "Scan")
+            for n in then.node:
+                if n.op_type == "Scan":
+                    out.append(n)
+                elif n.op_type == "If" and "_unroll_If" in n.name:
+                    few = next(a.g for a in n.attribute if a.name == "else_branch")
+                    out.extend(m for m in few.node if m.op_type == "Scan")
     return out
 
 

@@ -131,7 +131,7 @@ def test_scan_body_is_the_loops_body_less_the_condition(as_loops):
     model = pyonnx.compile(K.uses_index).to_onnx(x, np.int64(3))
     guard = next(n for n in model.graph.node if n.op_type == "If")
     then = next(a.g for a in guard.attribute if a.name == "then_branch")
-    scan = next(n for n in then.node if n.op_type == "Scan")
+    (scan,) = loop_nodes(model.graph)  # (the Scan as written, behind UnrollScansPass's If)
     body = next(a.g for a in scan.attribute if a.name == "body")
     # The iteration (int64 arange(M)), or its Cast computed on the whole arange before the
     # Scan (HoistScanMapsPass): then the Scan's last input is that hoisted node's output.

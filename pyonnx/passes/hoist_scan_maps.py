@@ -27,7 +27,7 @@ import onnx_ir as ir
 from pyonnx.passes.setitem_forms import Builder
 from pyonnx.passes.subgraph_walk import visit_innermost_first
 
-__all__ = ["HoistScanMapsPass"]
+__all__ = ["HoistScanMapsPass", "is_0d"]
 
 logger = logging.getLogger(__name__)
 
@@ -94,10 +94,10 @@ def _is_scalar_outside(v: ir.Value, body: ir.Graph) -> bool:
     producer = v.producer()
     if producer is not None and producer.graph is body or v in body.inputs:
         return False
-    return _is_0d(v)
+    return is_0d(v)
 
 
-def _is_0d(v: ir.Value, depth: int = 4) -> bool:
+def is_0d(v: ir.Value, depth: int = 4) -> bool:
     """Whether ``v`` is 0-d: by its constant, its shape, or as an elementwise op of 0-d values
     (``Cast(alpha)``, ``1 - alpha``: shapes are not inferred on every value)."""
     if v.const_value is not None:
@@ -107,7 +107,7 @@ def _is_0d(v: ir.Value, depth: int = 4) -> bool:
     node = v.producer()
     if depth == 0 or node is None or node.domain or node.op_type not in _SCALAR_SAFE:
         return False
-    return all(i is not None and _is_0d(i, depth - 1) for i in node.inputs)
+    return all(i is not None and is_0d(i, depth - 1) for i in node.inputs)
 
 
 def _ints(node: ir.Node, name: str) -> list[int] | None:
@@ -138,6 +138,20 @@ def _hoist_one(b: Builder, graph: ir.Graph, scan: ir.Node) -> bool:
     return False
 
 
+_PREDICATES = frozenset({"Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal", "Not",
+                         "And", "Or", "Xor", "IsNaN", "IsInf"})
+
+
+def _result_type(node: ir.Node, element: ir.Value) -> ir.TypeProtocol | None:
+    """The type of a map node's result (an op of :data:`_MAPS`) from its element's type."""
+    if node.op_type in _PREDICATES:
+        return ir.TensorType(ir.DataType.BOOL)
+    if node.op_type == "Cast":
+        to = node.attributes.get("to")
+        return None if to is None or to.is_ref() else ir.TensorType(ir.DataType(to.value))
+    return element.type  # (arithmetic keeps its operands' type)
+
+
 def _move(b: Builder, graph: ir.Graph, scan: ir.Node, body: ir.Graph, node: ir.Node,
           n_state: int, k: int, n_scan: int) -> None:
     """``node`` (reading scan input ``k``'s element) recomputed before ``scan`` on the whole
@@ -153,8 +167,11 @@ def _move(b: Builder, graph: ir.Graph, scan: ir.Node, body: ir.Graph, node: ir.N
     outer.outputs[0].name = b.value_name(f"{node.outputs[0].name or 'scan'}_all")
     outer.outputs[0].type = node.outputs[0].type
     graph.insert_before(scan, outer)
+    # (the other operands are 0-d: the result has the element's shape)
+    result_type = node.outputs[0].type or _result_type(node, element)
     new_element = ir.Value(name=b.value_name(f"{node.outputs[0].name or 'scan'}_element"),
-                           type=node.outputs[0].type, shape=node.outputs[0].shape)
+                           type=result_type, shape=node.outputs[0].shape or (
+                               element.shape if result_type is not None else None))
     body.inputs.append(new_element)
     node.outputs[0].replace_all_uses_with(new_element)
     body.remove(node, safe=True)

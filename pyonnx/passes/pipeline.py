@@ -92,6 +92,7 @@ from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
 from pyonnx.passes.loop_column_reads import LoopColumnReadsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
+from pyonnx.passes.unroll_scans import UnrollScansPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
@@ -159,6 +160,8 @@ def finish(model: ir.Model) -> ir.Model:
         LoopToScanPass()(model)
     # After every Scan exists (LoopToScanPass's and the row writes' of LowerSetItemPass).
     HoistScanMapsPass()(model)
+    # After it: the bodies it shortened are the ones worth unrolling (a recurrence's 2 nodes).
+    UnrollScansPass()(model)
     # Before GatherElementsPass, which turns the Gathers it forwards into GatherElements;
     # the chains it bypasses are removed here (optimize's removal has run).
     # BroadcastMapsPass after it: the forwarded reads expose the Expands it looks through.

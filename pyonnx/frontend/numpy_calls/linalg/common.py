@@ -55,13 +55,16 @@ def _matmul_raw(ctx, a: Array, b: Array, dtype: np.dtype) -> Array:
 
 
 def _matmul_value(ctx, a: Array, b: Array) -> ir.Value:
-    """ONNX MatMul with two onnxruntime bugs worked around.
+    """ONNX MatMul with an onnxruntime bug worked around.
 
     1-D operands are promoted to 2-D here (and the axis squeezed after), as numpy defines it:
-    onnxruntime's MatMul refuses ``(0, 3) @ (3,)``. An empty inner dimension makes the result
-    0: onnxruntime leaves the output uninitialized for some such shapes (``(3, 0) @ (0,)``).
-    Still refused by onnxruntime at run time (not worked around): a zero batch dimension in
-    ``b`` broadcast against ``a``'s missing or size-1 batch, e.g. ``(2, 3) @ (0, 3, 4)``.
+    onnxruntime's MatMul refuses ``(0, 3) @ (3,)``. An empty inner dimension gives zeros
+    (onnxruntime >= 1.32 fills the output: ``MatMul<T>`` and the float kernel's ``K == 0``
+    branch; tests/test_matmul_empty_inner.py runs it after a call that leaves the buffers
+    dirty, for every dtype a product runs in). The unsigned kernels fail there, so products
+    of unsigned integers run signed (:func:`_product_dtype`). Still refused by onnxruntime at
+    run time (not worked around): a zero batch dimension in ``b`` broadcast against ``a``'s
+    missing or size-1 batch, e.g. ``(2, 3) @ (0, 3, 4)``.
     """
     squeeze = []
     if a.ndim == 1:
@@ -73,12 +76,7 @@ def _matmul_value(ctx, a: Array, b: Array) -> ir.Value:
     value = ctx.op("MatMul", a, b)
     if squeeze:
         value = ctx.op("Squeeze", value, ints(ctx, sorted(squeeze)))
-    k, kb = a.shape[-1], b.shape[-2]
-    if (k is not None and k != 0) or (kb is not None and kb != 0):
-        return value
-    empty = ctx.op("Equal", ctx.op("ReduceMax", ctx.op("Shape", a, start=a.ndim - 1), keepdims=0),
-                   ctx.const(np.int64(0)))
-    return ctx.op("Where", empty, ctx.const(np.zeros((), a.dtype)), value)
+    return value
 
 
 def _matmul_shape(ctx, a: Array, b: Array) -> tuple[Dim, ...]:
