@@ -205,3 +205,51 @@ def s_mixed_kind(g):
     g.scoped_out.add(m)
     g.exact[t] = g.is_exact(a) and all(float(x) * 4 == int(float(x) * 4) for x in (lo, hi))
     return True
+
+
+def s_long_recurrence(g):
+    """A scalar recurrence over 16+ iterations (``s = s * c + a.sum()``, ``+ i``, two states
+    ``p, q = q, p * c + q``, each value written to ``y[i]``, ``abs(s) * c - t`` and other
+    recurrences the vectorizer leaves loops): the Scans that
+    passes/unroll_scans.py runs 8 iterations at a time (16+ trips, remainders 1-8), on the
+    data's dtype (integers wrap as numpy's do)."""
+    names = g.names(("array",), lambda n, d: d.ndim >= 1 and d.dtype in (
+        ("float64", "float32") if g.mode == "grad" else ("float64", "float32", "int64", "int32")))
+    if not names:
+        return False
+    a = g.rng.choice(names)
+    dtype = g.desc(a).dtype
+    integer = dtype.startswith("int")
+    # a run-time trip count (a constant one is unrolled when the function is read)
+    n = f"{g.rng.choice((12, 14, 16, 17, 23, 24, 25, 40))} + {a}.shape[0]"
+    s, q, i, y = g.fresh("s"), g.fresh("q"), g.fresh("i"), g.fresh("y")
+    c = g.rng.choice(("3", "-1", "2") if integer else ("0.5", "-0.75", "1.25", "0.9"))
+    term = g.rng.choice((f"{a}.sum()", f"{a}.max()", f"{i}", f"{a}.min() * {i}"))
+    start = g.rng.choice((f"np.{dtype}(1)", f"{a}.sum() * 0", f"{a}.mean()" if not integer
+                          else f"{a}.max()"))
+    form = g.rng.choice(("linear", "two", "write", "nonlinear"))
+    if form == "nonlinear":  # (not a linear recurrence: vectorize/linear.py leaves it a loop)
+        step = g.rng.choice((f"abs({s}) * {c} - {term}", f"max({s} * {c}, {term})",
+                             f"{s} * {s} * {c} + {term}" if not integer else f"{s} * {s} - {i}"))
+        lines = [f"{s} = {start}", f"for {i} in range({n}):", f"    {s} = {step}"]
+        assigned = [s, i]
+    elif form == "two":
+        step = [f"    {s}, {q} = {q}, {s} * {c} + {q}"]
+        lines = [f"{s} = {start}", f"{q} = {s} + 1", f"for {i} in range({n}):", *step]
+        assigned = [s, q, i]
+    else:
+        lines = [f"{s} = {start}", f"for {i} in range({n}):", f"    {s} = {s} * {c} + {term}"]
+        assigned = [s, i]
+        if form == "write":
+            lines[1:1] = [f"{y} = np.zeros({n}, dtype=np.{dtype})"]
+            lines.append(f"    {y}[{i}] = {s}")
+            assigned.append(y)
+    if not g.try_stmt(lines, assigned=assigned):
+        return False
+    g.scoped_out.add(i)
+    g.exact[s] = integer
+    if form == "two":
+        g.exact[q] = integer
+    if form == "write":
+        g.exact[y] = integer
+    return True

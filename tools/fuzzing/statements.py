@@ -454,7 +454,7 @@ STATEMENTS = [
     (1, ("compile",), idioms.s_sentinel), (1, ("compile",), idioms.s_dict_branches),
     (1, ("compile",), idioms.s_records), (1, ("compile",), idioms.s_mixed_kind),
     (1, ("compile",), idioms.s_running_extreme), (1, ("compile",), idioms.s_python_start),
-    (1, ("compile",), idioms.s_list_sum),
+    (1, ("compile",), idioms.s_list_sum), (1, ("compile", "grad"), idioms.s_long_recurrence),
     (1, ("compile", "grad"), box_idioms.s_column_chain), (1, ("compile",), box_idioms.s_argmax_parts),
     (1, ("compile", "grad"), box_idioms.s_loop_columns),
     (1, ("compile",), s_part_write), (1, ("compile",), s_complex_view_write),

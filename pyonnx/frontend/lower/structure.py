@@ -157,7 +157,7 @@ def plan_of(value: Any) -> Plan:
         return SeqPlan(np.dtype(value.dtype), value.shape, value.weak)
     if isinstance(value, Maybe):
         if isinstance(value.value, Complex):
-            return OptPlan(ComplexPlan(value.value.dtype, (), value.value.weak))
+            return OptPlan(ComplexPlan(value.value.dtype, value.value.shape, value.value.weak))
         return OptPlan(Leaf(value.value.dtype, value.value.shape, value.value.weak))
     if isinstance(value, Records):
         return RecordsPlan(tuple(SeqPlan(f.dtype, f.shape, f.weak) for f in value.fields))
