@@ -223,14 +223,18 @@ def s_long_recurrence(g):
     # a run-time trip count (a constant one is unrolled when the function is read)
     n = f"{g.rng.choice((12, 14, 16, 17, 23, 24, 25, 40))} + {a}.shape[0]"
     s, q, i, y = g.fresh("s"), g.fresh("q"), g.fresh("i"), g.fresh("y")
-    c = g.rng.choice(("3", "-1", "2") if integer else ("0.5", "-0.75", "1.25", "0.9"))
+    # |c| < 1 for floats: values stay in the generator's range over 40+ trips
+    c = g.rng.choice(("3", "-1", "2") if integer else ("0.5", "-0.75", "0.9", "-0.5"))
     term = g.rng.choice((f"{a}.sum()", f"{a}.max()", f"{i}", f"{a}.min() * {i}"))
     start = g.rng.choice((f"np.{dtype}(1)", f"{a}.sum() * 0", f"{a}.mean()" if not integer
                           else f"{a}.max()"))
-    form = g.rng.choice(("linear", "two", "write", "nonlinear"))
+    # (grad mode: no long array of values, whose np.prod later statements may take)
+    form = g.rng.choice(("linear", "two", "nonlinear") + (("write",) if g.mode != "grad" else ()))
+    if form == "two" and not integer:
+        c = g.rng.choice(("-0.75", "-0.5"))  # (q' = q + c p decays for these)
     if form == "nonlinear":  # (not a linear recurrence: vectorize/linear.py leaves it a loop)
         step = g.rng.choice((f"abs({s}) * {c} - {term}", f"max({s} * {c}, {term})",
-                             f"{s} * {s} * {c} + {term}" if not integer else f"{s} * {s} - {i}"))
+                             f"np.tanh({s}) * {c} + {term}" if not integer else f"{s} * {s} - {i}"))
         lines = [f"{s} = {start}", f"for {i} in range({n}):", f"    {s} = {step}"]
         assigned = [s, i]
     elif form == "two":
