@@ -13,17 +13,12 @@ import pytest
 
 import pyonnx
 from pyonnx.passes.unroll_scans import UnrollScansPass
+from tests.loops_speed_kernels import linear_recurrence as recurrence
 from tests.oracle import check
+from tests.test_speed_scan_hoist import backwards
 
 # Trip counts around the unroll factor 8: below 2K (the old Scan), 2K exactly, remainders 1..K.
 TRIPS = [0, 1, 2, 7, 15, 16, 17, 23, 24, 25, 40, 103]
-
-
-def recurrence(x, a):
-    y = np.zeros_like(x)
-    for i in range(1, len(x)):
-        y[i] = y[i - 1] * a + x[i]
-    return y
 
 
 def two_states(x):
@@ -43,15 +38,6 @@ def clipped(x, hi):
         s = s + x[i]
         if s > hi:
             s = hi
-        out[i] = s
-    return out
-
-
-def backwards(x):
-    out = np.zeros_like(x)
-    s = 0.0
-    for i in range(len(x) - 1, -1, -1):
-        s = s * 0.9 + abs(x[i])
         out[i] = s
     return out
 
