@@ -147,3 +147,21 @@ def test_pass_leaves_other_scans(change):
             .replace("double init", "double[2] init")
     model = ir.from_onnx_text(text)
     assert not UnrollScansPass()(model).modified
+
+
+def squares_with_sum(x):
+    s = x.sum() * 0
+    for i in range(20 + x.shape[0]):
+        s = s * s - i + x.sum()
+    return s
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_outer_sum_read_in_the_body(dtype, n):
+    # x.sum() of integers is a MatMul with ones (exact): proved 0-d through its operands'
+    # ranks, so the body is unrolled (16+ trips for every n here)
+    x = (np.arange(n) % 5 - 2).astype(dtype)
+    with np.errstate(over="ignore"):
+        c = check(squares_with_sum, x)
+    assert len(_scans(c.to_onnx(x))) == 3
