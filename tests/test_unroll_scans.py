@@ -165,3 +165,71 @@ def test_outer_sum_read_in_the_body(dtype, n):
     with np.errstate(over="ignore"):
         c = check(squares_with_sum, x)
     assert len(_scans(c.to_onnx(x))) == 3
+
+
+# --------------------------------------------------------------------- random bodies
+_BINARY = ["Add", "Sub", "Mul", "Max", "Min"]
+_UNARY = ["Neg", "Abs", "Identity"]
+
+
+def _random_scan(rng, dt):
+    """A Scan of 1-2 states, 1-2 scan inputs and 0-1 scan outputs, all 0-d, whose body is 1-5
+    random elementwise nodes (a Greater + Where among them) over the states, the elements and
+    an outer 0-d ``a``; its outputs any body values (a state passed through, one value twice)."""
+    from onnx import helper as h
+
+    ns, nx, no = rng.randint(1, 2), rng.randint(1, 2), rng.randint(0, 1)
+    vals = [f"s{i}" for i in range(ns)] + [f"e{i}" for i in range(nx)] + ["a"]
+    varying = set(vals[:-1])  # (the values that depend on a state or an element)
+    nodes = []
+    for k in range(rng.randint(1, 5)):
+        r = rng.random()
+        if r < 0.6:
+            ins = [rng.choice(vals), rng.choice(vals)]
+            nodes.append(h.make_node(rng.choice(_BINARY), ins, [f"v{k}"]))
+        elif r < 0.8:
+            ins = [rng.choice(vals)]
+            nodes.append(h.make_node(rng.choice(_UNARY), ins, [f"v{k}"]))
+        else:
+            ins = [rng.choice(vals) for _ in range(4)]
+            nodes += [h.make_node("Greater", ins[:2], [f"c{k}"]),
+                      h.make_node("Where", [f"c{k}", *ins[2:]], [f"v{k}"])]
+        vals.append(f"v{k}")
+        if varying.intersection(ins):
+            varying.add(f"v{k}")
+    # (an output made of the outer value alone: the pass leaves such a Scan as it is)
+    outs = [rng.choice(sorted(varying)) for _ in range(ns + no)]
+    nodes += [h.make_node("Identity", [v], [f"out{i}"]) for i, v in enumerate(outs)]
+    t = lambda name, shape=(): h.make_tensor_value_info(name, dt, list(shape))  # noqa: E731
+    body = h.make_graph(nodes, "body", [t(f"s{i}") for i in range(ns)] +
+                        [t(f"e{i}") for i in range(nx)], [t(f"out{i}") for i in range(ns + no)])
+    scan = h.make_node("Scan", [f"S{i}" for i in range(ns)] + [f"X{i}" for i in range(nx)],
+                       [f"F{i}" for i in range(ns)] + [f"Y{i}" for i in range(no)], body=body,
+                       num_scan_inputs=nx)
+    graph = h.make_graph([scan], "g", [t(f"S{i}") for i in range(ns)] +
+                         [t(f"X{i}", ["n"]) for i in range(nx)] + [t("a")],
+                         [t(f"F{i}") for i in range(ns)] + [t(f"Y{i}", ["n"]) for i in range(no)])
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", 21)]), ns, nx
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_bodies_unroll_to_the_same_values(seed):
+    import random
+
+    rng = random.Random(seed)
+    dt, np_dt = rng.choice([(onnx.TensorProto.DOUBLE, np.float64),
+                            (onnx.TensorProto.INT64, np.int64)])
+    model, ns, nx = _random_scan(rng, dt)
+    before = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    unrolled = ir.from_proto(model)
+    assert UnrollScansPass()(unrolled).modified
+    proto = ir.serde.serialize_model(unrolled)
+    onnx.checker.check_model(proto, full_check=True)
+    after = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    for n in (1, 2, 15, 16, 17, 24, 25, 33):
+        feeds = {f"S{i}": np.array(rng.randint(-3, 3), np_dt) for i in range(ns)}
+        feeds.update({f"X{i}": np.array([rng.randint(-5, 5) for _ in range(n)], np_dt)
+                      for i in range(nx)})
+        feeds["a"] = np.array(rng.randint(-2, 2), np_dt)
+        for want, got in zip(before.run(None, feeds), after.run(None, feeds)):
+            assert want.shape == got.shape and np.array_equal(want, got), (seed, n)
