@@ -102,8 +102,9 @@ def lower_body(lowering, node, plans, start, next_test, line, sharing=frozenset(
                     # on it must be seen (lower_loop then follows the memory instead).
                     ctx.aliases.buffer_of(value)[0].shared = True
         path_types.mark_python_state(ctx, env.locals, bound, py_flagged or set(),
-                                     f"the loop at line {line}: the Python number it entered "
-                                     "with on some iterations")
+                                     f"the loop at line {line}: a Python number on some "
+                                     "iterations (the one it entered with, or one max()/min() "
+                                     "kept)")
         for name, message in (flagged or {}).items():
             key = maybe_bound.flag_key(name)
             if key in env.locals:

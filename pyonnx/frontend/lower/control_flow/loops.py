@@ -427,15 +427,15 @@ def lower_loop(lowering, node: ast.For | ast.While, *, count: Array | None, firs
         still = env.locals.pop(path_types.python_key(n), None)
         if isinstance(env.locals.get(n), Complex) and not env.locals[n].weak:
             flag = still.value if isinstance(still, Array) and n not in py_unknown else None
-            env.locals[n].py_path = (f"the loop at line {line}, whose iterations may keep it",
-                                     flag)
+            env.locals[n].py_path = (f"the loop at line {line}, whose iterations may leave a "
+                                     "Python number in it", flag)
             python_entry.held_exactly(ctx, env.locals[n], entry.get(n), flag, n, line)
         elif isinstance(env.locals.get(n), Array):
             flag = still.value if isinstance(still, Array) and n not in py_unknown else None
             env.bind(n, python_entry.held_exactly(ctx, env.locals[n], entry.get(n), flag, n,
                                                   line))
             path_weak.mark(ctx, env.locals[n], f"the loop at line {line}, whose iterations "
-                           "may keep it", flag)
+                           "may leave a Python number in it", flag)
     for n in names:
         plan = plans.get(n)
         if n in flagged and n in maybe_final and maybe_bound.flag_key(n) in maybe_final:

@@ -245,25 +245,29 @@ def python_key(name: str) -> str:
 
 def python_state_flags(ctx, exits: dict, names, weak_entry, flagged: set, entry: dict,
                        plans: dict, unknown: set) -> bool:
-    """For loops.lower_loop, after the body: ``exits[python_key(n)]``, whether ``n`` is still
-    the Python number it entered the loop as (``weak_entry``) at the iteration's end, for the
-    names ``flagged``. A name whose end value may still be that number (marked by a join in
-    the body) joins ``flagged`` (entry flag: true) and True is returned: lower the body
+    """For loops.lower_loop, after the body: ``exits[python_key(n)]``, whether ``n`` is a
+    Python number at the iteration's end, for the names ``flagged``. A name whose end value
+    may be one on some paths only (marked by a join in the body: it entered the loop as a
+    Python number, ``weak_entry``, and an iteration may keep it, or a numpy scalar that
+    ``max(s, i)`` may replace by the Python int ``i``, fuzz seed 61000584) joins ``flagged``
+    (entry flag: whether it entered as a Python number) and True is returned: lower the body
     again. A flag the body does not know (a nested loop's) is carried as false and the name
     added to ``unknown``: marked unknown after the loop (refused where numpy's result type
     would show it)."""
     more = False
     for n in names:
-        if n not in weak_entry and n not in flagged:
-            continue
         v = exits.get(n)
         marked = isinstance(v, Array) and id(v.value) in ctx.path_weak and not v.weak or \
             isinstance(v, Complex) and not v.weak and v.py_path is not None
+        if n not in weak_entry and n not in flagged and \
+                not (marked and _numpy_scalar(entry.get(n))):
+            continue
         if n not in flagged:
             if not marked:
                 continue
             flagged.add(n)
-            entry[python_key(n)] = Array(ctx.const(np.array(True)), np.dtype(np.bool_), ())
+            entry[python_key(n)] = Array(ctx.const(np.array(n in weak_entry)),
+                                         np.dtype(np.bool_), ())
             plans[python_key(n)] = plan_of(entry[python_key(n)])
             more = True
             continue
@@ -276,6 +280,14 @@ def python_state_flags(ctx, exits: dict, names, weak_entry, flagged: set, entry:
         exits[python_key(n)] = Array(f if isinstance(f, ir.Value) else
                                      ctx.const(np.array(bool(f))), np.dtype(np.bool_), ())
     return more
+
+
+def _numpy_scalar(v: Any) -> bool:
+    """Whether ``v`` is a numpy number (a 0-d numeric value or a static ``np.int64(1)``, not
+    a Python number)."""
+    if isinstance(v, np.generic):
+        return v.dtype.kind in "biuf"
+    return isinstance(v, Array) and v.ndim == 0 and not v.weak and v.dtype.kind in "biuf"
 
 
 def mark_python_state(ctx, env_locals: dict, bound: dict, flagged: set, where: str) -> None:
