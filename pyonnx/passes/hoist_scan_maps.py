@@ -27,7 +27,7 @@ import onnx_ir as ir
 from pyonnx.passes.setitem_forms import Builder
 from pyonnx.passes.subgraph_walk import visit_innermost_first
 
-__all__ = ["HoistScanMapsPass", "is_0d"]
+__all__ = ["HoistScanMapsPass"]
 
 logger = logging.getLogger(__name__)
 
@@ -94,10 +94,10 @@ def _is_scalar_outside(v: ir.Value, body: ir.Graph) -> bool:
     producer = v.producer()
     if producer is not None and producer.graph is body or v in body.inputs:
         return False
-    return is_0d(v)
+    return _is_0d(v)
 
 
-def is_0d(v: ir.Value, depth: int = 4) -> bool:
+def _is_0d(v: ir.Value, depth: int = 4) -> bool:
     """Whether ``v`` is 0-d: by its constant, its shape, or as an elementwise op of 0-d values
     (``Cast(alpha)``, ``1 - alpha``: shapes are not inferred on every value)."""
     if v.const_value is not None:
@@ -107,7 +107,7 @@ def is_0d(v: ir.Value, depth: int = 4) -> bool:
     node = v.producer()
     if depth == 0 or node is None or node.domain or node.op_type not in _SCALAR_SAFE:
         return False
-    return all(i is not None and is_0d(i, depth - 1) for i in node.inputs)
+    return all(i is not None and _is_0d(i, depth - 1) for i in node.inputs)
 
 
 def _ints(node: ir.Node, name: str) -> list[int] | None:

@@ -92,7 +92,6 @@ from pyonnx.passes.hoist_loop_invariants import HoistLoopInvariantsPass
 from pyonnx.passes.hoist_scan_maps import HoistScanMapsPass
 from pyonnx.passes.loop_column_reads import LoopColumnReadsPass
 from pyonnx.passes.loop_to_scan import LoopToScanPass
-from pyonnx.passes.unroll_scans import UnrollScansPass
 from pyonnx.passes.lower_setitem import LowerSetItemPass
 from pyonnx.passes.narrow_selects import NarrowSelectsPass
 from pyonnx.passes.remove_unused import RemoveUnusedPass
@@ -105,6 +104,7 @@ from pyonnx.passes.share_reductions import ShareReductionsPass
 from pyonnx.passes.shifted_differences import ShiftedDifferencesPass
 from pyonnx.passes.unique_names import UniqueNamesPass
 from pyonnx.passes.unit_row_slices import UnitRowSlicesPass
+from pyonnx.passes.unroll_scans import UnrollScansPass
 from pyonnx.passes.zero_signs import UnobservedZeroSignsPass
 
 __all__ = ["finish", "optimize", "passes", "serialize", "to_bytes"]

@@ -263,6 +263,8 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
         if all(s[a] is not None for s in ins):
             dims[a] = sum(s[a] for s in ins)
         return tuple(dims)
+    if op == "GatherElements":  # (the indices' shape)
+        return ins[1] if len(ins) > 1 else None
     if op == "Gather":
         i = ins[1] if len(ins) > 1 else None
         if x is None or i is None:
@@ -270,9 +272,10 @@ def _one(node: ir.Node, known: dict[int, Dims]) -> Dims | None:
         a = _attr_int(node, "axis", 0)
         a = a + len(x) if a < 0 else a
         return x[:a] + i + x[a + 1:]
-    if op == "MatMul":
+    if op == "MatMul":  # (numpy's matmul: a 1-D operand's axis is added, then dropped)
         y = ins[1] if len(ins) > 1 else None
-        if x is None or y is None or len(x) < 2 or len(y) < 2:
+        if x is None or y is None or not x or not y:
             return None
-        return broadcast([x[:-2], y[:-2]]) + (x[-2], y[-1])
+        a, b = ((1,) + x if len(x) == 1 else x), (y + (1,) if len(y) == 1 else y)
+        return broadcast([a[:-2], b[:-2]]) + (a[-2],) * (len(x) > 1) + (b[-1],) * (len(y) > 1)
     return None

@@ -39,9 +39,9 @@ import logging
 import numpy as np
 import onnx_ir as ir
 
-from pyonnx.passes.hoist_scan_maps import is_0d
 from pyonnx.passes.setitem_forms import Builder, replace_uses
-from pyonnx.passes.subgraph_walk import visit_innermost_first
+from pyonnx.passes.static_dims import Dims, infer
+from pyonnx.passes.subgraph_walk import inner_graphs, visit_innermost_first
 
 __all__ = ["UnrollScansPass"]
 
@@ -71,93 +71,41 @@ class UnrollScansPass(ir.passes.InPlacePass):
         if model.opset_imports.get("", 0) < 15:  # (Shape's start and end)
             return ir.passes.PassResult(model, modified=False)
         b = Builder(model)
-        count = visit_innermost_first(
-            model.graph, lambda g, node: int(node.op_type == "Scan" and _unroll(b, g, node)))
+        known: dict[int, Dims] = {}
+
+        def visit(g: ir.Graph, node: ir.Node) -> int:
+            if node.op_type != "Scan":
+                return 0
+            if not known:
+                # at the first Scan, before any rewrite: the pass reads the ranks of values
+                # that were there already
+                known.update(_known_dims(model.graph))
+            return int(_unroll(b, g, node, known))
+
+        count = visit_innermost_first(model.graph, visit)
         if count:
             logger.debug("unrolled %d Scan nodes %d times", count, _K)
         return ir.passes.PassResult(model, modified=bool(count))
 
 
-def _rank(v: ir.Value, depth: int = 8) -> int | None:
-    """The rank of ``v``: declared, or traced through the ops that make a loop's initial
-    state (``Gather(Slice(ScatterND(ConstantOfShape(Shape(x)))), 0)``) and its scan inputs
-    (``alpha * x[1:]``, ``Range``), else None."""
-    if v.const_value is not None:
-        return len(v.const_value.shape)
-    if v.shape is not None:
-        return len(v.shape)
-    node = v.producer()
-    if depth == 0 or node is None or node.domain or not node.inputs or \
-            any(i is None for i in node.inputs):
-        return None
-    first = node.inputs[0]
-    if node.op_type == "Range":
-        return 1
-    if node.op_type in ("Slice", "ScatterND", "ScatterElements", "Identity", "Cast", "Neg"):
-        return _rank(first, depth - 1)
-    if node.op_type == "Gather" and len(node.inputs) == 2:
-        data, index = _rank(first, depth - 1), _rank(node.inputs[1], depth - 1)
-        return None if data is None or index is None else data + index - 1
-    if node.op_type == "ConstantOfShape":
-        return _length(first, depth - 1)
-    if node.op_type in ("Reshape", "Expand") and len(node.inputs) == 2:
-        length = _length(node.inputs[1], depth - 1)
-        if node.op_type == "Reshape" or length is None:
-            return length
-        data = _rank(first, depth - 1)
-        return None if data is None else max(data, length)
-    if node.op_type in _ELEMENTWISE:
-        ranks = [_rank(i, depth - 1) for i in node.inputs]
-        return None if None in ranks else max(ranks)
-    if node.op_type in ("Squeeze", "Unsqueeze") and len(node.inputs) == 2 and \
-            node.inputs[1].const_value is not None:
-        data = _rank(first, depth - 1)
-        k = node.inputs[1].const_value.numpy().size
-        return None if data is None else data - k if node.op_type == "Squeeze" else data + k
-    if node.op_type == "MatMul" and len(node.inputs) == 2:  # (an exact integer sum)
-        ra, rb = _rank(first, depth - 1), _rank(node.inputs[1], depth - 1)
-        if ra is None or rb is None:
-            return None
-        return max(ra, rb) - (ra == 1) - (rb == 1) if min(ra, rb) == 1 else max(ra, rb)
-    if node.op_type.startswith("Reduce"):  # (a sum or max of an array, ``a.sum()``)
-        keep = node.attributes.get("keepdims")
-        data = _rank(first, depth - 1)
-        if data is None or keep is None or keep.is_ref() or keep.value:
-            return None if keep is None or keep.is_ref() or data is None else data
-        axes = node.inputs[1] if len(node.inputs) > 1 else None
-        if axes is None:
-            return 0
-        return None if axes.const_value is None else data - axes.const_value.numpy().size
-    return None
+def _known_dims(graph: ir.Graph, outer: dict | None = None) -> dict[int, Dims]:
+    """static_dims.infer over ``graph`` and every graph nested in it (a subgraph sees its
+    enclosing graphs' values): value id -> dims."""
+    known = infer(graph, outer)
+    for node in graph:
+        for g in inner_graphs(node):
+            known.update(_known_dims(g, known))
+    return known
 
 
-def _length(v: ir.Value, depth: int) -> int | None:
-    """The length of the 1-D shape vector ``v`` (a constant, a ``Shape``, a ``Concat`` of
-    them), else None."""
-    if v.const_value is not None:
-        return v.const_value.numpy().size
-    if v.shape is not None and len(v.shape) == 1 and isinstance(v.shape[0], int):
-        return v.shape[0]
-    node = v.producer()
-    if depth == 0 or node is None or node.domain or any(i is None for i in node.inputs):
-        return None
-    if node.op_type == "Shape" and node.inputs:
-        rank = _rank(node.inputs[0], depth - 1)
-        if rank is None:
-            return None
-        start, end = node.attributes.get("start"), node.attributes.get("end")
-        lo = 0 if start is None else start.value
-        hi = rank if end is None else end.value
-        lo, hi = (lo + rank if lo < 0 else lo), (hi + rank if hi < 0 else hi)
-        return max(0, min(hi, rank) - max(lo, 0))
-    if node.op_type == "Concat":
-        parts = [_length(i, depth - 1) for i in node.inputs]
-        return None if None in parts else sum(parts)
-    return None
+def _eligible(scan: ir.Node, known: dict[int, Dims]) -> ir.Graph | None:
+    """The body of ``scan`` when the module docstring's conditions hold (ranks from
+    ``known``, :func:`_known_dims`), else None."""
 
+    def rank(v: ir.Value | None) -> int | None:
+        dims = None if v is None else known.get(id(v))
+        return None if dims is None else len(dims)
 
-def _eligible(scan: ir.Node) -> ir.Graph | None:
-    """The body of ``scan`` when the module docstring's conditions hold, else None."""
     body_attr = scan.attributes.get("body")
     n_scan = scan.attributes.get("num_scan_inputs")
     if scan.domain or body_attr is None or body_attr.is_ref() or n_scan is None or \
@@ -173,27 +121,17 @@ def _eligible(scan: ir.Node) -> ir.Graph | None:
             len(body.outputs) != len(scan.outputs) or \
             any(v is None for v in scan.inputs) or len(scan.inputs) != len(body.inputs):
         return None
-    # (the scan inputs 1-D, checked on the outer values too: each is cut into rows of 8)
-    if not all(is_0d(v) for v in (*body.inputs, *body.outputs)) or \
-            not all(is_0d(v) or _rank(v) == 0 for v in scan.inputs[:n_state]) or \
-            not all(_rank(v) == 1 for v in scan.inputs[n_state:]):
+    # (every value the body reads 0-d; the scan inputs 1-D: each is cut into rows of 8)
+    if not all(rank(v) == 0 for v in (*body.inputs, *body.outputs, *scan.inputs[:n_state])) \
+            or not all(rank(v) == 1 for v in scan.inputs[n_state:]):
         return None
     varying = {id(v) for v in body.inputs}
     for node in body:
         if node.op_type not in _ELEMENTWISE or node.domain or \
                 any(a.is_ref() or a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
-                    for a in node.attributes.values()):
+                    for a in node.attributes.values()) or \
+                not all(rank(v) == 0 for v in node.inputs):
             return None
-        for v in node.inputs:
-            if v is None:
-                return None
-            if id(v) in varying:
-                continue
-            producer = v.producer()
-            if producer is not None and producer.graph is body:
-                continue  # (computed from outer values only: 0-d, checked at its inputs)
-            if not (is_0d(v) or _rank(v) == 0):
-                return None
         if any(id(v) in varying for v in node.inputs):
             varying.update(id(o) for o in node.outputs)
     if not all(id(v) in varying for v in body.outputs):
@@ -303,8 +241,8 @@ def _unrolled_body(cl: _Cloner, body: ir.Graph, n_state: int) -> ir.Graph:
                     name=cl.b.value_name(f"{body.name or 'body'}_unrolled"))
 
 
-def _unroll(b: Builder, graph: ir.Graph, scan: ir.Node) -> bool:
-    body = _eligible(scan)
+def _unroll(b: Builder, graph: ir.Graph, scan: ir.Node, known: dict[int, Dims]) -> bool:
+    body = _eligible(scan, known)
     if body is None:
         return False
     c = b.const
